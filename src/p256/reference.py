@@ -1,0 +1,1 @@
+"""Pure-Python generic NIST prime-curve arithmetic (placeholder; see issue 2)."""

@@ -5,7 +5,7 @@ VPY    := $(VENV)/bin/python
 STAMP  := $(VENV)/.p256-installed
 SOURCES := pyproject.toml meson.build $(shell find src csrc tools -type f -not -name '*.pyc' 2>/dev/null)
 
-.PHONY: test bench install clean
+.PHONY: test ctest bench install clean
 
 $(VPY):
 	$(PYTHON) -m venv $(VENV)
@@ -17,8 +17,22 @@ $(STAMP): $(VPY) $(SOURCES)
 
 install: $(STAMP)
 
-test: $(STAMP)
+test: $(STAMP) ctest
 	$(VPY) -m pytest -q
+
+# C harnesses: every tests/c/test_*.c is built against the core's sources and run.
+CC          ?= cc
+CTEST_FLAGS ?= -O2 -std=c99 -Wall -Wextra -Werror -Icsrc
+CTESTS      := $(wildcard tests/c/test_*.c)
+
+ctest:
+	@mkdir -p tests/c/bin
+	@set -e; for t in $(CTESTS); do \
+	    b=tests/c/bin/$$(basename $$t .c); \
+	    echo "ctest: $$b"; \
+	    $(CC) $(CTEST_FLAGS) -o $$b $$t; \
+	    $$b; \
+	done
 
 bench: $(STAMP)
 	$(VPY) benchmarks/bench.py

@@ -331,7 +331,7 @@ static void p256_sha256_update(p256_sha256_state *st, const uint8_t *data, size_
 }
 
 /* Padding of 5.1.1 (0x80, zeros, 64-bit big-endian bit length), then outlen bytes of H (6.2.2
- * step 4; SHA-224 keeps the leftmost 224 bits, 6.3). Wipes st. */
+ * step 4; SHA-224 keeps the leftmost 224 bits, 6.3). The caller wipes st. */
 static void p256_sha256_final(p256_sha256_state *st, uint8_t *out, size_t outlen)
 {
     size_t pos = (size_t)(st->bytes & 63);
@@ -349,7 +349,6 @@ static void p256_sha256_final(p256_sha256_state *st, uint8_t *out, size_t outlen
     p256_sha256_compress(st->h, st->buf, 1);
     for (i = 0; i < outlen / 4; i++)
         p256_store_be32(out + 4 * i, st->h[i]);
-    p256_memzero(st, sizeof *st);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -486,7 +485,7 @@ static void p256_sha512_update(p256_sha512_state *st, const uint8_t *data, size_
 }
 
 /* Padding of 5.1.2 (0x80, zeros, 128-bit big-endian bit length), then outlen bytes of H
- * (SHA-384 keeps the leftmost 384 bits, 6.5). Wipes st. */
+ * (SHA-384 keeps the leftmost 384 bits, 6.5). The caller wipes st. */
 static void p256_sha512_final(p256_sha512_state *st, uint8_t *out, size_t outlen)
 {
     size_t pos = (size_t)(st->bytes & 127);
@@ -504,7 +503,6 @@ static void p256_sha512_final(p256_sha512_state *st, uint8_t *out, size_t outlen
     p256_sha512_compress(st->h, st->buf, 1);
     for (i = 0; i < outlen / 8; i++)
         p256_store_be64(out + 8 * i, st->h[i]);
-    p256_memzero(st, sizeof *st);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -523,42 +521,58 @@ static const uint64_t p256_keccak_rc[24] = {
 
 #define P256_ROTL64(x, n) (((x) << (n)) | ((x) >> ((64 - (n)) & 63)))
 
-/* rho offsets (3.2.2, Table 2) for lane x + 5y, and the pi destination of each lane (3.2.3:
- * A'[x, y] = A[(x + 3y) mod 5, x], i.e. lane (x, y) moves to (y, 2x + 3y mod 5)). */
-static const unsigned char p256_keccak_rho[25] = {
-    0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14,
-};
-static const unsigned char p256_keccak_pi[25] = {
-    /* for x + 5y: y + 5 * ((2x + 3y) mod 5) */
-    0, 10, 20, 5, 15, 16, 1, 11, 21, 6, 7, 17, 2, 12, 22, 23, 8, 18, 3, 13, 14, 24, 9, 19, 4,
-};
+/* One round Rnd = iota . chi . pi . rho . theta (3.2.1-3.2.5), from lanes A into lanes E.
+ * theta: C[x] = A[x,0] ^ ... ^ A[x,4]; D[x] = C[x-1] ^ rot(C[x+1], 1); A[x,y] ^= D[x].
+ * rho and pi: lane (x, y) is rotated left by the offset r[x,y] of Table 2 and moves to
+ * (y, 2x + 3y mod 5) (pi: A'[x, y] = A[(x + 3y) mod 5, x]). Output plane y therefore reads
+ * lanes (x_i, i) for i = 0..4 with x_i = (3y + i) mod 5; each triple (s, x, r) of
+ * P256_KECCAK_PLANE is the source lane index s = x + 5i, its column x and its rho offset r.
+ * chi: E[x, y] = B[x, y] ^ (~B[x+1, y] & B[x+2, y]). iota: E[0, 0] ^= RC[round]. */
+#define P256_KECCAK_PLANE(A, E, y, s0, x0, r0, s1, x1, r1, s2, x2, r2, s3, x3, r3, s4, x4, r4) \
+    do {                                                                                       \
+        b0 = P256_ROTL64((A)[s0] ^ d##x0, r0);                                                 \
+        b1 = P256_ROTL64((A)[s1] ^ d##x1, r1);                                                 \
+        b2 = P256_ROTL64((A)[s2] ^ d##x2, r2);                                                 \
+        b3 = P256_ROTL64((A)[s3] ^ d##x3, r3);                                                 \
+        b4 = P256_ROTL64((A)[s4] ^ d##x4, r4);                                                 \
+        (E)[5 * (y) + 0] = b0 ^ (~b1 & b2);                                                    \
+        (E)[5 * (y) + 1] = b1 ^ (~b2 & b3);                                                    \
+        (E)[5 * (y) + 2] = b2 ^ (~b3 & b4);                                                    \
+        (E)[5 * (y) + 3] = b3 ^ (~b4 & b0);                                                    \
+        (E)[5 * (y) + 4] = b4 ^ (~b0 & b1);                                                    \
+    } while (0)
 
-/* Keccak-f[1600] = Keccak-p[1600, 24] (3.3, 3.4): Rnd = iota . chi . pi . rho . theta. */
+#define P256_KECCAK_ROUND(A, E, rc)                                                            \
+    do {                                                                                       \
+        c0 = (A)[0] ^ (A)[5] ^ (A)[10] ^ (A)[15] ^ (A)[20];                                    \
+        c1 = (A)[1] ^ (A)[6] ^ (A)[11] ^ (A)[16] ^ (A)[21];                                    \
+        c2 = (A)[2] ^ (A)[7] ^ (A)[12] ^ (A)[17] ^ (A)[22];                                    \
+        c3 = (A)[3] ^ (A)[8] ^ (A)[13] ^ (A)[18] ^ (A)[23];                                    \
+        c4 = (A)[4] ^ (A)[9] ^ (A)[14] ^ (A)[19] ^ (A)[24];                                    \
+        d0 = c4 ^ P256_ROTL64(c1, 1);                                                          \
+        d1 = c0 ^ P256_ROTL64(c2, 1);                                                          \
+        d2 = c1 ^ P256_ROTL64(c3, 1);                                                          \
+        d3 = c2 ^ P256_ROTL64(c4, 1);                                                          \
+        d4 = c3 ^ P256_ROTL64(c0, 1);                                                          \
+        P256_KECCAK_PLANE(A, E, 0, 0, 0, 0, 6, 1, 44, 12, 2, 43, 18, 3, 21, 24, 4, 14);        \
+        P256_KECCAK_PLANE(A, E, 1, 3, 3, 28, 9, 4, 20, 10, 0, 3, 16, 1, 45, 22, 2, 61);        \
+        P256_KECCAK_PLANE(A, E, 2, 1, 1, 1, 7, 2, 6, 13, 3, 25, 19, 4, 8, 20, 0, 18);          \
+        P256_KECCAK_PLANE(A, E, 3, 4, 4, 27, 5, 0, 36, 11, 1, 10, 17, 2, 15, 23, 3, 56);       \
+        P256_KECCAK_PLANE(A, E, 4, 2, 2, 62, 8, 3, 55, 14, 4, 39, 15, 0, 41, 21, 1, 2);        \
+        (E)[0] ^= (rc);                                                                        \
+    } while (0)
+
+/* Keccak-f[1600] = Keccak-p[1600, 24] (3.3, 3.4), two rounds per iteration (a -> e -> a). */
 static void p256_keccakf(uint64_t a[25])
 {
-    uint64_t b[25], c[5], d[5];
-    int r, x, y;
+    uint64_t e[25], b0, b1, b2, b3, b4, c0, c1, c2, c3, c4, d0, d1, d2, d3, d4;
+    int r;
 
-    for (r = 0; r < 24; r++) {
-        /* theta: C[x] = xor of column x; D[x] = C[x-1] ^ rot(C[x+1], 1) */
-        for (x = 0; x < 5; x++)
-            c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
-        for (x = 0; x < 5; x++)
-            d[x] = c[(x + 4) % 5] ^ P256_ROTL64(c[(x + 1) % 5], 1);
-        /* theta applied, then rho and pi together */
-        for (x = 0; x < 25; x++)
-            b[p256_keccak_pi[x]] = P256_ROTL64(a[x] ^ d[x % 5], p256_keccak_rho[x]);
-        /* chi: A[x, y] = B[x, y] ^ (~B[x+1, y] & B[x+2, y]) */
-        for (y = 0; y < 25; y += 5) {
-            for (x = 0; x < 5; x++)
-                a[y + x] = b[y + x] ^ (~b[y + (x + 1) % 5] & b[y + (x + 2) % 5]);
-        }
-        /* iota */
-        a[0] ^= p256_keccak_rc[r];
+    for (r = 0; r < 24; r += 2) {
+        P256_KECCAK_ROUND(a, e, p256_keccak_rc[r]);
+        P256_KECCAK_ROUND(e, a, p256_keccak_rc[r + 1]);
     }
-    p256_memzero(b, sizeof b);
-    p256_memzero(c, sizeof c);
-    p256_memzero(d, sizeof d);
+    p256_memzero(e, sizeof e);
 }
 
 static void p256_sha3_init(p256_sha3_state *st, size_t digest_len)
@@ -597,7 +611,7 @@ static void p256_sha3_update(p256_sha3_state *st, const uint8_t *data, size_t le
 
 /* SHA-3 suffix 01 followed by pad10*1 (6.1, 5.1): in bytes, 0x06 at the current position and
  * 0x80 in the last byte of the block (the same byte, 0x86, when one byte is left). Then the
- * first outlen bytes of the state (outlen <= rate). Wipes st. */
+ * first outlen bytes of the state (outlen <= rate). The caller wipes st. */
 static void p256_sha3_final(p256_sha3_state *st, uint8_t *out, size_t outlen)
 {
     size_t i;
@@ -607,7 +621,6 @@ static void p256_sha3_final(p256_sha3_state *st, uint8_t *out, size_t outlen)
     p256_keccakf(st->a);
     for (i = 0; i < outlen; i++)
         out[i] = (uint8_t)(st->a[i >> 3] >> (8 * (i & 7)));
-    p256_memzero(st, sizeof *st);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -668,6 +681,21 @@ P256_HASH_FN void p256_hash_update(p256_hash_ctx *c, const uint8_t *data, size_t
     case P256_HASH_SHA3_256:
     case P256_HASH_SHA3_384:
     case P256_HASH_SHA3_512: p256_sha3_update(&c->u.sha3, data, len); break;
+    }
+}
+
+/* *dst = *src, copying only the union member in use (cheaper for SHA-224/256). */
+static inline void p256_hash_ctx_copy(p256_hash_ctx *dst, const p256_hash_ctx *src)
+{
+    dst->id = src->id;
+    switch (src->id) {
+    case P256_HASH_SHA224:
+    case P256_HASH_SHA256: dst->u.s256 = src->u.s256; break;
+    case P256_HASH_SHA384:
+    case P256_HASH_SHA512: dst->u.s512 = src->u.s512; break;
+    case P256_HASH_SHA3_256:
+    case P256_HASH_SHA3_384:
+    case P256_HASH_SHA3_512: dst->u.sha3 = src->u.sha3; break;
     }
 }
 
@@ -738,12 +766,12 @@ P256_HASH_FN void p256_hmac(const p256_hmac_key *k, const uint8_t *const *parts,
     uint8_t ih[P256_HASH_MAX_SIZE];
     size_t n = p256_hash_size(k->inner.id), i;
 
-    c = k->inner;
+    p256_hash_ctx_copy(&c, &k->inner);
     for (i = 0; i < nparts; i++)
         p256_hash_update(&c, parts[i], lens[i]);
     p256_hash_final(&c, ih);          /* inner digest; wipes c */
 
-    c = k->outer;
+    p256_hash_ctx_copy(&c, &k->outer);
     p256_hash_update(&c, ih, n);
     p256_hash_final(&c, ih);
     memcpy(out, ih, n);

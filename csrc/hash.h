@@ -108,6 +108,9 @@ P256_HASH_FN void p256_hash(p256_hash_id id, const uint8_t *data, size_t len, ui
  * instructions on aarch64) on this CPU: 1 if so, 0 for the portable C code. */
 P256_HASH_FN int p256_sha256_accel_active(void);
 
+/* The SHA-256 compression in use: "sha-ni", "armv8-sha2" or "portable". */
+P256_HASH_FN const char *p256_sha256_impl_name(void);
+
 /* HMAC key (RFC 2104) with both padded-key blocks already absorbed: inner is the hash state after
  * (K0 ^ ipad), outer after (K0 ^ opad), so each MAC costs only the message and the final outer
  * block(s). One key serves any number of messages; it holds secret state: wipe it with

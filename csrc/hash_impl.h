@@ -192,7 +192,7 @@ P256_HASH_FN void p256_sha256_compress_portable(uint32_t s[8], const uint8_t *p,
         _mm_add_epi32(_mm_sha256msg1_epu32((m0), (m1)), _mm_alignr_epi8((m3), (m2), 4)), (m3))
 
 __attribute__((target("sha,sse4.1")))
-static void p256_sha256_compress_shani(uint32_t s[8], const uint8_t *p, size_t nblocks)
+static void p256_sha256_compress_accel(uint32_t s[8], const uint8_t *p, size_t nblocks)
 {
     /* pshufb mask turning each big-endian 32-bit word into a native dword */
     const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
@@ -245,7 +245,7 @@ static void p256_sha256_compress_shani(uint32_t s[8], const uint8_t *p, size_t n
 
 /* CPUID: SHA = leaf 7 EBX bit 29; SSSE3 / SSE4.1 = leaf 1 ECX bits 9 / 19. GCC >= 11 knows
  * "sha" in __builtin_cpu_supports; clang (14) does not, so it reads CPUID itself. */
-static int p256_sha256_shani_detect(void)
+static int p256_sha256_accel_detect(void)
 {
 #if defined(__clang__) || !defined(__GNUC__) || __GNUC__ < 11
     unsigned int eax, ebx, ecx, edx;
@@ -265,17 +265,112 @@ static int p256_sha256_shani_detect(void)
 }
 #endif /* SHA-NI */
 
+/* ---- ARMv8 SHA2 crypto extension (aarch64) ------------------------------------------------
+ * Arm ARM, SHA256H / SHA256H2: four rounds on the state halves ABCD and EFGH (A, E in lane 0)
+ * taking W_t + K_t for the four rounds; SHA256SU0 / SHA256SU1: four words of the schedule of
+ * 6.2.2 step 1 (sigma0 part, then sigma1 part). Used through the ACLE intrinsics of
+ * arm_neon.h in a function compiled for +sha2 (clang before 16 only declares them when the
+ * whole file is built with the feature, so it needs -march=...+crypto/+sha2 to get this path). */
+#if !defined(P256_NO_SHA_EXT) && defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__)) && \
+    (defined(__linux__) || defined(__APPLE__)) &&                                              \
+    (!defined(__clang__) || __clang_major__ >= 16 || defined(__ARM_FEATURE_SHA2) ||            \
+     defined(__ARM_FEATURE_CRYPTO))
+#define P256_SHA256_ARM_SHA2 1
+#include <arm_neon.h>
+#if defined(__linux__)
+#include <sys/auxv.h>
+#endif
+
+#if defined(__clang__)
+#define P256_TARGET_ARM_SHA2 __attribute__((target("sha2")))
+#else
+#define P256_TARGET_ARM_SHA2 __attribute__((target("+crypto")))
+#endif
+
+/* Four rounds t = i..i+3 with message words m = (W_i .. W_i+3). */
+#define P256_ARMSHA_4ROUNDS(i, m)                                                              \
+    do {                                                                                       \
+        uint32x4_t wk_ = vaddq_u32((m), vld1q_u32(&p256_sha256_k[i]));                         \
+        uint32x4_t abcd_ = abcd;                                                               \
+        abcd = vsha256hq_u32(abcd, efgh, wk_);                                                 \
+        efgh = vsha256h2q_u32(efgh, abcd_, wk_);                                               \
+    } while (0)
+
+/* m0 = W_t..t+3 from m0 = W_t-16.., m1 = W_t-12.., m2 = W_t-8.., m3 = W_t-4.. */
+#define P256_ARMSHA_SCHEDULE(m0, m1, m2, m3)                                                   \
+    (m0) = vsha256su1q_u32(vsha256su0q_u32((m0), (m1)), (m2), (m3))
+
+P256_TARGET_ARM_SHA2
+static void p256_sha256_compress_accel(uint32_t s[8], const uint8_t *p, size_t nblocks)
+{
+    uint32x4_t abcd = vld1q_u32(&s[0]), efgh = vld1q_u32(&s[4]);
+    uint32x4_t abcd0, efgh0, m0, m1, m2, m3;
+
+    while (nblocks--) {
+        abcd0 = abcd;
+        efgh0 = efgh;
+        /* big-endian words: byte-reverse each 32-bit lane */
+        m0 = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p + 0)));
+        m1 = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p + 16)));
+        m2 = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p + 32)));
+        m3 = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p + 48)));
+
+        P256_ARMSHA_4ROUNDS(0, m0);
+        P256_ARMSHA_4ROUNDS(4, m1);
+        P256_ARMSHA_4ROUNDS(8, m2);
+        P256_ARMSHA_4ROUNDS(12, m3);
+        P256_ARMSHA_SCHEDULE(m0, m1, m2, m3); P256_ARMSHA_4ROUNDS(16, m0);
+        P256_ARMSHA_SCHEDULE(m1, m2, m3, m0); P256_ARMSHA_4ROUNDS(20, m1);
+        P256_ARMSHA_SCHEDULE(m2, m3, m0, m1); P256_ARMSHA_4ROUNDS(24, m2);
+        P256_ARMSHA_SCHEDULE(m3, m0, m1, m2); P256_ARMSHA_4ROUNDS(28, m3);
+        P256_ARMSHA_SCHEDULE(m0, m1, m2, m3); P256_ARMSHA_4ROUNDS(32, m0);
+        P256_ARMSHA_SCHEDULE(m1, m2, m3, m0); P256_ARMSHA_4ROUNDS(36, m1);
+        P256_ARMSHA_SCHEDULE(m2, m3, m0, m1); P256_ARMSHA_4ROUNDS(40, m2);
+        P256_ARMSHA_SCHEDULE(m3, m0, m1, m2); P256_ARMSHA_4ROUNDS(44, m3);
+        P256_ARMSHA_SCHEDULE(m0, m1, m2, m3); P256_ARMSHA_4ROUNDS(48, m0);
+        P256_ARMSHA_SCHEDULE(m1, m2, m3, m0); P256_ARMSHA_4ROUNDS(52, m1);
+        P256_ARMSHA_SCHEDULE(m2, m3, m0, m1); P256_ARMSHA_4ROUNDS(56, m2);
+        P256_ARMSHA_SCHEDULE(m3, m0, m1, m2); P256_ARMSHA_4ROUNDS(60, m3);
+
+        abcd = vaddq_u32(abcd, abcd0);
+        efgh = vaddq_u32(efgh, efgh0);
+        p += 64;
+    }
+    vst1q_u32(&s[0], abcd);
+    vst1q_u32(&s[4], efgh);
+}
+
+/* Linux: HWCAP_SHA2 is bit 6 of AT_HWCAP on arm64 (asm/hwcap.h). Apple: every arm64 CPU has
+ * the SHA2 instructions. */
+static int p256_sha256_accel_detect(void)
+{
+#if defined(__APPLE__)
+    return 1;
+#else
+    return (int)((getauxval(AT_HWCAP) >> 6) & 1u);
+#endif
+}
+#endif /* ARMv8 SHA2 */
+
 #if defined(P256_SHA256_X86_SHANI)
+#define P256_SHA256_ACCEL 1
+#define P256_SHA256_ACCEL_NAME "sha-ni"
+#elif defined(P256_SHA256_ARM_SHA2)
+#define P256_SHA256_ACCEL 1
+#define P256_SHA256_ACCEL_NAME "armv8-sha2"
+#endif
+
+#if defined(P256_SHA256_ACCEL)
 /* -1: not yet probed. Relaxed atomics: every thread computes the same value. */
 static int p256_sha256_accel_cached = -1;
 #endif
 
 P256_HASH_FN int p256_sha256_accel_active(void)
 {
-#if defined(P256_SHA256_X86_SHANI)
+#if defined(P256_SHA256_ACCEL)
     int v = __atomic_load_n(&p256_sha256_accel_cached, __ATOMIC_RELAXED);
     if (v < 0) {
-        v = p256_sha256_shani_detect();
+        v = p256_sha256_accel_detect();
         __atomic_store_n(&p256_sha256_accel_cached, v, __ATOMIC_RELAXED);
     }
     return v;
@@ -284,12 +379,21 @@ P256_HASH_FN int p256_sha256_accel_active(void)
 #endif
 }
 
+P256_HASH_FN const char *p256_sha256_impl_name(void)
+{
+#if defined(P256_SHA256_ACCEL)
+    if (p256_sha256_accel_active())
+        return P256_SHA256_ACCEL_NAME;
+#endif
+    return "portable";
+}
+
 /* Compress nblocks 64-byte blocks into s with the fastest available implementation. */
 static inline void p256_sha256_compress(uint32_t s[8], const uint8_t *p, size_t nblocks)
 {
-#if defined(P256_SHA256_X86_SHANI)
+#if defined(P256_SHA256_ACCEL)
     if (p256_sha256_accel_active()) {
-        p256_sha256_compress_shani(s, p, nblocks);
+        p256_sha256_compress_accel(s, p, nblocks);
         return;
     }
 #endif

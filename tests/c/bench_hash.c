@@ -199,9 +199,9 @@ int main(void)
     memcpy(st512, p256_sha512_iv, sizeof st512);
 
     if (p256_sha256_accel_active()) {
-        printf("SHA-256 accelerated (SHA-NI):\n");
+        printf("SHA-256 accelerated (%s):\n", p256_sha256_impl_name());
         sha256_rows();
-#if defined(P256_SHA256_X86_SHANI)
+#if defined(P256_SHA256_ACCEL)
         p256_sha256_accel_cached = 0;   /* force the portable path from here on */
 #endif
     }

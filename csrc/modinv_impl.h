@@ -99,8 +99,11 @@ static const p256_modinv_modulus p256_modinv_n = {
  *     [[0, 2], [-1, 1]] (swap),  [[2, 0], [1, 1]] (odd g),  [[2, 0], [0, 1]] (even g)
  * (scaled by 2 here, [BY 8.1], [SG 3]).  If |u|+|v| <= 2^k and |q|+|r| <= 2^k
  * before a step, then after it |u'|+|v'| <= 2*max(|u|+|v|, |q|+|r|) <= 2^(k+1)
- * and |q'|+|r'| <= |q|+|r|+|u|+|v| <= 2^(k+1) [BY 8.3].  Both batch functions
- * below start from 2^(62-N) times the identity and do N divsteps, so at the end
+ * and |q'|+|r'| <= |q|+|r|+|u|+|v| <= 2^(k+1) [BY 8.3]: the matrix of N
+ * divsteps, scaled by 2^N, has row sums of absolute values at most 2^N.  The
+ * variable-time batch does N = 62 steps from the identity; the constant-time
+ * batch multiplies three 18-step matrices (the max-row-sum norm is
+ * submultiplicative: 2^54) and scales by 2^8.  Either way
  *     |u| + |v| <= 2^62  and  |q| + |r| <= 2^62,
  * and every entry fits an int64_t. */
 typedef struct {
@@ -202,57 +205,172 @@ static void p256_modinv_load_reduced(p256_modinv_signed62 *g, const uint64_t a[4
         g->v[i] = (g->v[i] & keep_a) | (t.v[i] & ~keep_a);
 }
 
-/* 59 half-delta divsteps [HD] on the low 64 bits f, g of the full f, g (step k
- * only looks at bit 0 of g after k halvings, i.e. at bit k of the input, so
- * the 62 known low bits are more than enough; bits above are garbage and never
- * read).  Constant time: a fixed number of iterations of branch-free code.
+/* Constant-time batch: 54 half-delta divsteps [HD], done as 3 rounds of 18
+ * with the "packed words" technique of [BY] (their constant-time software keeps
+ * f, g and their matrix coefficients in the same machine words), giving a
+ * transition matrix scaled by 2^62 (see p256_modinv_trans2x2).  11 batches
+ * make 594 >= 590 hddivsteps.
  *
- * Instead of delta (1/2, 3/2, ...) the state is zeta = -(delta + 1/2), an
- * integer, as in [SG 7] (constant-time loop): delta > 0 <=> zeta < 0; the swap
- * (delta -> 1 - delta) becomes zeta -> -zeta - 2 = ~zeta - 1, otherwise
- * (delta -> 1 + delta) zeta -> zeta - 1.  hddivstep(delta) is divstep with delta
- * starting at 1/2 [HD], so zeta starts at -1 (see p256_modinv).  zeta is kept
- * as a two's complement uint64_t; |zeta| <= 2 * 590 + 1, far from overflow.
+ * Why: the plain formulation (low words of f and g plus four matrix entries,
+ * all updated at every step) costs about 30 ALU operations per divstep and is
+ * throughput-bound (8-9 cycles per divstep measured on Zen 4); packing brings
+ * it to 13 operations on two words, bound by the latency of the f/g
+ * dependency chain instead (about 6 cycles per divstep).
  *
- * The matrix starts at 2^3 * identity so that after 59 steps it is scaled by
- * 2^62 (same scale as the 62-step variable-time batch), with
- * |u|+|v|, |q|+|r| <= 2^62 (see p256_modinv_trans2x2).  Matrix entries are
- * computed modulo 2^64 in uint64_t (no undefined behaviour on overflow or on
- * left shifts); since the true values are below 2^63 in magnitude the final
- * conversion to int64_t is exact.
+ * The divstep, branch-free ([SG 5, 7]), on f, g and the state zeta:
+ *   zeta = -(delta + 1/2), an integer: delta > 0 <=> zeta < 0.  hddivstep is
+ *   divstep with delta starting at 1/2 [HD], so zeta starts at -1.  The swap
+ *   (delta -> 1 - delta) becomes zeta -> -zeta - 2 = ~zeta - 1, the other
+ *   steps (delta -> 1 + delta) zeta -> zeta - 1.  |zeta| <= 2 * 594 + 1.
+ *     neg  = all-ones iff zeta < 0, odd = all-ones iff g is odd, swap = neg & odd
+ *     g += odd ? (neg ? -f : f) : 0      -> g - f, g + f, or g
+ *     f += swap ? g : 0                  -> on swap, f + (g - f) = old g
+ *     zeta = (zeta ^ swap) - 1           -> ~zeta - 1 or zeta - 1
+ *     g >>= 1                            (g is even here)
  *
- * One divstep, branch-free:
- *   neg  = all-ones iff zeta < 0, odd = all-ones iff g is odd, swap = neg & odd
- *   g += odd ? (neg ? -f : f) : 0        -> g - f, g + f, or g
- *   f += swap ? g : 0                    -> on swap, f + (g - f) = old g
- *   zeta = (zeta ^ swap) - 1             -> ~zeta - 1 or zeta - 1
- *   g >>= 1                              (g is even here)
- * and the same row operations on (u, v) (with f) and (q, r) (with g), except
- * that instead of halving (q, r) the row (u, v) is doubled, which scales the
- * matrix by 2 per step. */
-static uint64_t p256_modinv_divsteps_59(uint64_t zeta, uint64_t f, uint64_t g, p256_modinv_trans2x2 *t)
+ * Packing.  For a round of n <= 18 steps, let f^, g^ be f mod 2^n, g mod 2^n
+ * (in [0, 2^n)) and run the steps on the 64-bit words
+ *     F = f^ + 2^20 * 2^n,        G = g^ + 2^41 * 2^n
+ * as integers (two's complement in uint64_t; the halving is an arithmetic
+ * shift).  The steps are linear row operations (adding +-one row to the other,
+ * halving the g row), so after i steps
+ *     F = f^_i + 2^20 * 2^(n-i) * u_i + 2^41 * 2^(n-i) * v_i
+ *     G = g^_i + 2^20 * 2^(n-i) * q_i + 2^41 * 2^(n-i) * r_i
+ * where [u_i v_i; q_i r_i] is the i-step matrix scaled by 2^i, and f^_i, g^_i
+ * are what the divsteps make of f^, g^.  All halvings are exact: the fields
+ * 2^(n-i) * (row) stay integers while i < n, and g^_i has the parity of the
+ * true g_i because f^ = f, g^ = g (mod 2^n) and i steps keep the congruence mod
+ * 2^(n-i) >= 2.  So the low bit of G is the low bit of g: the decisions are
+ * those for the true f, g.  Ranges: max(|f^_i|, |g^_i|) never grows under
+ * divsteps (see p256_modinv_update_fg), so |f^_i|, |g^_i| < 2^n <= 2^18, and
+ * the fields satisfy |u_i| + |v_i| <= 2^i.  After n steps the fields are
+ *     low (20 bits, signed)  f^_n in (-2^18, 2^18)
+ *     mid (21 bits, signed)  u in [-2^18, 2^18]
+ *     top (23 bits, signed)  v in [-2^18, 2^18]
+ * each well inside its field, so they decode exactly, and |F| < 2^60: no
+ * overflow.  (3 fields of n + 2 bits need 3n + 6 <= 64 bits.)
+ *
+ * Between rounds the low 64 bits of f and g are advanced with the round's
+ * matrix: f' = (u*f + v*g) / 2^n; computed mod 2^64 the sum is right, so the
+ * shifted value has 64 - n correct low bits; after two rounds 28 >= 18 bits
+ * are still right, as the third round needs.  The round matrices are
+ * multiplied together (entries at most 2^36, then 2^54) and the product is
+ * scaled by 2^8 to 2^62.  The row-sum bound is submultiplicative, so
+ * |u| + |v| <= 2^62 still holds.
+ *
+ * Matrix entries are computed in uint64_t (wrapping, no undefined behaviour)
+ * and converted to int64_t where they are known to be in range. */
+#define P256_MODINV_CT_ROUND 18
+#define P256_MODINV_CT_ROUNDS 3
+#define P256_MODINV_CT_BATCH (P256_MODINV_CT_ROUND * P256_MODINV_CT_ROUNDS) /* 54 */
+#define P256_MODINV_CT_BATCHES 11 /* 11 * 54 = 594 >= 590 */
+/* The bound [HD] and the field layout, checked at compile time. */
+typedef char p256_modinv_assert_590[P256_MODINV_CT_BATCHES * P256_MODINV_CT_BATCH >= 590 ? 1 : -1];
+typedef char p256_modinv_assert_fields[3 * P256_MODINV_CT_ROUND + 6 <= 64 && P256_MODINV_CT_ROUND <= 18 ? 1 : -1];
+typedef char p256_modinv_assert_scale[P256_MODINV_CT_BATCH <= 62 ? 1 : -1];
+
+/* Decodes a packed word W = low + 2^20 * x + 2^41 * y into x, y. */
+static void p256_modinv_unpack(int64_t *x, int64_t *y, uint64_t w)
 {
-    uint64_t u = 8, v = 0, q = 0, r = 8;
+    const uint64_t low = (uint64_t)((int64_t)(w << 44) >> 44); /* sign-extended bits 0..19 */
+    const uint64_t rest = (uint64_t)((int64_t)(w - low) >> 20); /* x + 2^21 * y */
+    const uint64_t mid = (uint64_t)((int64_t)(rest << 43) >> 43); /* sign-extended bits 0..20 */
+    *x = (int64_t)mid;
+    *y = (int64_t)(rest - mid) >> 21;
+}
+
+/* One round of n <= 18 hddivsteps on packed words; see above. */
+static uint64_t p256_modinv_hddivsteps_round(uint64_t zeta, uint64_t f, uint64_t g, int n, p256_modinv_trans2x2 *t)
+{
+    const uint64_t lowmask = UINT64_MAX >> (64 - n);
+    uint64_t F = (f & lowmask) + ((uint64_t)1 << (20 + n));
+    uint64_t G = (g & lowmask) + ((uint64_t)1 << (41 + n));
     int i;
-    for (i = 0; i < 59; i++) {
-        const uint64_t neg = p256_modinv_barrier(-(zeta >> 63));
-        const uint64_t odd = p256_modinv_barrier(-(g & 1));
+    for (i = 0; i < n; i++) {
+        const uint64_t neg = p256_modinv_barrier((uint64_t)((int64_t)zeta >> 63));
+        const uint64_t odd = p256_modinv_barrier(-(G & 1));
         const uint64_t swap = neg & odd;
-        g += ((f ^ neg) - neg) & odd;
-        q += ((u ^ neg) - neg) & odd;
-        r += ((v ^ neg) - neg) & odd;
-        f += g & swap;
-        u += q & swap;
-        v += r & swap;
+        G += ((F ^ neg) - neg) & odd;
+        F += G & swap;
         zeta = (zeta ^ swap) - 1;
-        g >>= 1;
-        u <<= 1;
-        v <<= 1;
+        G = (uint64_t)((int64_t)G >> 1);
     }
-    t->u = (int64_t)u;
-    t->v = (int64_t)v;
-    t->q = (int64_t)q;
-    t->r = (int64_t)r;
+    p256_modinv_unpack(&t->u, &t->v, F);
+    p256_modinv_unpack(&t->q, &t->r, G);
+#ifdef P256_MODINV_VERIFY
+    {
+        /* The low fields must be the images of f^, g^: f^_n = (u f^ + v g^) / 2^n. */
+        const int64_t f0 = (int64_t)(f & lowmask), g0 = (int64_t)(g & lowmask);
+        const int64_t fn = (int64_t)(F << 44) >> 44, gn = (int64_t)(G << 44) >> 44;
+        P256_MODINV_CHECK(t->u * f0 + t->v * g0 == fn * ((int64_t)1 << n));
+        P256_MODINV_CHECK(t->q * f0 + t->r * g0 == gn * ((int64_t)1 << n));
+        P256_MODINV_CHECK((t->u < 0 ? -t->u : t->u) + (t->v < 0 ? -t->v : t->v) <= ((int64_t)1 << n));
+        P256_MODINV_CHECK((t->q < 0 ? -t->q : t->q) + (t->r < 0 ? -t->r : t->r) <= ((int64_t)1 << n));
+    }
+#endif
+    return zeta;
+}
+
+/* A constant-time batch in progress: the low 64 bits f, g of the current f
+ * and g, and the product [a b; c d] of the round matrices so far (uint64_t:
+ * wrapping arithmetic, but the values are in range). */
+typedef struct {
+    uint64_t f, g;
+    uint64_t a, b, c, d;
+} p256_modinv_batch;
+
+/* Runs round k (0, 1, 2) of a batch: 18 hddivsteps, then the low words are
+ * advanced past them and the round matrix is multiplied into the product. */
+static uint64_t p256_modinv_batch_round(uint64_t zeta, p256_modinv_batch *bt, int k)
+{
+    p256_modinv_trans2x2 s;
+    uint64_t u, v, q, r, x, y;
+    zeta = p256_modinv_hddivsteps_round(zeta, bt->f, bt->g, P256_MODINV_CT_ROUND, &s);
+    u = (uint64_t)s.u;
+    v = (uint64_t)s.v;
+    q = (uint64_t)s.q;
+    r = (uint64_t)s.r;
+    x = (u * bt->f + v * bt->g) >> P256_MODINV_CT_ROUND;
+    bt->g = (q * bt->f + r * bt->g) >> P256_MODINV_CT_ROUND;
+    bt->f = x;
+    if (k == 0) {
+        bt->a = u;
+        bt->b = v;
+        bt->c = q;
+        bt->d = r;
+    } else {
+        x = u * bt->a + v * bt->c;
+        y = u * bt->b + v * bt->d;
+        bt->c = q * bt->a + r * bt->c;
+        bt->d = q * bt->b + r * bt->d;
+        bt->a = x;
+        bt->b = y;
+    }
+    return zeta;
+}
+
+/* The batch's matrix, scaled from 2^54 to 2^62. */
+static void p256_modinv_batch_matrix(p256_modinv_trans2x2 *t, const p256_modinv_batch *bt)
+{
+    t->u = (int64_t)(bt->a << (62 - P256_MODINV_CT_BATCH));
+    t->v = (int64_t)(bt->b << (62 - P256_MODINV_CT_BATCH));
+    t->q = (int64_t)(bt->c << (62 - P256_MODINV_CT_BATCH));
+    t->r = (int64_t)(bt->d << (62 - P256_MODINV_CT_BATCH));
+}
+
+/* One constant-time batch: 3 rounds of 18 hddivsteps on the low 64 bits f, g
+ * of the full f and g; t receives the product matrix scaled by 2^62. */
+static uint64_t p256_modinv_hddivsteps_54(uint64_t zeta, uint64_t f, uint64_t g, p256_modinv_trans2x2 *t)
+{
+    p256_modinv_batch bt;
+    int k;
+    bt.f = f;
+    bt.g = g;
+    bt.a = bt.d = 1; /* identity (overwritten by round 0; keeps gcc's */
+    bt.b = bt.c = 0; /* -Wmaybe-uninitialized quiet) */
+    for (k = 0; k < P256_MODINV_CT_ROUNDS; k++)
+        zeta = p256_modinv_batch_round(zeta, &bt, k);
+    p256_modinv_batch_matrix(t, &bt);
     return zeta;
 }
 
@@ -461,9 +579,10 @@ static void p256_modinv_verify_final(const p256_modinv_signed62 *f, const p256_m
 }
 #endif
 
-/* Constant time.  10 batches of 59 hddivsteps: 590 hddivsteps take any
- * 0 <= g <= f = M < 2^256 (M odd) to g = 0 [HD, Coq proof], and further steps
- * would change nothing.  zeta starts at -1 (delta = 1/2). */
+/* Constant time.  11 batches of 54 hddivsteps: 590 hddivsteps take any
+ * 0 <= g <= f = M < 2^256 (M odd) to g = 0 [HD, Coq proof], and the 4 further
+ * steps change nothing (g = 0 stays 0, f, d and e stay).  zeta starts at -1
+ * (delta = 1/2). */
 static void p256_modinv(uint64_t r[4], const uint64_t a[4], const p256_modinv_modulus *m)
 {
     p256_modinv_signed62 d = {{0, 0, 0, 0, 0}}, e = {{1, 0, 0, 0, 0}}, f = m->modulus, g;
@@ -471,8 +590,10 @@ static void p256_modinv(uint64_t r[4], const uint64_t a[4], const p256_modinv_mo
     uint64_t zeta = P256_MODINV_ZETA0;
     int i;
     p256_modinv_load_reduced(&g, a, m);
-    for (i = 0; i < 10; i++) {
-        zeta = p256_modinv_divsteps_59(zeta, (uint64_t)f.v[0], (uint64_t)g.v[0], &t);
+    for (i = 0; i < P256_MODINV_CT_BATCHES; i++) {
+        /* Low 64 bits of f and g (limbs 0..3 are non-negative: exact). */
+        zeta = p256_modinv_hddivsteps_54(zeta, (uint64_t)f.v[0] | ((uint64_t)f.v[1] << 62),
+                                         (uint64_t)g.v[0] | ((uint64_t)g.v[1] << 62), &t);
         p256_modinv_update_de(&d, &e, &t, m);
         p256_modinv_update_fg(&f, &g, &t);
     }

@@ -403,7 +403,7 @@ static int trace(const struct mod *md, const uint64_t a[4], int half)
     uint64_t zeta = P256_MODINV_ZETA0; /* the library's initial states */
     int64_t eta = P256_MODINV_ETA0;
     int delta2 = half ? 1 : 2, steps = 0, needed = -1, batch, i;
-    const int per = half ? 59 : 62;
+    const int per = half ? P256_MODINV_CT_BATCH : 62;
     uint64_t ar[4];
     reduce_ref(ar, a, md->m64);
     memset(&rf, 0, sizeof rf);
@@ -415,7 +415,8 @@ static int trace(const struct mod *md, const uint64_t a[4], int half)
         needed = 0;
     for (batch = 0; batch < 13; batch++) {
         if (half)
-            zeta = p256_modinv_divsteps_59(zeta, (uint64_t)f.v[0], (uint64_t)g.v[0], &t);
+            zeta = p256_modinv_hddivsteps_54(zeta, (uint64_t)f.v[0] | ((uint64_t)f.v[1] << 62),
+                                             (uint64_t)g.v[0] | ((uint64_t)g.v[1] << 62), &t);
         else
             eta = p256_modinv_divsteps_62_vartime(eta, (uint64_t)f.v[0], (uint64_t)g.v[0], &t);
         p256_modinv_update_fg(&f, &g, &t);

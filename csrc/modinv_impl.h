@@ -30,8 +30,9 @@
  * [SG 2], starting at d = 0, e = 1; when g reaches 0, f = +-1 = gcd(M, a) and
  * a^-1 = d*f (mod M).
  *
- * Assumptions on the C implementation (true for gcc and clang on every target
- * they support; the static checks below and tests/c/test_modinv.c verify them):
+ * Assumptions on the C implementation (documented by gcc, "Integers
+ * implementation", and shared by clang; the static checks below and
+ * tests/c/test_modinv.c verify them):
  * int64_t and __int128 right shifts of negative values are arithmetic
  * (implementation-defined in C99), conversions of out-of-range unsigned values
  * to signed types wrap modulo 2^k (implementation-defined in C99).  Left shifts
@@ -111,7 +112,9 @@ typedef struct {
 } p256_modinv_trans2x2;
 
 /* Optimization barrier: the compiler cannot see through it, so it cannot turn
- * arithmetic on a secret mask back into a branch.  Costs nothing at run time. */
+ * arithmetic on a secret mask back into a branch or a secret-indexed load
+ * (without it, clang 14 -Os compiles the select in p256_modinv_load_reduced
+ * into a load from a secret-dependent address).  No measurable cost. */
 static inline uint64_t p256_modinv_barrier(uint64_t x)
 {
     __asm__ ("" : "+r"(x));
@@ -228,7 +231,7 @@ static void p256_modinv_load_reduced(p256_modinv_signed62 *g, const uint64_t a[4
  *     zeta = (zeta ^ swap) - 1           -> ~zeta - 1 or zeta - 1
  *     g >>= 1                            (g is even here)
  *
- * Packing.  For a round of n <= 18 steps, let f^, g^ be f mod 2^n, g mod 2^n
+ * Packing.  For a round of n <= 19 steps, let f^, g^ be f mod 2^n, g mod 2^n
  * (in [0, 2^n)) and run the steps on the 64-bit words
  *     F = f^ + 2^20 * 2^n,        G = g^ + 2^41 * 2^n
  * as integers (two's complement in uint64_t; the halving is an arithmetic
@@ -242,13 +245,16 @@ static void p256_modinv_load_reduced(p256_modinv_signed62 *g, const uint64_t a[4
  * true g_i because f^ = f, g^ = g (mod 2^n) and i steps keep the congruence mod
  * 2^(n-i) >= 2.  So the low bit of G is the low bit of g: the decisions are
  * those for the true f, g.  Ranges: max(|f^_i|, |g^_i|) never grows under
- * divsteps (see p256_modinv_update_fg), so |f^_i|, |g^_i| < 2^n <= 2^18, and
- * the fields satisfy |u_i| + |v_i| <= 2^i.  After n steps the fields are
- *     low (20 bits, signed)  f^_n in (-2^18, 2^18)
- *     mid (21 bits, signed)  u in [-2^18, 2^18]
- *     top (23 bits, signed)  v in [-2^18, 2^18]
- * each well inside its field, so they decode exactly, and |F| < 2^60: no
- * overflow.  (3 fields of n + 2 bits need 3n + 6 <= 64 bits.)
+ * divsteps (see p256_modinv_update_fg), so |f^_i|, |g^_i| < 2^n, and the
+ * fields satisfy |2^(n-i) u_i| + |2^(n-i) v_i| <= 2^n.  So at every step
+ *     low (bits 0..19,  signed)  f^_i in (-2^n, 2^n)     needs n + 1 <= 20 bits
+ *     mid (bits 20..40, signed)  in [-2^n, 2^n]           needs n + 2 <= 21 bits
+ *     top (bits 41..63, signed)  in [-2^n, 2^n]           needs n + 2 <= 23 bits
+ * and |F|, |G| < 2^n + 2^(20+n) + 2^(41+n) <= 2^61: no overflow, and the
+ * fields decode exactly (p256_modinv_unpack).  The layout allows n <= 19 (20
+ * would need 65 bits).  Rounds of 18 are used: 3 rounds (54 steps) per batch,
+ * 11 batches for 590 steps (rounds of 19 would still need 11 batches, and 4
+ * rounds per batch cost more in round changes than the one update saved).
  *
  * Between rounds the low 64 bits of f and g are advanced with the round's
  * matrix: f' = (u*f + v*g) / 2^n; computed mod 2^64 the sum is right, so the
@@ -266,7 +272,7 @@ static void p256_modinv_load_reduced(p256_modinv_signed62 *g, const uint64_t a[4
 #define P256_MODINV_CT_BATCHES 11 /* 11 * 54 = 594 >= 590 */
 /* The bound [HD] and the field layout, checked at compile time. */
 typedef char p256_modinv_assert_590[P256_MODINV_CT_BATCHES * P256_MODINV_CT_BATCH >= 590 ? 1 : -1];
-typedef char p256_modinv_assert_fields[3 * P256_MODINV_CT_ROUND + 6 <= 64 && P256_MODINV_CT_ROUND <= 18 ? 1 : -1];
+typedef char p256_modinv_assert_fields[P256_MODINV_CT_ROUND <= 19 ? 1 : -1];
 typedef char p256_modinv_assert_scale[P256_MODINV_CT_BATCH <= 62 ? 1 : -1];
 
 /* Decodes a packed word W = low + 2^20 * x + 2^41 * y into x, y. */
@@ -279,7 +285,7 @@ static void p256_modinv_unpack(int64_t *x, int64_t *y, uint64_t w)
     *y = (int64_t)(rest - mid) >> 21;
 }
 
-/* One round of n <= 18 hddivsteps on packed words; see above. */
+/* One round of n <= 19 hddivsteps on packed words; see above. */
 static uint64_t p256_modinv_hddivsteps_round(uint64_t zeta, uint64_t f, uint64_t g, int n, p256_modinv_trans2x2 *t)
 {
     const uint64_t lowmask = UINT64_MAX >> (64 - n);

@@ -55,10 +55,12 @@ static const p256_modinv_modulus p256_modinv_n;
  *
  * Constant time: no branch and no memory index depends on a or r (only on m,
  * which is public), and no variable-time instruction is used. */
+__attribute__((unused)) /* a core that uses only one of the two stays warning-free */
 static void p256_modinv(uint64_t r[4], const uint64_t a[4], const p256_modinv_modulus *m);
 
 /* Same result as p256_modinv, but in variable time: the running time depends
  * on a.  Use it only for public inputs (e.g. when verifying a signature). */
+__attribute__((unused))
 static void p256_modinv_vartime(uint64_t r[4], const uint64_t a[4], const p256_modinv_modulus *m);
 
 #endif /* P256_MODINV_H */

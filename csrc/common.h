@@ -1,0 +1,193 @@
+/*
+ * common.h: types and constant-time helpers shared by every layer of the p256 core.
+ *
+ * Constant-time rule for the whole core: a value derived from a secret (private scalar,
+ * nonce, their inverses, points computed from them) never decides a branch, a memory
+ * index, or the operand of a variable-time instruction (division). Selections use the
+ * masks below. Functions allowed to break the rule work on public data only and carry
+ * the suffix _vartime.
+ */
+#ifndef P256_COMMON_H
+#define P256_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h> /* _addcarry_u64 / _subborrow_u64: plain adc/sbb, baseline x86-64 */
+#endif
+
+__extension__ typedef unsigned __int128 p256_u128;
+__extension__ typedef __int128 p256_i128;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define P256_INLINE static inline __attribute__((always_inline))
+#define P256_NOINLINE __attribute__((noinline))
+#define P256_UNUSED __attribute__((unused))
+#else
+#define P256_INLINE static inline
+#define P256_NOINLINE
+#define P256_UNUSED
+#endif
+
+/* A layer function: static (one translation unit), possibly unused by a given harness. */
+#define P256_FN static P256_UNUSED
+
+/*
+ * Value barrier: hides a value from the optimizer so that it cannot prove a mask is
+ * 0 or all-ones and turn a masked select back into a branch.
+ */
+P256_INLINE uint64_t p256_value_barrier(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+r"(x));
+#endif
+    return x;
+}
+
+/* All-ones if x == 0, else 0. */
+P256_INLINE uint64_t p256_mask_is_zero(uint64_t x)
+{
+    /* (x | -x) has its top bit set iff x != 0. */
+    return p256_value_barrier(((x | (0 - x)) >> 63) - 1);
+}
+
+/* All-ones if b (0 or 1) is 1, else 0. */
+P256_INLINE uint64_t p256_mask_from_bit(uint64_t b)
+{
+    return p256_value_barrier(0 - b);
+}
+
+/* All-ones if a == b, else 0. */
+P256_INLINE uint64_t p256_mask_eq(uint64_t a, uint64_t b)
+{
+    return p256_mask_is_zero(a ^ b);
+}
+
+/*
+ * Constant-time validation hooks (BoringSSL's CONSTTIME_SECRET/DECLASSIFY idea). Built
+ * with P256_CTIME_TEST, secrets are marked undefined for valgrind memcheck, which then
+ * reports any branch or memory index that depends on them; a value that becomes
+ * public (a signature, a yes/no that the caller sees anyway) is declassified before
+ * the code branches on it. Otherwise both are no-ops.
+ */
+#ifdef P256_CTIME_TEST
+#include <valgrind/memcheck.h>
+#define P256_SECRET(p, len) VALGRIND_MAKE_MEM_UNDEFINED((p), (len))
+#define P256_DECLASSIFY(p, len) VALGRIND_MAKE_MEM_DEFINED((p), (len))
+#else
+#define P256_SECRET(p, len) ((void)(p), (void)(len))
+#define P256_DECLASSIFY(p, len) ((void)(p), (void)(len))
+#endif
+
+/* Wipes secret memory in a way the compiler may not drop as a dead store. */
+#ifndef P256_MEMZERO_DEFINED
+#define P256_MEMZERO_DEFINED
+static void P256_UNUSED p256_memzero(void *p, size_t n)
+{
+    volatile uint8_t *v = (volatile uint8_t *)p;
+    while (n--)
+        *v++ = 0;
+}
+#endif
+
+/* Big-endian 32 bytes <-> 4 little-endian 64-bit limbs. */
+P256_INLINE void p256_limbs_from_be32(uint64_t r[4], const uint8_t b[32])
+{
+    for (int i = 0; i < 4; i++) {
+        const uint8_t *q = b + 8 * (3 - i);
+        r[i] = ((uint64_t)q[0] << 56) | ((uint64_t)q[1] << 48) | ((uint64_t)q[2] << 40) |
+               ((uint64_t)q[3] << 32) | ((uint64_t)q[4] << 24) | ((uint64_t)q[5] << 16) |
+               ((uint64_t)q[6] << 8) | (uint64_t)q[7];
+    }
+}
+
+P256_INLINE void p256_limbs_to_be32(uint8_t b[32], const uint64_t a[4])
+{
+    for (int i = 0; i < 4; i++) {
+        uint8_t *q = b + 8 * (3 - i);
+        for (int j = 0; j < 8; j++)
+            q[j] = (uint8_t)(a[i] >> (56 - 8 * j));
+    }
+}
+
+/* Returns all-ones if a < m (both 4 limbs), else 0; constant time. */
+P256_INLINE uint64_t p256_limbs_mask_lt(const uint64_t a[4], const uint64_t m[4])
+{
+    uint64_t borrow = 0;
+    for (int i = 0; i < 4; i++) {
+        p256_u128 d = (p256_u128)a[i] - m[i] - borrow;
+        borrow = (uint64_t)(d >> 64) & 1;
+    }
+    return p256_mask_from_bit(borrow);
+}
+
+/*
+ * Word primitives. gcc turns unsigned __int128 carry chains into spills and setc/movzx
+ * sequences (5x slower than adc for an addition), so on x86-64 the carries go through
+ * the _addcarry_u64/_subborrow_u64 intrinsics (plain adc/sbb, baseline x86-64, no ADX);
+ * elsewhere through __int128, which aarch64 compilers map to adds/adcs.
+ */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+P256_INLINE uint64_t p256_adc(uint64_t a, uint64_t b, unsigned char *c)
+{
+    unsigned long long s;
+    *c = _addcarry_u64(*c, a, b, &s);
+    return s;
+}
+P256_INLINE uint64_t p256_sbb(uint64_t a, uint64_t b, unsigned char *c)
+{
+    unsigned long long d;
+    *c = _subborrow_u64(*c, a, b, &d);
+    return d;
+}
+#else
+P256_INLINE uint64_t p256_adc(uint64_t a, uint64_t b, unsigned char *c)
+{
+    p256_u128 s = (p256_u128)a + b + *c;
+    *c = (unsigned char)(s >> 64);
+    return (uint64_t)s;
+}
+P256_INLINE uint64_t p256_sbb(uint64_t a, uint64_t b, unsigned char *c)
+{
+    p256_u128 d = (p256_u128)a - b - *c;
+    *c = (unsigned char)((d >> 64) & 1);
+    return (uint64_t)d;
+}
+#endif
+
+/* Full product a*b = hi*2^64 + lo. */
+P256_INLINE uint64_t p256_mulw(uint64_t a, uint64_t b, uint64_t *hi)
+{
+    p256_u128 p = (p256_u128)a * b;
+    *hi = (uint64_t)(p >> 64);
+    return (uint64_t)p;
+}
+
+/*
+ * r = (t4*2^256 + t) mod m for a value < 2m and a 4-word modulus m: subtract m and keep
+ * the difference unless it borrowed. The modulus words are parameters so that the
+ * compiler folds them as immediates for the field prime.
+ */
+P256_INLINE void p256_words_reduce_once(uint64_t r[4], uint64_t t0, uint64_t t1, uint64_t t2,
+                                        uint64_t t3, uint64_t t4, uint64_t m0, uint64_t m1,
+                                        uint64_t m2, uint64_t m3)
+{
+    unsigned char b = 0;
+    uint64_t s0, s1, s2, s3, keep;
+
+    s0 = p256_sbb(t0, m0, &b);
+    s1 = p256_sbb(t1, m1, &b);
+    s2 = p256_sbb(t2, m2, &b);
+    s3 = p256_sbb(t3, m3, &b);
+    (void)p256_sbb(t4, 0, &b);
+    /* b = 1 iff the value was already < m. */
+    keep = p256_mask_from_bit(b);
+    r[0] = (t0 & keep) | (s0 & ~keep);
+    r[1] = (t1 & keep) | (s1 & ~keep);
+    r[2] = (t2 & keep) | (s2 & ~keep);
+    r[3] = (t3 & keep) | (s3 & ~keep);
+}
+
+#endif /* P256_COMMON_H */

@@ -1,0 +1,280 @@
+/* ecmult_impl.h: the three scalar multiplications of ecmult.h. */
+#ifndef P256_ECMULT_IMPL_H
+#define P256_ECMULT_IMPL_H
+
+#include "ecmult.h"
+#include "group_impl.h"
+#include "scalar_impl.h"
+#include "precomputed.h"
+
+/*
+ * Bits [start, start + width) of k, width <= 57, start >= -1 (bit -1 reads as 0, as
+ * Booth recoding wants). The position is public; only the value is secret.
+ */
+P256_INLINE uint64_t p256_scalar_bits(const p256_scalar *k, int start, int width)
+{
+    uint64_t w;
+    if (start < 0)
+        return (k->v[0] << 1) & ((1ULL << width) - 1);
+    w = k->v[start / 64] >> (start % 64);
+    if (start % 64 + width > 64 && start / 64 < 3)
+        w |= k->v[start / 64 + 1] << (64 - start % 64);
+    return w & ((1ULL << width) - 1);
+}
+
+/*
+ * Signed Booth digit of a (bits+1)-bit window w (bit 0 is the top bit of the previous
+ * window): d = floor(w/2) + (w & 1) - 2^bits * (w >> bits), in [-2^(bits-1), 2^(bits-1)].
+ * Sums of d_i * 2^(bits*i) telescope back to k. Returns |d|, sets *neg to all-ones when
+ * d < 0. Constant time.
+ */
+P256_INLINE uint64_t p256_booth(uint64_t w, int bits, uint64_t *neg)
+{
+    const uint64_t top = w >> bits;
+    const uint64_t v = (w >> 1) + (w & 1);          /* the digit before the sign */
+    const uint64_t m = p256_mask_from_bit(top);
+    *neg = m;
+    return (v & ~m) | (((1ULL << bits) - v) & m);
+}
+
+/*
+ * Constant-time r = table[idx - 1], or r = (0, 0) for idx = 0: every entry is read and
+ * masked, so the memory trace does not depend on idx. Written with the compiler's
+ * vector extension (an entry is two 32-byte vectors), which becomes SSE2 code in the
+ * baseline build and AVX2 code in the clone below, chosen once at run time.
+ */
+typedef uint64_t p256_v4 __attribute__((vector_size(32)));
+
+#define P256_AFF_LOOKUP_BODY                                                   \
+    {                                                                          \
+        const p256_v4 one = {1, 1, 1, 1}, want = {idx, idx, idx, idx};         \
+        p256_v4 acc0 = {0, 0, 0, 0}, acc1 = {0, 0, 0, 0}, j = one, e0, e1, m;  \
+        for (int i = 0; i < entries; i++, j += one) {                          \
+            m = (p256_v4)(j == want); /* lanewise compare: all-ones or 0 */   \
+            memcpy(&e0, &table[i], 32);                                        \
+            memcpy(&e1, (const uint8_t *)&table[i] + 32, 32);                  \
+            acc0 |= e0 & m;                                                    \
+            acc1 |= e1 & m;                                                    \
+        }                                                                      \
+        memcpy(r, &acc0, 32);                                                  \
+        memcpy((uint8_t *)r + 32, &acc1, 32);                                  \
+    }
+
+static void p256_aff_lookup_generic(p256_aff *r, const p256_aff *table, int entries, uint64_t idx)
+    P256_AFF_LOOKUP_BODY
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(P256_NO_AVX2)
+__attribute__((target("avx2"))) static void
+p256_aff_lookup_avx2(p256_aff *r, const p256_aff *table, int entries, uint64_t idx)
+    P256_AFF_LOOKUP_BODY
+
+/* 1 if the CPU (and OS) support AVX2; asked once. The answer is not secret. */
+static int p256_cpu_avx2(void)
+{
+    static int cached = -1;
+    int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (v < 0) {
+        __builtin_cpu_init();
+        v = __builtin_cpu_supports("avx2") ? 1 : 0;
+        __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
+    }
+    return v;
+}
+
+P256_INLINE void p256_aff_lookup(p256_aff *r, const p256_aff *table, int entries, uint64_t idx)
+{
+    if (p256_cpu_avx2())
+        p256_aff_lookup_avx2(r, table, entries, idx);
+    else
+        p256_aff_lookup_generic(r, table, entries, idx);
+}
+#else
+#define p256_aff_lookup p256_aff_lookup_generic
+#endif
+#undef P256_AFF_LOOKUP_BODY
+
+/*
+ * Fixed-base comb: k = sum_i d_i 2^(7i) with Booth digits |d_i| <= 64, and
+ * p256_comb_table[i] holds 1..64 times 2^(7i) G, so k*G is 37 table lookups and 37
+ * additions, no doublings. The additions are the complete ones, so the digit-0
+ * windows (masked as infinity) and any coincidence of partial sum and addend are right
+ * by construction rather than by argument.
+ */
+P256_FN void p256_ecmult_gen(p256_jac *r, const p256_scalar *k)
+{
+    p256_jac acc;
+    p256_aff t;
+    uint64_t neg, idx;
+
+    /* Window 0 starts the sum (digit 0 gives the point at infinity, Z = 0). */
+    idx = p256_booth(p256_scalar_bits(k, -1, P256_COMB_BITS + 1), P256_COMB_BITS, &neg);
+    p256_aff_lookup(&t, p256_comb_table[0], P256_COMB_ENTRIES, idx);
+    p256_aff_cneg(&t, &t, neg);
+    p256_jac_from_aff(&acc, &t);
+    p256_fe_cmov(&acc.z, &p256_fe_zero, p256_mask_is_zero(idx));
+
+    for (int i = 1; i < P256_COMB_WINDOWS; i++) {
+        idx = p256_booth(p256_scalar_bits(k, P256_COMB_BITS * i - 1, P256_COMB_BITS + 1),
+                         P256_COMB_BITS, &neg);
+        p256_aff_lookup(&t, p256_comb_table[i], P256_COMB_ENTRIES, idx);
+        p256_aff_cneg(&t, &t, neg);
+        p256_jac_add_aff(&acc, &acc, &t, p256_mask_is_zero(idx));
+    }
+    *r = acc;
+}
+
+/*
+ * Affine copies of Jacobian points with one inversion (Montgomery's trick): with
+ * prefix products c_j = z_0 ... z_j, c^-1 peels off one z at a time. No input may be
+ * the point at infinity. The inversion is variable time: callers pass public points only.
+ */
+static void p256_jac_to_aff_batch_vartime(p256_aff *r, const p256_jac *a, int count)
+{
+    p256_fe prefix[16], inv, zi, zi2;
+    prefix[0] = a[0].z;
+    for (int j = 1; j < count; j++)
+        p256_fe_mul(&prefix[j], &prefix[j - 1], &a[j].z);
+    p256_fe_inv_vartime(&inv, &prefix[count - 1]);
+    for (int j = count - 1; j >= 0; j--) {
+        if (j > 0) {
+            p256_fe_mul(&zi, &inv, &prefix[j - 1]);  /* 1/z_j */
+            p256_fe_mul(&inv, &inv, &a[j].z);         /* 1/(z_0 ... z_{j-1}) */
+        } else {
+            zi = inv;
+        }
+        p256_fe_sqr(&zi2, &zi);
+        p256_fe_mul(&r[j].x, &a[j].x, &zi2);
+        p256_fe_mul(&zi2, &zi2, &zi);
+        p256_fe_mul(&r[j].y, &a[j].y, &zi2);
+    }
+}
+
+/*
+ * Variable base, constant time in k: signed 5-bit Booth windows over an affine table
+ * of 1..16 times P. P is public (an ECDH peer key), so the table is normalized with a
+ * variable-time inversion; the additions are the complete mixed ones.
+ */
+#define P256_CONST_BITS 5
+#define P256_CONST_ENTRIES (1 << (P256_CONST_BITS - 1))
+#define P256_CONST_WINDOWS ((256 + P256_CONST_BITS - 1) / P256_CONST_BITS) /* 52 */
+
+P256_FN void p256_ecmult_const(p256_jac *r, const p256_scalar *k, const p256_aff *p)
+{
+    p256_jac jt[P256_CONST_ENTRIES], acc;
+    p256_aff table[P256_CONST_ENTRIES], t;
+    uint64_t neg, idx;
+
+    /*
+     * jt[j] = (j + 1) P: evens by doubling, odds by adding P; none is infinity (n > 16).
+     * P is public, so the textbook addition serves.
+     */
+    p256_jac_from_aff(&jt[0], p);
+    for (int j = 1; j < P256_CONST_ENTRIES; j++) {
+        if (j & 1)
+            p256_jac_double(&jt[j], &jt[j / 2]);
+        else
+            p256_jac_add_aff_vartime(&jt[j], &jt[j - 1], p);
+    }
+    p256_jac_to_aff_batch_vartime(table, jt, P256_CONST_ENTRIES);
+
+    /* Top window first (bits 255..259 read as 0 above bit 255, so its digit is >= 0). */
+    idx = p256_booth(p256_scalar_bits(k, P256_CONST_BITS * (P256_CONST_WINDOWS - 1) - 1,
+                                      P256_CONST_BITS + 1),
+                     P256_CONST_BITS, &neg);
+    p256_aff_lookup(&t, table, P256_CONST_ENTRIES, idx);
+    p256_jac_from_aff(&acc, &t);
+    p256_fe_cmov(&acc.z, &p256_fe_zero, p256_mask_is_zero(idx)); /* digit 0: infinity */
+    for (int i = P256_CONST_WINDOWS - 2; i >= 0; i--) {
+        for (int d = 0; d < P256_CONST_BITS; d++)
+            p256_jac_double(&acc, &acc);
+        idx = p256_booth(p256_scalar_bits(k, P256_CONST_BITS * i - 1, P256_CONST_BITS + 1),
+                         P256_CONST_BITS, &neg);
+        p256_aff_lookup(&t, table, P256_CONST_ENTRIES, idx);
+        p256_aff_cneg(&t, &t, neg);
+        p256_jac_add_aff(&acc, &acc, &t, p256_mask_is_zero(idx));
+    }
+    *r = acc;
+}
+
+/*
+ * Width-w NAF of a public scalar: digits in {0, +-1, +-3, ..., +-(2^(w-1) - 1)}, at most
+ * one nonzero in any w consecutive positions. Scanning up, a window whose value (with
+ * the carry from the previous digit) is odd becomes a digit; a value >= 2^(w-1) is
+ * taken as value - 2^w and carries 1 upward. Returns the number of digits (<= 257).
+ */
+P256_FN int p256_wnaf_vartime(int16_t digits[257], const p256_scalar *k, int w)
+{
+    const uint64_t v[6] = {k->v[0], k->v[1], k->v[2], k->v[3], 0, 0};
+    int bit = 0, len = 0;
+    uint64_t carry = 0;
+
+    memset(digits, 0, 257 * sizeof digits[0]);
+    while (bit < 257) {
+        uint64_t word = v[bit / 64] >> (bit % 64);
+        if (bit % 64)
+            word |= v[bit / 64 + 1] << (64 - bit % 64);
+        if ((word & 1) == carry) {
+            bit++;
+            continue;
+        }
+        word = (word & ((1ULL << w) - 1)) + carry;      /* odd, < 2^w */
+        carry = (word >> (w - 1)) & 1;
+        digits[bit] = (int16_t)((int64_t)word - (int64_t)(carry << w));
+        len = bit + 1;
+        bit += w;
+    }
+    return len;
+}
+
+#define P256_WNAF_Q_BITS 5
+#define P256_WNAF_Q_ENTRIES (1 << (P256_WNAF_Q_BITS - 2))
+
+/* acc += d * P for a wNAF digit d (odd or 0), table[j] = (2j + 1) P. */
+P256_INLINE void p256_add_wnaf_digit_vartime(p256_jac *acc, const p256_aff *table, int d)
+{
+    p256_aff pt;
+    if (d > 0) {
+        p256_jac_add_aff_vartime(acc, acc, &table[d / 2]);
+    } else if (d < 0) {
+        pt = table[-d / 2];
+        p256_fe_neg(&pt.y, &pt.y);
+        p256_jac_add_aff_vartime(acc, acc, &pt);
+    }
+}
+
+/*
+ * Straus/Shamir: one shared chain of doublings for u1*G + u2*Q, adding wNAF digits of
+ * u1 from the precomputed odd multiples of G (affine, width P256_WNAF_G_BITS) and of u2
+ * from odd multiples of Q made affine here (width 5), so every addition is mixed.
+ */
+P256_FN void p256_ecmult_vartime(p256_jac *r, const p256_scalar *u1, const p256_scalar *u2,
+                                const p256_aff *q)
+{
+    int16_t n1[257], n2[257];
+    p256_jac jt[P256_WNAF_Q_ENTRIES], q2, acc;
+    p256_aff qtab[P256_WNAF_Q_ENTRIES];
+    int len1, len2, len;
+
+    len1 = p256_wnaf_vartime(n1, u1, P256_WNAF_G_BITS);
+    len2 = p256_wnaf_vartime(n2, u2, P256_WNAF_Q_BITS);
+
+    if (len2 > 0) {
+        /* jt[j] = (2j + 1) Q; a multiple of Q below 2^4 is never infinity. */
+        p256_jac_from_aff(&jt[0], q);
+        p256_jac_double(&q2, &jt[0]);
+        for (int j = 1; j < P256_WNAF_Q_ENTRIES; j++)
+            p256_jac_add_vartime(&jt[j], &jt[j - 1], &q2);
+        p256_jac_to_aff_batch_vartime(qtab, jt, P256_WNAF_Q_ENTRIES);
+    }
+
+    acc = (p256_jac){p256_fe_one, p256_fe_one, p256_fe_zero};
+    len = len1 > len2 ? len1 : len2;
+    for (int i = len - 1; i >= 0; i--) {
+        p256_jac_double(&acc, &acc);
+        p256_add_wnaf_digit_vartime(&acc, p256_wnaf_g_table, n1[i]);
+        p256_add_wnaf_digit_vartime(&acc, qtab, n2[i]);
+    }
+    *r = acc;
+}
+
+#endif /* P256_ECMULT_IMPL_H */

@@ -1,0 +1,70 @@
+/*
+ * group.h: points of P-256, y^2 = x^3 - 3x + b over GF(p).
+ *
+ * p256_jac is a point in Jacobian coordinates (X, Y, Z) standing for (X/Z^2, Y/Z^3);
+ * any Z = 0 is the point at infinity. p256_aff is an affine point that is never the
+ * point at infinity; where an affine operand may be "nothing" (a zero table digit) a
+ * separate mask says so. Coordinates are field elements (field.h: Montgomery domain,
+ * fully reduced).
+ *
+ * The group has prime order n and no point of order 2, so doubling never meets y = 0
+ * except at infinity. The constant-time additions are complete: they return the right
+ * point for every pair of inputs (equal, opposite, infinity), selecting between formula
+ * branches with masks, so a scalar multiplication never branches on where its partial
+ * sums happen to land (the CVE-2023-24533 class of bug).
+ */
+#ifndef P256_GROUP_H
+#define P256_GROUP_H
+
+#include "field.h"
+
+typedef struct {
+    p256_fe x, y, z;
+} p256_jac;
+
+typedef struct {
+    p256_fe x, y;
+} p256_aff;
+
+/* The generator G (FIPS 186-5 / SEC 2), affine. */
+static const p256_aff p256_generator;
+
+/* r = 2a. Complete for this curve (infinity doubles to infinity). 3M + 5S. Constant time. */
+P256_FN void p256_jac_double(p256_jac *r, const p256_jac *a);
+/* r = a + b for any a, b. Constant time. 11M + 8S. */
+P256_FN void p256_jac_add(p256_jac *r, const p256_jac *a, const p256_jac *b);
+/*
+ * r = a + b for any a and affine b, where b_inf (all-ones or 0) says b is the point at
+ * infinity instead (its coordinates are then ignored). Constant time. 7M + 6S.
+ */
+P256_FN void p256_jac_add_aff(p256_jac *r, const p256_jac *a, const p256_aff *b, uint64_t b_inf);
+
+/* Variable-time versions for public points (verify): the textbook formulas with branches. */
+P256_FN void p256_jac_add_vartime(p256_jac *r, const p256_jac *a, const p256_jac *b);
+P256_FN void p256_jac_add_aff_vartime(p256_jac *r, const p256_jac *a, const p256_aff *b);
+
+/* r = -a (y negated) when mask is all-ones, r = a when 0. */
+P256_FN void p256_aff_cneg(p256_aff *r, const p256_aff *a, uint64_t mask);
+
+/* Affine -> Jacobian with Z = 1. */
+P256_FN void p256_jac_from_aff(p256_jac *r, const p256_aff *a);
+/*
+ * Jacobian -> affine with one constant-time inversion. Returns all-ones if a is the
+ * point at infinity (r is then (0, 0)), else 0.
+ */
+P256_FN uint64_t p256_jac_to_aff(p256_aff *r, const p256_jac *a);
+
+/* All-ones if (x, y) satisfies the curve equation, else 0. */
+P256_FN uint64_t p256_aff_mask_on_curve(const p256_aff *a);
+
+/*
+ * SEC1 (SEC 1 v2, 2.3.3/2.3.4). decode accepts 65-byte 04||X||Y and 33-byte 02/03||X,
+ * and fully validates: length and prefix, X and Y < p, on the curve, a square root for
+ * compressed X. Returns 1 and sets r on success, 0 otherwise (the point at infinity,
+ * a single 0x00 byte, is rejected). Public data: variable time.
+ */
+P256_FN int p256_aff_decode_vartime(p256_aff *r, const uint8_t *in, size_t len);
+/* 65-byte uncompressed 04||X||Y. */
+P256_FN void p256_aff_encode(uint8_t out[65], const p256_aff *a);
+
+#endif /* P256_GROUP_H */

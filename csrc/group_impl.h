@@ -1,0 +1,328 @@
+/*
+ * group_impl.h: point arithmetic for group.h.
+ *
+ * Formulas (a = -3): doubling "dbl-2001-b" (Bernstein-Lange, Explicit-Formulas
+ * Database); complete constant-time addition by the unified formula of Brier and Joye
+ * ("Weierstrass elliptic curves and side-channel attacks", PKC 2002) with a masked
+ * fallback for its one degenerate case, the construction libsecp256k1 uses for its
+ * mixed addition, worked out here for general Jacobian inputs and a = -3; variable-time
+ * addition "add-2007-bl" / "madd-2007-bl" with explicit branches.
+ */
+#ifndef P256_GROUP_IMPL_H
+#define P256_GROUP_IMPL_H
+
+#include "group.h"
+#include "field_impl.h"
+
+/* G in the Montgomery domain. */
+static const p256_aff p256_generator = {
+    {{0x79e730d418a9143cULL, 0x75ba95fc5fedb601ULL, 0x79fb732b77622510ULL, 0x18905f76a53755c6ULL}},
+    {{0xddf25357ce95560aULL, 0x8b4ab8e4ba19e45cULL, 0xd2e88688dd21f325ULL, 0x8571ff1825885d85ULL}},
+};
+
+/*
+ * dbl-2001-b: delta = Z^2, gamma = Y^2, beta = X*gamma, alpha = 3(X - delta)(X + delta),
+ * X3 = alpha^2 - 8 beta, Z3 = 2YZ, Y3 = alpha(4 beta - X3) - 8 gamma^2.
+ * At infinity (Z = 0) Z3 = 0 again, so no special case is needed.
+ */
+P256_FN void p256_jac_double(p256_jac *r, const p256_jac *a)
+{
+    p256_fe delta, gamma, beta, alpha, t, u;
+
+    p256_fe_sqr(&delta, &a->z);
+    p256_fe_sqr(&gamma, &a->y);
+    p256_fe_mul(&beta, &a->x, &gamma);
+    p256_fe_sub(&t, &a->x, &delta);
+    p256_fe_add(&u, &a->x, &delta);
+    p256_fe_mul(&alpha, &t, &u);
+    p256_fe_mul_small(&alpha, &alpha, 3);     /* alpha = 3(X - delta)(X + delta) */
+
+    p256_fe_mul(&r->z, &a->y, &a->z);
+    p256_fe_add(&r->z, &r->z, &r->z);         /* Z3 = 2YZ (before X, Y are overwritten) */
+
+    p256_fe_mul_small(&beta, &beta, 4);       /* 4 beta */
+    p256_fe_sqr(&t, &alpha);
+    p256_fe_add(&u, &beta, &beta);
+    p256_fe_sub(&r->x, &t, &u);               /* X3 = alpha^2 - 8 beta */
+
+    p256_fe_sub(&t, &beta, &r->x);
+    p256_fe_mul(&t, &alpha, &t);
+    p256_fe_sqr(&gamma, &gamma);
+    p256_fe_mul_small(&gamma, &gamma, 8);     /* 8 gamma^2 */
+    p256_fe_sub(&r->y, &t, &gamma);           /* Y3 = alpha(4 beta - X3) - 8 gamma^2 */
+}
+
+/*
+ * The unified addition core shared by the general and the mixed constant-time adds.
+ *
+ * With Z = Z1*Z2, x_i = U_i/Z^2 and y_i = S_i/Z^3. Brier-Joye's slope
+ *     lambda = (x1^2 + x1*x2 + x2^2 + a) / (y1 + y2)
+ * equals the chord slope when x1 != x2 and the tangent slope when P1 = P2, so one
+ * formula covers addition and doubling. Scaled: lambda = R / (Z*M) with
+ *     T = U1 + U2,  M = S1 + S2,  R = T^2 - U1*U2 + a*Z^4.
+ * It fails only when M = R = 0, i.e. y1 = -y2 with x1 != x2 (then x1^3 + a x1 =
+ * x2^3 + a x2 forces R = 0), or P1 = -P2 with 3x^2 + a = 0; there the chord slope
+ * (S1 - S2) / (Z*(U1 - U2)) is right (and gives infinity for P1 = -P2), so R and M are
+ * replaced by R' = S1 - S2, M' = U1 - U2 under a mask.
+ * With Z3 = Z*M: X3 = R^2 - T*M^2, and from 2*y3 = lambda*(x1 + x2 - 2 x3) - (y1 + y2),
+ *     2*Y3 = R*(T*M^2 - 2 X3) - (S1 + S2)*M^3,
+ * where the last term is M^4 normally and 0 in the degenerate case (S1 + S2 = 0).
+ * P1 = -P2 (not degenerate) gives M = 0, Z3 = 0: infinity, as it should.
+ * Infinity inputs are not covered (they make Z = 0) and are patched by the callers.
+ */
+P256_INLINE void p256_jac_add_unified_core(p256_jac *r, const p256_fe *u1, const p256_fe *u2,
+                                           const p256_fe *s1, const p256_fe *s2,
+                                           const p256_fe *z, const p256_fe *z4)
+{
+    p256_fe t, m, rr, m_alt, rr_alt, tt, m2, q, n, x3, y3;
+    uint64_t degenerate;
+
+    p256_fe_add(&t, u1, u2);                  /* T = U1 + U2 */
+    p256_fe_add(&m, s1, s2);                  /* M = S1 + S2 */
+    p256_fe_sqr(&rr, &t);
+    p256_fe_mul(&tt, u1, u2);
+    p256_fe_sub(&rr, &rr, &tt);               /* T^2 - U1 U2 */
+    p256_fe_mul_small(&tt, z4, 3);
+    p256_fe_sub(&rr, &rr, &tt);               /* R = T^2 - U1 U2 - 3 Z^4 */
+
+    degenerate = p256_fe_mask_is_zero(&m) & p256_fe_mask_is_zero(&rr);
+    p256_fe_sub(&rr_alt, s1, s2);
+    p256_fe_sub(&m_alt, u1, u2);
+    p256_fe_cmov(&rr, &rr_alt, degenerate);
+    p256_fe_cmov(&m, &m_alt, degenerate);
+
+    p256_fe_sqr(&m2, &m);
+    p256_fe_mul(&q, &t, &m2);                 /* Q = T M^2 */
+    p256_fe_sqr(&n, &m2);                     /* M^4 */
+    p256_fe_cmov(&n, &p256_fe_zero, degenerate);
+
+    p256_fe_sqr(&x3, &rr);
+    p256_fe_sub(&x3, &x3, &q);                /* X3 = R^2 - Q */
+    p256_fe_add(&tt, &x3, &x3);
+    p256_fe_sub(&tt, &q, &tt);
+    p256_fe_mul(&y3, &rr, &tt);
+    p256_fe_sub(&y3, &y3, &n);
+    p256_fe_half(&r->y, &y3);                 /* Y3 = (R (Q - 2 X3) - M^4) / 2 */
+    p256_fe_mul(&r->z, z, &m);                /* Z3 = Z M */
+    r->x = x3;
+}
+
+P256_INLINE void p256_jac_cmov(p256_jac *r, const p256_jac *a, uint64_t mask)
+{
+    p256_fe_cmov(&r->x, &a->x, mask);
+    p256_fe_cmov(&r->y, &a->y, mask);
+    p256_fe_cmov(&r->z, &a->z, mask);
+}
+
+P256_FN void p256_jac_add(p256_jac *r, const p256_jac *a, const p256_jac *b)
+{
+    p256_fe z1z1, z2z2, u1, u2, s1, s2, z, z4;
+    const uint64_t a_inf = p256_fe_mask_is_zero(&a->z);
+    const uint64_t b_inf = p256_fe_mask_is_zero(&b->z);
+    p256_jac out;
+
+    p256_fe_sqr(&z1z1, &a->z);
+    p256_fe_sqr(&z2z2, &b->z);
+    p256_fe_mul(&u1, &a->x, &z2z2);
+    p256_fe_mul(&u2, &b->x, &z1z1);
+    p256_fe_mul(&s1, &a->y, &b->z);
+    p256_fe_mul(&s1, &s1, &z2z2);
+    p256_fe_mul(&s2, &b->y, &a->z);
+    p256_fe_mul(&s2, &s2, &z1z1);
+    p256_fe_mul(&z, &a->z, &b->z);
+    p256_fe_mul(&z4, &z1z1, &z2z2);
+    p256_fe_sqr(&z4, &z4);
+
+    p256_jac_add_unified_core(&out, &u1, &u2, &s1, &s2, &z, &z4);
+    p256_jac_cmov(&out, b, a_inf);
+    p256_jac_cmov(&out, a, b_inf);
+    *r = out;
+}
+
+P256_FN void p256_jac_add_aff(p256_jac *r, const p256_jac *a, const p256_aff *b, uint64_t b_inf)
+{
+    p256_fe z1z1, u2, s2, z4;
+    const uint64_t a_inf = p256_fe_mask_is_zero(&a->z);
+    p256_jac out, bj;
+
+    p256_fe_sqr(&z1z1, &a->z);
+    p256_fe_mul(&u2, &b->x, &z1z1);
+    p256_fe_mul(&s2, &b->y, &a->z);
+    p256_fe_mul(&s2, &s2, &z1z1);
+    p256_fe_sqr(&z4, &z1z1);
+
+    p256_jac_add_unified_core(&out, &a->x, &u2, &a->y, &s2, &a->z, &z4);
+    bj.x = b->x;
+    bj.y = b->y;
+    bj.z = p256_fe_one;
+    p256_jac_cmov(&out, &bj, a_inf);
+    p256_jac_cmov(&out, a, b_inf);
+    *r = out;
+}
+
+/*
+ * add-2007-bl shape: H = U2 - U1, Rr = S2 - S1; H = 0 means equal x: double or infinity.
+ * X3 = Rr^2 - H^3 - 2 U1 H^2, Y3 = Rr (U1 H^2 - X3) - S1 H^3, Z3 = Z1 Z2 H. 12M + 4S.
+ */
+P256_FN void p256_jac_add_vartime(p256_jac *r, const p256_jac *a, const p256_jac *b)
+{
+    p256_fe z1z1, z2z2, u1, u2, s1, s2, h, rr, hh, hhh, v, t;
+
+    if (p256_fe_mask_is_zero(&a->z)) {
+        *r = *b;
+        return;
+    }
+    if (p256_fe_mask_is_zero(&b->z)) {
+        *r = *a;
+        return;
+    }
+    p256_fe_sqr(&z1z1, &a->z);
+    p256_fe_sqr(&z2z2, &b->z);
+    p256_fe_mul(&u1, &a->x, &z2z2);
+    p256_fe_mul(&u2, &b->x, &z1z1);
+    p256_fe_mul(&s1, &a->y, &b->z);
+    p256_fe_mul(&s1, &s1, &z2z2);
+    p256_fe_mul(&s2, &b->y, &a->z);
+    p256_fe_mul(&s2, &s2, &z1z1);
+    p256_fe_sub(&h, &u2, &u1);
+    p256_fe_sub(&rr, &s2, &s1);
+    if (p256_fe_mask_is_zero(&h)) {
+        if (p256_fe_mask_is_zero(&rr)) {
+            p256_jac_double(r, a);
+        } else {
+            *r = (p256_jac){p256_fe_one, p256_fe_one, p256_fe_zero};
+        }
+        return;
+    }
+    p256_fe_sqr(&hh, &h);
+    p256_fe_mul(&hhh, &hh, &h);
+    p256_fe_mul(&v, &u1, &hh);
+    p256_fe_mul(&t, &a->z, &b->z);
+    p256_fe_mul(&r->z, &t, &h);
+    p256_fe_sqr(&t, &rr);
+    p256_fe_sub(&t, &t, &hhh);
+    p256_fe_sub(&t, &t, &v);
+    p256_fe_sub(&r->x, &t, &v);
+    p256_fe_sub(&t, &v, &r->x);
+    p256_fe_mul(&t, &rr, &t);
+    p256_fe_mul(&s1, &s1, &hhh);
+    p256_fe_sub(&r->y, &t, &s1);
+}
+
+/* The same with Z2 = 1: 8M + 3S. */
+P256_FN void p256_jac_add_aff_vartime(p256_jac *r, const p256_jac *a, const p256_aff *b)
+{
+    p256_fe z1z1, u2, s2, h, rr, hh, hhh, v, t;
+
+    if (p256_fe_mask_is_zero(&a->z)) {
+        p256_jac_from_aff(r, b);
+        return;
+    }
+    p256_fe_sqr(&z1z1, &a->z);
+    p256_fe_mul(&u2, &b->x, &z1z1);
+    p256_fe_mul(&s2, &b->y, &a->z);
+    p256_fe_mul(&s2, &s2, &z1z1);
+    p256_fe_sub(&h, &u2, &a->x);
+    p256_fe_sub(&rr, &s2, &a->y);
+    if (p256_fe_mask_is_zero(&h)) {
+        if (p256_fe_mask_is_zero(&rr)) {
+            p256_jac_double(r, a);
+        } else {
+            *r = (p256_jac){p256_fe_one, p256_fe_one, p256_fe_zero};
+        }
+        return;
+    }
+    p256_fe_sqr(&hh, &h);
+    p256_fe_mul(&hhh, &hh, &h);
+    p256_fe_mul(&v, &a->x, &hh);
+    p256_fe_mul(&r->z, &a->z, &h);
+    p256_fe_sqr(&t, &rr);
+    p256_fe_sub(&t, &t, &hhh);
+    p256_fe_sub(&t, &t, &v);
+    p256_fe_sub(&r->x, &t, &v);
+    p256_fe_sub(&t, &v, &r->x);
+    p256_fe_mul(&t, &rr, &t);
+    p256_fe_mul(&hhh, &a->y, &hhh);
+    p256_fe_sub(&r->y, &t, &hhh);
+}
+
+P256_FN void p256_aff_cneg(p256_aff *r, const p256_aff *a, uint64_t mask)
+{
+    p256_fe ny;
+    p256_fe_neg(&ny, &a->y);
+    r->x = a->x;
+    r->y = a->y;
+    p256_fe_cmov(&r->y, &ny, mask);
+}
+
+P256_FN void p256_jac_from_aff(p256_jac *r, const p256_aff *a)
+{
+    r->x = a->x;
+    r->y = a->y;
+    r->z = p256_fe_one;
+}
+
+P256_FN uint64_t p256_jac_to_aff(p256_aff *r, const p256_jac *a)
+{
+    p256_fe zi, zi2;
+    p256_fe_inv(&zi, &a->z);                  /* 0 at infinity, so r = (0, 0) there */
+    p256_fe_sqr(&zi2, &zi);
+    p256_fe_mul(&r->x, &a->x, &zi2);
+    p256_fe_mul(&zi2, &zi2, &zi);
+    p256_fe_mul(&r->y, &a->y, &zi2);
+    return p256_fe_mask_is_zero(&a->z);
+}
+
+/* y^2 == x^3 - 3x + b. */
+P256_FN uint64_t p256_aff_mask_on_curve(const p256_aff *a)
+{
+    p256_fe lhs, rhs, t;
+    p256_fe_sqr(&lhs, &a->y);
+    p256_fe_sqr(&rhs, &a->x);
+    p256_fe_mul(&rhs, &rhs, &a->x);
+    p256_fe_add(&t, &a->x, &a->x);
+    p256_fe_add(&t, &t, &a->x);
+    p256_fe_sub(&rhs, &rhs, &t);
+    p256_fe_add(&rhs, &rhs, &p256_fe_b);
+    return p256_fe_mask_eq(&lhs, &rhs);
+}
+
+P256_FN int p256_aff_decode_vartime(p256_aff *r, const uint8_t *in, size_t len)
+{
+    if (len == 65 && in[0] == 0x04) {
+        if (!p256_fe_from_bytes(&r->x, in + 1) || !p256_fe_from_bytes(&r->y, in + 33))
+            return 0;
+        return p256_aff_mask_on_curve(r) != 0;
+    }
+    if (len == 33 && (in[0] == 0x02 || in[0] == 0x03)) {
+        p256_fe rhs, t;
+        uint8_t ybytes[32];
+        if (!p256_fe_from_bytes(&r->x, in + 1))
+            return 0;
+        /* y^2 = x^3 - 3x + b; y = rhs^((p+1)/4) when rhs is a square. */
+        p256_fe_sqr(&rhs, &r->x);
+        p256_fe_mul(&rhs, &rhs, &r->x);
+        p256_fe_add(&t, &r->x, &r->x);
+        p256_fe_add(&t, &t, &r->x);
+        p256_fe_sub(&rhs, &rhs, &t);
+        p256_fe_add(&rhs, &rhs, &p256_fe_b);
+        if (!p256_fe_sqrt(&r->y, &rhs))
+            return 0;
+        /* Pick the root whose parity matches the prefix (on the plain value). */
+        p256_fe_to_bytes(ybytes, &r->y);
+        if ((ybytes[31] & 1) != (in[0] & 1))
+            p256_fe_neg(&r->y, &r->y);
+        /* y = 0 has no odd twin: rhs = 0 never happens on P-256 (no 2-torsion). */
+        return 1;
+    }
+    return 0;
+}
+
+P256_FN void p256_aff_encode(uint8_t out[65], const p256_aff *a)
+{
+    out[0] = 0x04;
+    p256_fe_to_bytes(out + 1, &a->x);
+    p256_fe_to_bytes(out + 33, &a->y);
+}
+
+#endif /* P256_GROUP_IMPL_H */

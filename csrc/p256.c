@@ -1,0 +1,196 @@
+/*
+ * p256.c: the core as one translation unit. Every layer is a header of static
+ * functions (the libsecp256k1 layout), so the compiler sees, inlines and schedules
+ * across all of them; this file adds the byte-level API of p256.h.
+ */
+/* getrandom(2) via syscall(2) needs the GNU/default feature set under -std=c99. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include "p256.h"
+
+#include "field_impl.h"
+#include "scalar_impl.h"
+#include "group_impl.h"
+#include "ecmult_impl.h"
+#include "ecdsa_impl.h"
+#include "random_impl.h"
+
+/* p256.h's nonce ids are hash.h's ids (C99 has no static_assert: a negative array size). */
+typedef char p256_nonce_ids_agree[(P256_NONCE_SHA224 == P256_HASH_SHA224 &&
+                                   P256_NONCE_SHA256 == P256_HASH_SHA256 &&
+                                   P256_NONCE_SHA384 == P256_HASH_SHA384 &&
+                                   P256_NONCE_SHA512 == P256_HASH_SHA512 &&
+                                   P256_NONCE_SHA3_256 == P256_HASH_SHA3_256 &&
+                                   P256_NONCE_SHA3_384 == P256_HASH_SHA3_384 &&
+                                   P256_NONCE_SHA3_512 == P256_HASH_SHA3_512) ? 1 : -1];
+
+const char *p256_backend_name(void)
+{
+    return "portable";
+}
+
+/* Loads d and checks 1 <= d < n; the verdict is public (the caller learns it anyway). */
+static int p256_load_seckey(p256_scalar *d, const uint8_t d32[32])
+{
+    uint64_t ok = p256_scalar_set_bytes_checked(d, d32) & ~p256_scalar_mask_is_zero(d);
+    P256_DECLASSIFY(&ok, sizeof ok);
+    return ok != 0;
+}
+
+int p256_seckey_verify(const uint8_t d32[32])
+{
+    p256_scalar d;
+    int ok = p256_load_seckey(&d, d32);
+    p256_memzero(&d, sizeof d);
+    return ok;
+}
+
+int p256_seckey_generate(uint8_t d32[32])
+{
+    /* Each draw is accepted with probability > 1 - 2^-32; 64 failures means a broken RNG. */
+    for (int tries = 0; tries < 64; tries++) {
+        if (!p256_random_bytes(d32, 32))
+            break;
+        P256_SECRET(d32, 32);
+        if (p256_seckey_verify(d32))
+            return 1;
+    }
+    p256_memzero(d32, 32);
+    return 0;
+}
+
+/* out = encode(to_affine(p)) unless p is infinity; the verdict is public. */
+static int p256_output_point(uint8_t out[65], const p256_jac *p)
+{
+    p256_aff a;
+    uint64_t inf = p256_jac_to_aff(&a, p);
+    P256_DECLASSIFY(&inf, sizeof inf);
+    if (inf)
+        return 0;
+    p256_aff_encode(out, &a);
+    P256_DECLASSIFY(out, 65);
+    return 1;
+}
+
+int p256_pubkey_create(uint8_t pub[65], const uint8_t d32[32])
+{
+    p256_scalar d;
+    p256_jac q;
+    int ok = p256_load_seckey(&d, d32);
+    if (ok) {
+        p256_ecmult_gen(&q, &d);
+        ok = p256_output_point(pub, &q);
+    }
+    p256_memzero(&d, sizeof d);
+    p256_memzero(&q, sizeof q);
+    return ok;
+}
+
+int p256_pubkey_parse(uint8_t pub[65], const uint8_t *in, size_t len)
+{
+    p256_aff a;
+    if (!p256_aff_decode_vartime(&a, in, len))
+        return 0;
+    p256_aff_encode(pub, &a);
+    return 1;
+}
+
+int p256_sign(uint8_t rs[64], const uint8_t d32[32], const uint8_t *digest, size_t digest_len,
+              int nonce)
+{
+    p256_scalar d;
+    uint8_t extra[32];
+    int ok = p256_load_seckey(&d, d32);
+    if (ok && nonce == P256_NONCE_HEDGED) {
+        ok = p256_random_bytes(extra, sizeof extra);
+        P256_SECRET(extra, sizeof extra);
+        if (ok)
+            ok = p256_ecdsa_sign(rs, &d, digest, digest_len, P256_HASH_SHA256, extra);
+    } else if (ok && nonce >= P256_NONCE_SHA224 && nonce <= P256_NONCE_SHA3_512) {
+        ok = p256_ecdsa_sign(rs, &d, digest, digest_len, (p256_hash_id)nonce, NULL);
+    } else {
+        ok = 0;
+    }
+    p256_memzero(&d, sizeof d);
+    p256_memzero(extra, sizeof extra);
+    return ok;
+}
+
+int p256_verify(const uint8_t *pub, size_t pub_len, const uint8_t rs[64], const uint8_t *digest,
+                size_t digest_len)
+{
+    p256_aff q;
+    if (!p256_aff_decode_vartime(&q, pub, pub_len))
+        return 0;
+    return p256_ecdsa_verify_vartime(&q, rs, digest, digest_len);
+}
+
+int p256_sig_from_der(uint8_t rs[64], const uint8_t *der, size_t len)
+{
+    return p256_sig_der_decode(rs, der, len);
+}
+
+size_t p256_sig_to_der(uint8_t der[72], const uint8_t rs[64])
+{
+    return p256_sig_der_encode(der, rs);
+}
+
+int p256_ecdh(uint8_t out[32], const uint8_t d32[32], const uint8_t *pub, size_t pub_len)
+{
+    p256_scalar d;
+    p256_aff q;
+    p256_jac s;
+    uint8_t pt[65];
+    int ok = p256_load_seckey(&d, d32) && p256_aff_decode_vartime(&q, pub, pub_len);
+    if (ok) {
+        p256_ecmult_const(&s, &d, &q);
+        ok = p256_output_point(pt, &s);
+        if (ok)
+            memcpy(out, pt + 1, 32);
+    }
+    p256_memzero(&d, sizeof d);
+    p256_memzero(&s, sizeof s);
+    p256_memzero(pt, sizeof pt);
+    return ok;
+}
+
+/* k mod n, and whether it is nonzero (public: a zero k has an infinite, refused result). */
+static int p256_load_any_scalar(p256_scalar *k, const uint8_t k32[32])
+{
+    uint64_t ok;
+    p256_scalar_set_bytes_reduce(k, k32);
+    ok = ~p256_scalar_mask_is_zero(k);
+    P256_DECLASSIFY(&ok, sizeof ok);
+    return ok != 0;
+}
+
+int p256_mult_base(uint8_t out[65], const uint8_t k32[32])
+{
+    p256_scalar k;
+    p256_jac r;
+    int ok = p256_load_any_scalar(&k, k32);
+    if (ok) {
+        p256_ecmult_gen(&r, &k);
+        ok = p256_output_point(out, &r);
+    }
+    p256_memzero(&k, sizeof k);
+    p256_memzero(&r, sizeof r);
+    return ok;
+}
+
+int p256_mult(uint8_t out[65], const uint8_t k32[32], const uint8_t *pub, size_t pub_len)
+{
+    p256_scalar k;
+    p256_aff q;
+    p256_jac r;
+    int ok = p256_aff_decode_vartime(&q, pub, pub_len) && p256_load_any_scalar(&k, k32);
+    if (ok) {
+        p256_ecmult_const(&r, &k, &q);
+        ok = p256_output_point(out, &r);
+    }
+    p256_memzero(&k, sizeof k);
+    p256_memzero(&r, sizeof r);
+    return ok;
+}

@@ -1,0 +1,61 @@
+/*
+ * p256.h: the byte-level API of the P-256 core, used by the Python binding
+ * (module.c) and by the C harnesses under tests/c.
+ *
+ * Integers are 32-byte big-endian strings; points are SEC1 (65-byte uncompressed
+ * output; 65- or 33-byte input, always fully validated). Functions return 1 on success
+ * and 0 on failure and never leave a partial result that could be mistaken for one.
+ * Secrets are wiped from the core's stack before it returns.
+ */
+#ifndef P256_H
+#define P256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Nonce selection for p256_sign: hedged, or plain RFC 6979 with HMAC over one of these
+ * hashes (the values are hash.h's p256_hash_id; p256.c checks they agree).
+ */
+#define P256_NONCE_HEDGED (-1)
+#define P256_NONCE_SHA224 0
+#define P256_NONCE_SHA256 1
+#define P256_NONCE_SHA384 2
+#define P256_NONCE_SHA512 3
+#define P256_NONCE_SHA3_256 4
+#define P256_NONCE_SHA3_384 5
+#define P256_NONCE_SHA3_512 6
+
+const char *p256_backend_name(void);
+
+/* 1 if 1 <= d < n. Constant time in d. */
+int p256_seckey_verify(const uint8_t d[32]);
+/* d uniform in [1, n-1] from the OS CSPRNG by rejection sampling; 0 if the OS RNG fails. */
+int p256_seckey_generate(uint8_t d[32]);
+/* pub = d*G, uncompressed; 0 if d is not a valid secret key. */
+int p256_pubkey_create(uint8_t pub[65], const uint8_t d[32]);
+/* Validates a SEC1 point (see group.h) and writes it uncompressed. */
+int p256_pubkey_parse(uint8_t pub[65], const uint8_t *in, size_t len);
+
+/*
+ * ECDSA signature r||s of a digest (leftmost 256 bits used). nonce: P256_NONCE_HEDGED
+ * mixes 32 fresh OS random bytes into RFC 6979's DRBG (HMAC-SHA-256); a hash id gives
+ * plain RFC 6979 with HMAC over that hash. 0 if d is invalid or the OS RNG fails.
+ */
+int p256_sign(uint8_t rs[64], const uint8_t d[32], const uint8_t *digest, size_t digest_len,
+              int nonce);
+/* 1 if r||s is a valid signature of digest under the SEC1 public key pub. */
+int p256_verify(const uint8_t *pub, size_t pub_len, const uint8_t rs[64], const uint8_t *digest,
+                size_t digest_len);
+/* Strict DER <-> r||s. encode returns the DER length (<= 72). */
+int p256_sig_from_der(uint8_t rs[64], const uint8_t *der, size_t len);
+size_t p256_sig_to_der(uint8_t der[72], const uint8_t rs[64]);
+
+/* ECDH: the x coordinate of d*Q (SEC 1 3.3.1, RFC 5903); 0 on invalid d or Q. */
+int p256_ecdh(uint8_t out[32], const uint8_t d[32], const uint8_t *pub, size_t pub_len);
+
+/* k*G and k*Q for any 32-byte k, reduced mod n; 0 if k = 0 mod n (infinity) or Q invalid. */
+int p256_mult_base(uint8_t out[65], const uint8_t k[32]);
+int p256_mult(uint8_t out[65], const uint8_t k[32], const uint8_t *pub, size_t pub_len);
+
+#endif /* P256_H */

@@ -1,0 +1,133 @@
+/* scalar_impl.h: arithmetic mod n for scalar.h. */
+#ifndef P256_SCALAR_IMPL_H
+#define P256_SCALAR_IMPL_H
+
+#include "scalar.h"
+#include "modinv_impl.h"
+
+static const uint64_t p256_n[4] = {0xf3b9cac2fc632551ULL, 0xbce6faada7179e84ULL,
+                                   0xffffffffffffffffULL, 0xffffffff00000000ULL};
+/* -n^-1 mod 2^64, for Montgomery reduction. */
+#define P256_N0INV 0xccd1c8aaee00bc4fULL
+/* R^2 mod n, R = 2^256. */
+static const p256_scalar p256_scalar_r2 = {{0x83244c95be79eea2ULL, 0x4699799c49bd6fa6ULL,
+                                            0x2845b2392b6bec59ULL, 0x66e12d94f3d95620ULL}};
+
+/* r = (t4*2^256 + t) mod n for a value < 2n. */
+P256_INLINE void p256_scalar_reduce_once(p256_scalar *r, uint64_t t0, uint64_t t1, uint64_t t2,
+                                         uint64_t t3, uint64_t t4)
+{
+    p256_words_reduce_once(r->v, t0, t1, t2, t3, t4, p256_n[0], p256_n[1], p256_n[2], p256_n[3]);
+}
+
+/* Montgomery product a*b/2^256 mod n (CIOS, as p256_fe_mul but with a general modulus). */
+P256_FN void p256_scalar_mont_mul(p256_scalar *r, const p256_scalar *a, const p256_scalar *b)
+{
+    uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5;
+
+    for (int i = 0; i < 4; i++) {
+        const uint64_t bi = b->v[i];
+        uint64_t l0, l1, l2, l3, h0, h1, h2, h3, m;
+        unsigned char c = 0;
+
+        l0 = p256_mulw(a->v[0], bi, &h0);
+        l1 = p256_mulw(a->v[1], bi, &h1);
+        l2 = p256_mulw(a->v[2], bi, &h2);
+        l3 = p256_mulw(a->v[3], bi, &h3);
+        l1 = p256_adc(l1, h0, &c);
+        l2 = p256_adc(l2, h1, &c);
+        l3 = p256_adc(l3, h2, &c);
+        h3 += c;
+        c = 0;
+        t0 = p256_adc(t0, l0, &c);
+        t1 = p256_adc(t1, l1, &c);
+        t2 = p256_adc(t2, l2, &c);
+        t3 = p256_adc(t3, l3, &c);
+        t4 = p256_adc(t4, h3, &c);
+        t5 = c;
+
+        /* t += m*n with m chosen so the low word vanishes; then drop it. */
+        m = t0 * P256_N0INV;
+        l0 = p256_mulw(m, p256_n[0], &h0);
+        l1 = p256_mulw(m, p256_n[1], &h1);
+        l2 = p256_mulw(m, p256_n[2], &h2);
+        l3 = p256_mulw(m, p256_n[3], &h3);
+        c = 0;
+        l1 = p256_adc(l1, h0, &c);
+        l2 = p256_adc(l2, h1, &c);
+        l3 = p256_adc(l3, h2, &c);
+        h3 += c;
+        c = 0;
+        (void)p256_adc(t0, l0, &c); /* = 0 by the choice of m */
+        t0 = p256_adc(t1, l1, &c);
+        t1 = p256_adc(t2, l2, &c);
+        t2 = p256_adc(t3, l3, &c);
+        t3 = p256_adc(t4, h3, &c);
+        t4 = t5 + c;
+    }
+    p256_scalar_reduce_once(r, t0, t1, t2, t3, t4);
+}
+
+P256_FN uint64_t p256_scalar_set_bytes_checked(p256_scalar *r, const uint8_t b[32])
+{
+    p256_limbs_from_be32(r->v, b);
+    return p256_limbs_mask_lt(r->v, p256_n);
+}
+
+P256_FN void p256_scalar_set_bytes_reduce(p256_scalar *r, const uint8_t b[32])
+{
+    uint64_t t[4];
+    p256_limbs_from_be32(t, b);
+    p256_scalar_reduce_once(r, t[0], t[1], t[2], t[3], 0);
+}
+
+P256_FN void p256_scalar_to_bytes(uint8_t b[32], const p256_scalar *a)
+{
+    p256_limbs_to_be32(b, a->v);
+}
+
+P256_FN uint64_t p256_scalar_mask_is_zero(const p256_scalar *a)
+{
+    return p256_mask_is_zero(a->v[0] | a->v[1] | a->v[2] | a->v[3]);
+}
+
+P256_FN void p256_scalar_add(p256_scalar *r, const p256_scalar *a, const p256_scalar *b)
+{
+    unsigned char c = 0;
+    uint64_t t0, t1, t2, t3;
+    t0 = p256_adc(a->v[0], b->v[0], &c);
+    t1 = p256_adc(a->v[1], b->v[1], &c);
+    t2 = p256_adc(a->v[2], b->v[2], &c);
+    t3 = p256_adc(a->v[3], b->v[3], &c);
+    p256_scalar_reduce_once(r, t0, t1, t2, t3, c);
+}
+
+/* a*b = mont(mont(a, b), R^2): the first product carries a factor R^-1, the second cancels it. */
+P256_FN void p256_scalar_mul(p256_scalar *r, const p256_scalar *a, const p256_scalar *b)
+{
+    p256_scalar t;
+    p256_scalar_mont_mul(&t, a, b);
+    p256_scalar_mont_mul(r, &t, &p256_scalar_r2);
+}
+
+P256_FN void p256_scalar_inv(p256_scalar *r, const p256_scalar *a)
+{
+    p256_modinv(r->v, a->v, &p256_modinv_n);
+}
+
+P256_FN void p256_scalar_inv_vartime(p256_scalar *r, const p256_scalar *a)
+{
+    p256_modinv_vartime(r->v, a->v, &p256_modinv_n);
+}
+
+P256_FN void p256_scalar_from_digest(p256_scalar *r, const uint8_t *digest, size_t len)
+{
+    uint8_t buf[32] = {0};
+    if (len >= 32)
+        memcpy(buf, digest, 32);                /* bits2int keeps the leftmost 256 bits */
+    else
+        memcpy(buf + 32 - len, digest, len);    /* a shorter digest is the integer itself */
+    p256_scalar_set_bytes_reduce(r, buf);
+}
+
+#endif /* P256_SCALAR_IMPL_H */

@@ -1,0 +1,207 @@
+"""PrivateKey and PublicKey: the public API over the native core (see API.md)."""
+
+from __future__ import annotations
+
+import hashlib
+
+from . import _core
+
+__all__ = ["PrivateKey", "PublicKey", "scalar_base_mult", "scalar_mult", "N", "P"]
+
+#: The field prime p and the group order n of P-256 (FIPS 186-5, SEC 2).
+P = 2**256 - 2**224 + 2**192 + 2**96 - 1
+N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+
+# hash name -> (hashlib constructor, the core's RFC 6979 id for that hash)
+_HASHES = {name: (getattr(hashlib, name), ident) for name, ident in _core.NONCE_HASH.items()}
+_ENCODINGS = {"der": False, "raw": True}
+_new = object.__new__
+_generate = _core.SecretKey.generate
+_verify = _core.verify
+_HEDGED = _core.NONCE_HEDGED
+_SHA256_NONCE = _core.NONCE_HASH["sha256"]
+
+
+def _lookup(table, name, what):
+    """table[name], or TypeError for a non-str name and ValueError for an unknown one.
+    The dict lookup comes first so the common case costs one hash probe."""
+    try:
+        return table[name]
+    except (KeyError, TypeError):
+        pass
+    if not isinstance(name, str):
+        raise TypeError("%s must be a str, not %s" % (what, type(name).__name__))
+    raise ValueError("unknown %s %r; expected one of %s" % (what, name, ", ".join(sorted(table))))
+
+
+def _check_bytes(value, what):
+    if not isinstance(value, (bytes, bytearray, memoryview)):
+        raise TypeError("%s must be bytes-like, not %s" % (what, type(value).__name__))
+
+
+class PrivateKey:
+    """A P-256 private key: a scalar d in [1, n-1] held by the native core.
+
+    The scalar stays in memory owned by the core and is wiped when the key is freed;
+    ``repr`` never shows it. Create keys with :meth:`generate`, :meth:`from_bytes` or
+    :meth:`from_int`.
+    """
+
+    __slots__ = ("_sk", "_pub")
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("use PrivateKey.generate(), PrivateKey.from_bytes() or PrivateKey.from_int()")
+
+    @classmethod
+    def _wrap(cls, sk):
+        self = _new(cls)
+        self._sk = sk
+        self._pub = None
+        return self
+
+    @classmethod
+    def generate(cls) -> PrivateKey:
+        """A new key, d uniform in [1, n-1] from the OS CSPRNG (rejection sampling)."""
+        self = _new(cls)  # _wrap inlined: keygen is a hot path
+        self._sk = _generate()
+        self._pub = None
+        return self
+
+    @classmethod
+    def from_bytes(cls, data) -> PrivateKey:
+        """From a 32-byte big-endian scalar; ValueError unless 1 <= d < n."""
+        return cls._wrap(_core.SecretKey(data))
+
+    @classmethod
+    def from_int(cls, d: int) -> PrivateKey:
+        """From an integer; ValueError unless 1 <= d < n."""
+        if not isinstance(d, int) or isinstance(d, bool):
+            raise TypeError("private key must be an int, not %s" % type(d).__name__)
+        if not 1 <= d < N:
+            raise ValueError("private key must be an integer in [1, n-1]")
+        return cls._wrap(_core.SecretKey(d.to_bytes(32, "big")))
+
+    def to_bytes(self) -> bytes:
+        """The 32-byte big-endian scalar."""
+        return self._sk.to_bytes()
+
+    @property
+    def public_key(self) -> PublicKey:
+        """The public key d*G (computed once, then cached)."""
+        pub = self._pub
+        if pub is None:
+            pub = self._pub = _new(PublicKey)
+            pub._b = self._sk.public_key()
+        return pub
+
+    def sign(self, msg, *, hash: str = "sha256", encoding: str = "der",
+             deterministic: bool = False) -> bytes:
+        """ECDSA signature of msg hashed with `hash`.
+
+        A digest longer than 32 bytes is truncated to its leftmost 256 bits (FIPS 186-5).
+        The nonce is hedged (fresh randomness mixed with the key and digest) unless
+        ``deterministic=True``, which gives RFC 6979 with HMAC over the same hash.
+        ``encoding`` is "der" (X9.62) or "raw" (r||s, 64 bytes).
+        """
+        try:  # the common case in two dict probes; _lookup explains any failure
+            h, ident = _HASHES[hash]
+            raw = _ENCODINGS[encoding]
+        except (KeyError, TypeError):
+            (h, ident), raw = _lookup(_HASHES, hash, "hash"), _lookup(_ENCODINGS, encoding, "encoding")
+        return self._sk.sign(h(msg).digest(), raw, ident if deterministic else _HEDGED)
+
+    def sign_digest(self, digest, *, encoding: str = "der", deterministic: bool = False) -> bytes:
+        """ECDSA signature of a precomputed digest (RFC 6979 with SHA-256 when deterministic)."""
+        _check_bytes(digest, "digest")
+        raw = _lookup(_ENCODINGS, encoding, "encoding")
+        return self._sk.sign(digest, raw, _SHA256_NONCE if deterministic else _HEDGED)
+
+    def exchange(self, public_key: PublicKey) -> bytes:
+        """ECDH: the 32-byte big-endian x coordinate of d*Q (SEC 1 3.3.1, RFC 5903)."""
+        if not isinstance(public_key, PublicKey):
+            raise TypeError("exchange() takes a PublicKey, not %s" % type(public_key).__name__)
+        return self._sk.exchange(public_key._b)
+
+    def __repr__(self) -> str:
+        return "<p256.PrivateKey (secret)>"
+
+    def __reduce__(self):
+        raise TypeError("private keys cannot be pickled; export them explicitly with to_bytes()")
+
+
+class PublicKey:
+    """A P-256 public key: always a valid point of the group, never infinity.
+
+    The only constructor is :meth:`from_bytes` (SEC1), which validates fully.
+    """
+
+    __slots__ = ("_b",)
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("use PublicKey.from_bytes()")
+
+    @classmethod
+    def _wrap(cls, uncompressed: bytes):
+        self = object.__new__(cls)
+        self._b = uncompressed
+        return self
+
+    @classmethod
+    def from_bytes(cls, data) -> PublicKey:
+        """From SEC1: 65-byte 04||X||Y or 33-byte 02/03||X. ValueError if invalid."""
+        self = object.__new__(cls)
+        self._b = _core.point_decode(data)
+        return self
+
+    def to_bytes(self, compressed: bool = False) -> bytes:
+        """SEC1 encoding: 65-byte uncompressed, or 33-byte compressed."""
+        b = self._b
+        if compressed:
+            return (b"\x03" if b[64] & 1 else b"\x02") + b[1:33]
+        return b
+
+    @property
+    def x(self) -> int:
+        return int.from_bytes(self._b[1:33], "big")
+
+    @property
+    def y(self) -> int:
+        return int.from_bytes(self._b[33:], "big")
+
+    def verify(self, sig, msg, *, hash: str = "sha256", encoding: str = "der") -> bool:
+        """True iff sig is a valid ECDSA signature of msg; False for any invalid signature."""
+        try:
+            h = _HASHES[hash][0]
+            raw = _ENCODINGS[encoding]
+        except (KeyError, TypeError):
+            h, raw = _lookup(_HASHES, hash, "hash")[0], _lookup(_ENCODINGS, encoding, "encoding")
+        return _verify(self._b, sig, h(msg).digest(), raw)
+
+    def verify_digest(self, sig, digest, *, encoding: str = "der") -> bool:
+        """True iff sig is a valid ECDSA signature of the given digest."""
+        return _verify(self._b, sig, digest, _lookup(_ENCODINGS, encoding, "encoding"))
+
+    def __eq__(self, other):
+        if not isinstance(other, PublicKey):
+            return NotImplemented
+        return self._b == other._b
+
+    def __hash__(self):
+        return hash((PublicKey, self._b))
+
+    def __repr__(self) -> str:
+        return "p256.PublicKey.from_bytes(bytes.fromhex(%r))" % self._b.hex()
+
+
+def scalar_base_mult(k) -> bytes:
+    """k*G for a 32-byte big-endian k (reduced mod n); 65-byte uncompressed result.
+
+    ValueError when k = 0 mod n (the point at infinity)."""
+    return _core.scalar_base_mult(k)
+
+
+def scalar_mult(k, point) -> bytes:
+    """k*Q for a 32-byte k and a SEC1 point Q; 65-byte uncompressed result.
+
+    ValueError for an invalid point or when k = 0 mod n."""
+    return _core.scalar_mult(k, point)

@@ -1,7 +1,7 @@
-/* Constant-time check of the hashing layer under valgrind (not run by `make ctest`):
+/* Constant-time check of the hashing layer under valgrind (run by `make ctime`, not `make ctest`):
  *
- *   cc -O2 -g -std=c99 -Wall -Wextra -Werror -Icsrc -o tests/c/bin/ct_hash tests/c/ct_hash.c
- *   valgrind --error-exitcode=1 tests/c/bin/ct_hash
+ *   cc -O2 -g -std=c99 -Wall -Wextra -Werror -Icsrc -o tests/c/bin/ctime_hash tests/c/ctime_hash.c
+ *   valgrind --error-exitcode=1 tests/c/bin/ctime_hash
  *
  * Secret inputs (key, message, DRBG inputs) are marked undefined for memcheck; a branch or a
  * memory index that depends on them is then reported as a use of uninitialised data, so a

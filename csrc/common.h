@@ -166,28 +166,28 @@ P256_INLINE uint64_t p256_mulw(uint64_t a, uint64_t b, uint64_t *hi)
 }
 
 /*
- * r = (t4*2^256 + t) mod m for a value < 2m and a 4-word modulus m: subtract m and keep
- * the difference unless it borrowed. The modulus words are parameters so that the
- * compiler folds them as immediates for the field prime.
+ * r = (t4*2^256 + t) mod m for a value < 2m and a 4-word modulus m: subtract m, then add
+ * it back under the borrow mask (fewer instructions than selecting between the two).
+ * The modulus words are parameters so that the compiler folds them as immediates.
  */
 P256_INLINE void p256_words_reduce_once(uint64_t r[4], uint64_t t0, uint64_t t1, uint64_t t2,
                                         uint64_t t3, uint64_t t4, uint64_t m0, uint64_t m1,
                                         uint64_t m2, uint64_t m3)
 {
-    unsigned char b = 0;
-    uint64_t s0, s1, s2, s3, keep;
+    unsigned char b = 0, c = 0;
+    uint64_t mask;
 
-    s0 = p256_sbb(t0, m0, &b);
-    s1 = p256_sbb(t1, m1, &b);
-    s2 = p256_sbb(t2, m2, &b);
-    s3 = p256_sbb(t3, m3, &b);
+    t0 = p256_sbb(t0, m0, &b);
+    t1 = p256_sbb(t1, m1, &b);
+    t2 = p256_sbb(t2, m2, &b);
+    t3 = p256_sbb(t3, m3, &b);
     (void)p256_sbb(t4, 0, &b);
-    /* b = 1 iff the value was already < m. */
-    keep = p256_mask_from_bit(b);
-    r[0] = (t0 & keep) | (s0 & ~keep);
-    r[1] = (t1 & keep) | (s1 & ~keep);
-    r[2] = (t2 & keep) | (s2 & ~keep);
-    r[3] = (t3 & keep) | (s3 & ~keep);
+    /* b = 1 iff the value was < m: then t + m (mod 2^256) is the value again. */
+    mask = p256_mask_from_bit(b);
+    r[0] = p256_adc(t0, m0 & mask, &c);
+    r[1] = p256_adc(t1, m1 & mask, &c);
+    r[2] = p256_adc(t2, m2 & mask, &c);
+    r[3] = p256_adc(t3, m3 & mask, &c);
 }
 
 #endif /* P256_COMMON_H */

@@ -124,35 +124,9 @@ P256_FN void p256_ecmult_gen(p256_jac *r, const p256_scalar *k)
 }
 
 /*
- * Affine copies of Jacobian points with one inversion (Montgomery's trick): with
- * prefix products c_j = z_0 ... z_j, c^-1 peels off one z at a time. No input may be
- * the point at infinity. The inversion is variable time: callers pass public points only.
- */
-static void p256_jac_to_aff_batch_vartime(p256_aff *r, const p256_jac *a, int count)
-{
-    p256_fe prefix[16], inv, zi, zi2;
-    prefix[0] = a[0].z;
-    for (int j = 1; j < count; j++)
-        p256_fe_mul(&prefix[j], &prefix[j - 1], &a[j].z);
-    p256_fe_inv_vartime(&inv, &prefix[count - 1]);
-    for (int j = count - 1; j >= 0; j--) {
-        if (j > 0) {
-            p256_fe_mul(&zi, &inv, &prefix[j - 1]);  /* 1/z_j */
-            p256_fe_mul(&inv, &inv, &a[j].z);         /* 1/(z_0 ... z_{j-1}) */
-        } else {
-            zi = inv;
-        }
-        p256_fe_sqr(&zi2, &zi);
-        p256_fe_mul(&r[j].x, &a[j].x, &zi2);
-        p256_fe_mul(&zi2, &zi2, &zi);
-        p256_fe_mul(&r[j].y, &a[j].y, &zi2);
-    }
-}
-
-/*
  * Variable base, constant time in k: signed 5-bit Booth windows over an affine table
- * of 1..16 times P. P is public (an ECDH peer key), so the table is normalized with a
- * variable-time inversion; the additions are the complete mixed ones.
+ * of 1..16 times P. P is public (an ECDH peer key), so the table is built with
+ * variable-time co-Z arithmetic; the additions that involve k are the complete mixed ones.
  */
 #define P256_CONST_BITS 5
 #define P256_CONST_ENTRIES (1 << (P256_CONST_BITS - 1))
@@ -160,22 +134,12 @@ static void p256_jac_to_aff_batch_vartime(p256_aff *r, const p256_jac *a, int co
 
 P256_FN void p256_ecmult_const(p256_jac *r, const p256_scalar *k, const p256_aff *p)
 {
-    p256_jac jt[P256_CONST_ENTRIES], acc;
+    p256_jac acc;
     p256_aff table[P256_CONST_ENTRIES], t;
     uint64_t neg, idx;
 
-    /*
-     * jt[j] = (j + 1) P: evens by doubling, odds by adding P; none is infinity (n > 16).
-     * P is public, so the textbook addition serves.
-     */
-    p256_jac_from_aff(&jt[0], p);
-    for (int j = 1; j < P256_CONST_ENTRIES; j++) {
-        if (j & 1)
-            p256_jac_double(&jt[j], &jt[j / 2]);
-        else
-            p256_jac_add_aff_vartime(&jt[j], &jt[j - 1], p);
-    }
-    p256_jac_to_aff_batch_vartime(table, jt, P256_CONST_ENTRIES);
+    /* table[j] = (j + 1) P; P is public, none of them is infinity (n > 16). */
+    p256_aff_multiples_vartime(table, p, P256_CONST_ENTRIES, 1);
 
     /* Top window first (bits 255..259 read as 0 above bit 255, so its digit is >= 0). */
     idx = p256_booth(p256_scalar_bits(k, P256_CONST_BITS * (P256_CONST_WINDOWS - 1) - 1,
@@ -251,21 +215,14 @@ P256_FN void p256_ecmult_vartime(p256_jac *r, const p256_scalar *u1, const p256_
                                 const p256_aff *q)
 {
     int16_t n1[257], n2[257];
-    p256_jac jt[P256_WNAF_Q_ENTRIES], q2, acc;
+    p256_jac acc;
     p256_aff qtab[P256_WNAF_Q_ENTRIES];
     int len1, len2, len;
 
     len1 = p256_wnaf_vartime(n1, u1, P256_WNAF_G_BITS);
     len2 = p256_wnaf_vartime(n2, u2, P256_WNAF_Q_BITS);
-
-    if (len2 > 0) {
-        /* jt[j] = (2j + 1) Q; a multiple of Q below 2^4 is never infinity. */
-        p256_jac_from_aff(&jt[0], q);
-        p256_jac_double(&q2, &jt[0]);
-        for (int j = 1; j < P256_WNAF_Q_ENTRIES; j++)
-            p256_jac_add_vartime(&jt[j], &jt[j - 1], &q2);
-        p256_jac_to_aff_batch_vartime(qtab, jt, P256_WNAF_Q_ENTRIES);
-    }
+    if (len2 > 0)
+        p256_aff_multiples_vartime(qtab, q, P256_WNAF_Q_ENTRIES, 2); /* (2j + 1) Q */
 
     acc = (p256_jac){p256_fe_one, p256_fe_one, p256_fe_zero};
     len = len1 > len2 ? len1 : len2;

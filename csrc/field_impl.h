@@ -58,23 +58,37 @@ P256_INLINE void p256_fe_reduce_once(p256_fe *r, uint64_t t0, uint64_t t1, uint6
 P256_INLINE void p256_fe_mul(p256_fe *r, const p256_fe *a, const p256_fe *b)
 {
     const uint64_t a0 = a->v[0], a1 = a->v[1], a2 = a->v[2], a3 = a->v[3];
-    uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5;
+    uint64_t t0, t1, t2, t3, t4, t5, l0, l1, l2, l3, h0, h1, h2, h3, m, ml, mh;
+    unsigned char c;
 
-    for (int i = 0; i < 4; i++) {
-        const uint64_t bi = b->v[i];
-        uint64_t l0, l1, l2, l3, h0, h1, h2, h3, m, ml, mh;
-        unsigned char c = 0;
+/* Row a*b_i: five words l0, l1, l2, l3, h3 (a*b_i < 2^320: no carry out). */
+#define P256_ROW(bi)                   \
+    l0 = p256_mulw(a0, (bi), &h0);     \
+    l1 = p256_mulw(a1, (bi), &h1);     \
+    l2 = p256_mulw(a2, (bi), &h2);     \
+    l3 = p256_mulw(a3, (bi), &h3);     \
+    c = 0;                             \
+    l1 = p256_adc(l1, h0, &c);         \
+    l2 = p256_adc(l2, h1, &c);         \
+    l3 = p256_adc(l3, h2, &c);         \
+    h3 += c
+/* t = (t + m*p) / 2^64 with m = t0 (see above). */
+#define P256_REDUCE_STEP()             \
+    m = t0;                            \
+    p256_fe_mul_p3(m, &ml, &mh);       \
+    c = 0;                             \
+    t0 = p256_adc(t1, m << 32, &c);    \
+    t1 = p256_adc(t2, m >> 32, &c);    \
+    t2 = p256_adc(t3, ml, &c);         \
+    t3 = p256_adc(t4, mh, &c);         \
+    t4 = t5 + c
 
-        /* Row a*b_i: five words l0, l1, l2, l3, h3. */
-        l0 = p256_mulw(a0, bi, &h0);
-        l1 = p256_mulw(a1, bi, &h1);
-        l2 = p256_mulw(a2, bi, &h2);
-        l3 = p256_mulw(a3, bi, &h3);
-        l1 = p256_adc(l1, h0, &c);
-        l2 = p256_adc(l2, h1, &c);
-        l3 = p256_adc(l3, h2, &c);
-        h3 = h3 + c; /* a*b_i < 2^320: no carry out */
-
+    /* First row: t = a*b_0, nothing to accumulate. */
+    P256_ROW(b->v[0]);
+    t0 = l0, t1 = l1, t2 = l2, t3 = l3, t4 = h3, t5 = 0;
+    P256_REDUCE_STEP();
+    for (int i = 1; i < 4; i++) {
+        P256_ROW(b->v[i]);
         /* t += row; t < 2p + p*2^64 may reach 2^320, hence t5. */
         c = 0;
         t0 = p256_adc(t0, l0, &c);
@@ -83,17 +97,10 @@ P256_INLINE void p256_fe_mul(p256_fe *r, const p256_fe *a, const p256_fe *b)
         t3 = p256_adc(t3, l3, &c);
         t4 = p256_adc(t4, h3, &c);
         t5 = c;
-
-        /* t = (t + m*p) / 2^64. */
-        m = t0;
-        p256_fe_mul_p3(m, &ml, &mh);
-        c = 0;
-        t0 = p256_adc(t1, m << 32, &c);
-        t1 = p256_adc(t2, m >> 32, &c);
-        t2 = p256_adc(t3, ml, &c);
-        t3 = p256_adc(t4, mh, &c);
-        t4 = t5 + c;
+        P256_REDUCE_STEP();
     }
+#undef P256_ROW
+#undef P256_REDUCE_STEP
     p256_fe_reduce_once(r, t0, t1, t2, t3, t4);
 }
 

@@ -43,6 +43,12 @@ P256_FN void p256_jac_add_aff(p256_jac *r, const p256_jac *a, const p256_aff *b,
 P256_FN void p256_jac_add_vartime(p256_jac *r, const p256_jac *a, const p256_jac *b);
 P256_FN void p256_jac_add_aff_vartime(p256_jac *r, const p256_jac *a, const p256_aff *b);
 
+/*
+ * out[j] = (step*j + 1) * p for j < count (step 1: 1p..count*p; step 2: the odd multiples
+ * 1p, 3p, ...), affine, for a public point p and 2 <= count <= 16. Variable time.
+ */
+P256_FN void p256_aff_multiples_vartime(p256_aff *out, const p256_aff *p, int count, int step);
+
 /* r = -a (y negated) when mask is all-ones, r = a when 0. */
 P256_FN void p256_aff_cneg(p256_aff *r, const p256_aff *a, uint64_t mask);
 

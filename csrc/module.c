@@ -468,6 +468,9 @@ PyMODINIT_FUNC PyInit__core(void)
         return NULL;
     }
     if (PyModule_AddStringConstant(m, "__version__", P256_VERSION) < 0 ||
+#ifdef __VERSION__
+        PyModule_AddStringConstant(m, "compiler", __VERSION__) < 0 ||
+#endif
         PyModule_AddIntConstant(m, "NONCE_HEDGED", P256_NONCE_HEDGED) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -133,8 +133,8 @@ def run(repeat=15, generic_curves=True, out=sys.stdout):
     theirs = _cryptography_ops()
     generic = _reference_ops(ref.P256)
     w = out.write
-    w("p256 %s (backend %s), Python %s\n\n" % (_core.__version__, _core.backend(),
-                                                sys.version.split()[0]))
+    w("p256 %s (backend %s, compiled by %s), Python %s\n\n" % (
+        _core.__version__, _core.backend(), getattr(_core, "compiler", "?"), sys.version.split()[0]))
     head = ["operation", "generic (reference)", "p256", "speedup"]
     if theirs is not None:
         head += ["cryptography", "p256 / cryptography"]

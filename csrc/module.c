@@ -15,6 +15,15 @@
 
 #define P256_VERSION "0.1.0"
 
+/* Which compiler built the core (its code generation matters here: see README). */
+#if defined(__clang__)
+#define P256_COMPILER __VERSION__
+#elif defined(__GNUC__)
+#define P256_COMPILER "gcc " __VERSION__
+#else
+#define P256_COMPILER "unknown"
+#endif
+
 /* The core works on a few dozen bytes: below this, releasing the GIL costs more than it frees. */
 #define RELEASE_GIL Py_BEGIN_ALLOW_THREADS
 #define ACQUIRE_GIL Py_END_ALLOW_THREADS
@@ -468,9 +477,7 @@ PyMODINIT_FUNC PyInit__core(void)
         return NULL;
     }
     if (PyModule_AddStringConstant(m, "__version__", P256_VERSION) < 0 ||
-#ifdef __VERSION__
-        PyModule_AddStringConstant(m, "compiler", __VERSION__) < 0 ||
-#endif
+        PyModule_AddStringConstant(m, "compiler", P256_COMPILER) < 0 ||
         PyModule_AddIntConstant(m, "NONCE_HEDGED", P256_NONCE_HEDGED) < 0) {
         Py_DECREF(m);
         return NULL;

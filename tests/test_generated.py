@@ -15,6 +15,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 GENERATED = [
     ("tools/gen_tables.py", "csrc/precomputed.h"),
     ("tools/gen_core_kat.py", "tests/c/core_kat.h"),
+    ("tools/gen_hash_kat.py", "tests/c/hash_kat.h"),
+    ("tools/gen_modinv_kat.py", "tests/c/modinv_kat.h"),
 ]
 
 

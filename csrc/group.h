@@ -31,7 +31,7 @@ static const p256_aff p256_generator;
 
 /* r = 2a. Complete for this curve (infinity doubles to infinity). 3M + 5S. Constant time. */
 P256_FN void p256_jac_double(p256_jac *r, const p256_jac *a);
-/* r = a + b for any a, b. Constant time. 11M + 8S. */
+/* r = a + b for any a, b. Constant time. 11M + 7S. */
 P256_FN void p256_jac_add(p256_jac *r, const p256_jac *a, const p256_jac *b);
 /*
  * r = a + b for any a and affine b, where b_inf (all-ones or 0) says b is the point at
@@ -39,8 +39,7 @@ P256_FN void p256_jac_add(p256_jac *r, const p256_jac *a, const p256_jac *b);
  */
 P256_FN void p256_jac_add_aff(p256_jac *r, const p256_jac *a, const p256_aff *b, uint64_t b_inf);
 
-/* Variable-time versions for public points (verify): the textbook formulas with branches. */
-P256_FN void p256_jac_add_vartime(p256_jac *r, const p256_jac *a, const p256_jac *b);
+/* Variable-time mixed addition for public points (verify): the textbook formula with branches. */
 P256_FN void p256_jac_add_aff_vartime(p256_jac *r, const p256_jac *a, const p256_aff *b);
 
 /*

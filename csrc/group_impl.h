@@ -6,7 +6,8 @@
  * ("Weierstrass elliptic curves and side-channel attacks", PKC 2002) with a masked
  * fallback for its one degenerate case, the construction libsecp256k1 uses for its
  * mixed addition, worked out here for general Jacobian inputs and a = -3; variable-time
- * addition "add-2007-bl" / "madd-2007-bl" with explicit branches.
+ * mixed addition "madd-2007-bl" with explicit branches; co-Z additions (Meloni) for
+ * tables of multiples of a public point.
  */
 #ifndef P256_GROUP_IMPL_H
 #define P256_GROUP_IMPL_H
@@ -164,55 +165,10 @@ P256_FN void p256_jac_add_aff(p256_jac *r, const p256_jac *a, const p256_aff *b,
 }
 
 /*
- * add-2007-bl shape: H = U2 - U1, Rr = S2 - S1; H = 0 means equal x: double or infinity.
- * X3 = Rr^2 - H^3 - 2 U1 H^2, Y3 = Rr (U1 H^2 - X3) - S1 H^3, Z3 = Z1 Z2 H. 12M + 4S.
+ * madd-2007-bl shape, for public points: H = U2 - X1, Rr = S2 - Y1; H = 0 means equal x,
+ * so a doubling or infinity. X3 = Rr^2 - H^3 - 2 X1 H^2, Y3 = Rr (X1 H^2 - X3) - Y1 H^3,
+ * Z3 = Z1 H. 8M + 3S.
  */
-P256_FN void p256_jac_add_vartime(p256_jac *r, const p256_jac *a, const p256_jac *b)
-{
-    p256_fe z1z1, z2z2, u1, u2, s1, s2, h, rr, hh, hhh, v, t;
-
-    if (p256_fe_mask_is_zero(&a->z)) {
-        *r = *b;
-        return;
-    }
-    if (p256_fe_mask_is_zero(&b->z)) {
-        *r = *a;
-        return;
-    }
-    p256_fe_sqr(&z1z1, &a->z);
-    p256_fe_sqr(&z2z2, &b->z);
-    p256_fe_mul(&u1, &a->x, &z2z2);
-    p256_fe_mul(&u2, &b->x, &z1z1);
-    p256_fe_mul(&s1, &a->y, &b->z);
-    p256_fe_mul(&s1, &s1, &z2z2);
-    p256_fe_mul(&s2, &b->y, &a->z);
-    p256_fe_mul(&s2, &s2, &z1z1);
-    p256_fe_sub(&h, &u2, &u1);
-    p256_fe_sub(&rr, &s2, &s1);
-    if (p256_fe_mask_is_zero(&h)) {
-        if (p256_fe_mask_is_zero(&rr)) {
-            p256_jac_double(r, a);
-        } else {
-            *r = (p256_jac){p256_fe_one, p256_fe_one, p256_fe_zero};
-        }
-        return;
-    }
-    p256_fe_sqr(&hh, &h);
-    p256_fe_mul(&hhh, &hh, &h);
-    p256_fe_mul(&v, &u1, &hh);
-    p256_fe_mul(&t, &a->z, &b->z);
-    p256_fe_mul(&r->z, &t, &h);
-    p256_fe_sqr(&t, &rr);
-    p256_fe_sub(&t, &t, &hhh);
-    p256_fe_sub(&t, &t, &v);
-    p256_fe_sub(&r->x, &t, &v);
-    p256_fe_sub(&t, &v, &r->x);
-    p256_fe_mul(&t, &rr, &t);
-    p256_fe_mul(&s1, &s1, &hhh);
-    p256_fe_sub(&r->y, &t, &s1);
-}
-
-/* The same with Z2 = 1: 8M + 3S. */
 P256_FN void p256_jac_add_aff_vartime(p256_jac *r, const p256_jac *a, const p256_aff *b)
 {
     p256_fe z1z1, u2, s2, h, rr, hh, hhh, v, t;

@@ -34,11 +34,6 @@ def _lookup(table, name, what):
     raise ValueError("unknown %s %r; expected one of %s" % (what, name, ", ".join(sorted(table))))
 
 
-def _check_bytes(value, what):
-    if not isinstance(value, (bytes, bytearray, memoryview)):
-        raise TypeError("%s must be bytes-like, not %s" % (what, type(value).__name__))
-
-
 class PrivateKey:
     """A P-256 private key: a scalar d in [1, n-1] held by the native core.
 
@@ -112,7 +107,6 @@ class PrivateKey:
 
     def sign_digest(self, digest, *, encoding: str = "der", deterministic: bool = False) -> bytes:
         """ECDSA signature of a precomputed digest (RFC 6979 with SHA-256 when deterministic)."""
-        _check_bytes(digest, "digest")
         raw = _lookup(_ENCODINGS, encoding, "encoding")
         return self._sk.sign(digest, raw, _SHA256_NONCE if deterministic else _HEDGED)
 

@@ -190,4 +190,18 @@ P256_INLINE void p256_words_reduce_once(uint64_t r[4], uint64_t t0, uint64_t t1,
     r[3] = p256_adc(t3, m3 & mask, &c);
 }
 
+/* r = (a + b) mod m for a, b < m: the sum is < 2m, one conditional subtraction. */
+P256_INLINE void p256_words_add_mod(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],
+                                    uint64_t m0, uint64_t m1, uint64_t m2, uint64_t m3)
+{
+    unsigned char c = 0;
+    uint64_t t0, t1, t2, t3;
+
+    t0 = p256_adc(a[0], b[0], &c);
+    t1 = p256_adc(a[1], b[1], &c);
+    t2 = p256_adc(a[2], b[2], &c);
+    t3 = p256_adc(a[3], b[3], &c);
+    p256_words_reduce_once(r, t0, t1, t2, t3, c, m0, m1, m2, m3);
+}
+
 #endif /* P256_COMMON_H */

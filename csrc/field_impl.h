@@ -226,17 +226,9 @@ P256_INLINE void p256_fe_mul_small(p256_fe *r, const p256_fe *a, uint64_t k)
     p256_fe_reduce_once(r, t0, t1, t2, t3, h0);
 }
 
-/* r = a + b: the sum is < 2p, one conditional subtraction. */
 P256_INLINE void p256_fe_add(p256_fe *r, const p256_fe *a, const p256_fe *b)
 {
-    unsigned char c = 0;
-    uint64_t t0, t1, t2, t3;
-
-    t0 = p256_adc(a->v[0], b->v[0], &c);
-    t1 = p256_adc(a->v[1], b->v[1], &c);
-    t2 = p256_adc(a->v[2], b->v[2], &c);
-    t3 = p256_adc(a->v[3], b->v[3], &c);
-    p256_fe_reduce_once(r, t0, t1, t2, t3, c);
+    p256_words_add_mod(r->v, a->v, b->v, P256_P0, P256_P1, P256_P2, P256_P3);
 }
 
 /* r = a - b: subtract, then add p back under the borrow mask. */

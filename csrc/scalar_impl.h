@@ -93,13 +93,7 @@ P256_FN uint64_t p256_scalar_mask_is_zero(const p256_scalar *a)
 
 P256_FN void p256_scalar_add(p256_scalar *r, const p256_scalar *a, const p256_scalar *b)
 {
-    unsigned char c = 0;
-    uint64_t t0, t1, t2, t3;
-    t0 = p256_adc(a->v[0], b->v[0], &c);
-    t1 = p256_adc(a->v[1], b->v[1], &c);
-    t2 = p256_adc(a->v[2], b->v[2], &c);
-    t3 = p256_adc(a->v[3], b->v[3], &c);
-    p256_scalar_reduce_once(r, t0, t1, t2, t3, c);
+    p256_words_add_mod(r->v, a->v, b->v, p256_n[0], p256_n[1], p256_n[2], p256_n[3]);
 }
 
 /* a*b = mont(mont(a, b), R^2): the first product carries a factor R^-1, the second cancels it. */

@@ -95,7 +95,7 @@ P256_INLINE void p256_aff_lookup(p256_aff *r, const p256_aff *table, int entries
 
 /*
  * Fixed-base comb: k = sum_i d_i 2^(7i) with Booth digits |d_i| <= 64, and
- * p256_comb_table[i] holds 1..64 times 2^(7i) G, so k*G is 37 table lookups and 37
+ * p256_comb_table[i] holds 1..64 times 2^(7i) G, so k*G is 37 table lookups and 36
  * additions, no doublings. The additions are the complete ones, so the digit-0
  * windows (masked as infinity) and any coincidence of partial sum and addend are right
  * by construction rather than by argument.
@@ -121,6 +121,8 @@ P256_FN void p256_ecmult_gen(p256_jac *r, const p256_scalar *k)
         p256_jac_add_aff(&acc, &acc, &t, p256_mask_is_zero(idx));
     }
     *r = acc;
+    p256_memzero(&acc, sizeof acc);
+    p256_memzero(&t, sizeof t);
 }
 
 /*
@@ -158,6 +160,8 @@ P256_FN void p256_ecmult_const(p256_jac *r, const p256_scalar *k, const p256_aff
         p256_jac_add_aff(&acc, &acc, &t, p256_mask_is_zero(idx));
     }
     *r = acc;
+    p256_memzero(&acc, sizeof acc);
+    p256_memzero(&t, sizeof t);
 }
 
 /*

@@ -13,7 +13,7 @@ CORE_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo cc)
 # so the properties hold for what users' pip builds with, not only for our choice.
 CCS     ?= $(sort $(CORE_CC) $(shell for c in gcc clang; do command -v $$c >/dev/null 2>&1 && echo $$c; done))
 
-.PHONY: test ctest ctime bench install clean
+.PHONY: test ctest ctime fuzz bench install clean
 
 $(VPY):
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +25,7 @@ $(STAMP): $(VPY) $(SOURCES) Makefile
 
 install: $(STAMP)
 
-test: $(STAMP) ctest ctime
+test: $(STAMP) ctest ctime fuzz
 	$(VPY) -m pytest -q
 
 bench: $(STAMP)
@@ -69,6 +69,22 @@ ctime:
 	    fi; \
 	    echo "ctime [$$cc]: canary caught (the check works)"; \
 	done
+
+# A short libFuzzer campaign (clang, with ASan and UBSan) over every parser of untrusted
+# bytes, checking round-trip and strictness properties, not only the absence of crashes
+# (tests/c/fuzz_parse.c). Seeds: tests/c/fuzz_corpus (tools/gen_fuzz_corpus.py); what the
+# fuzzer finds along the way stays in tests/c/bin/fuzz_work.
+FUZZ_RUNS  ?= 500000
+FUZZ_FLAGS ?= -O1 -g -std=c99 -Icsrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+
+fuzz:
+	@command -v clang >/dev/null || { echo "fuzz: clang (with libFuzzer) is required (apt-get install clang)"; exit 1; }
+	@mkdir -p tests/c/bin/fuzz_work
+	clang $(FUZZ_FLAGS) -o tests/c/bin/fuzz_parse tests/c/fuzz_parse.c
+	@echo "fuzz: tests/c/bin/fuzz_parse -runs=$(FUZZ_RUNS)"
+	@tests/c/bin/fuzz_parse -runs=$(FUZZ_RUNS) -seed=1 tests/c/bin/fuzz_work tests/c/fuzz_corpus \
+	    > tests/c/bin/fuzz.log 2>&1 || { tail -n 40 tests/c/bin/fuzz.log; echo "fuzz: FAILED"; exit 1; }
+	@tail -n 1 tests/c/bin/fuzz.log
 
 clean:
 	rm -rf $(VENV) build dist tests/c/bin

@@ -190,6 +190,22 @@ P256_INLINE void p256_words_reduce_once(uint64_t r[4], uint64_t t0, uint64_t t1,
     r[3] = p256_adc(t3, m3 & mask, &c);
 }
 
+/* r[0..4] = a * w, a 4-word by 1-word product (a * w < 2^320: no carry out of r[4]). */
+P256_INLINE void p256_words_mul_word(uint64_t r[5], const uint64_t a[4], uint64_t w)
+{
+    uint64_t h0, h1, h2;
+    unsigned char c = 0;
+
+    r[0] = p256_mulw(a[0], w, &h0);
+    r[1] = p256_mulw(a[1], w, &h1);
+    r[2] = p256_mulw(a[2], w, &h2);
+    r[3] = p256_mulw(a[3], w, &r[4]);
+    r[1] = p256_adc(r[1], h0, &c);
+    r[2] = p256_adc(r[2], h1, &c);
+    r[3] = p256_adc(r[3], h2, &c);
+    r[4] += c;
+}
+
 /* r = (a + b) mod m for a, b < m: the sum is < 2m, one conditional subtraction. */
 P256_INLINE void p256_words_add_mod(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],
                                     uint64_t m0, uint64_t m1, uint64_t m2, uint64_t m3)

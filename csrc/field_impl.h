@@ -57,21 +57,9 @@ P256_INLINE void p256_fe_reduce_once(p256_fe *r, uint64_t t0, uint64_t t1, uint6
  */
 P256_INLINE void p256_fe_mul(p256_fe *r, const p256_fe *a, const p256_fe *b)
 {
-    const uint64_t a0 = a->v[0], a1 = a->v[1], a2 = a->v[2], a3 = a->v[3];
-    uint64_t t0, t1, t2, t3, t4, t5, l0, l1, l2, l3, h0, h1, h2, h3, m, ml, mh;
+    uint64_t t0, t1, t2, t3, t4, t5, row[5], m, ml, mh;
     unsigned char c;
 
-/* Row a*b_i: five words l0, l1, l2, l3, h3 (a*b_i < 2^320: no carry out). */
-#define P256_ROW(bi)                   \
-    l0 = p256_mulw(a0, (bi), &h0);     \
-    l1 = p256_mulw(a1, (bi), &h1);     \
-    l2 = p256_mulw(a2, (bi), &h2);     \
-    l3 = p256_mulw(a3, (bi), &h3);     \
-    c = 0;                             \
-    l1 = p256_adc(l1, h0, &c);         \
-    l2 = p256_adc(l2, h1, &c);         \
-    l3 = p256_adc(l3, h2, &c);         \
-    h3 += c
 /* t = (t + m*p) / 2^64 with m = t0 (see above). */
 #define P256_REDUCE_STEP()             \
     m = t0;                            \
@@ -84,22 +72,21 @@ P256_INLINE void p256_fe_mul(p256_fe *r, const p256_fe *a, const p256_fe *b)
     t4 = t5 + c
 
     /* First row: t = a*b_0, nothing to accumulate. */
-    P256_ROW(b->v[0]);
-    t0 = l0, t1 = l1, t2 = l2, t3 = l3, t4 = h3, t5 = 0;
+    p256_words_mul_word(row, a->v, b->v[0]);
+    t0 = row[0], t1 = row[1], t2 = row[2], t3 = row[3], t4 = row[4], t5 = 0;
     P256_REDUCE_STEP();
     for (int i = 1; i < 4; i++) {
-        P256_ROW(b->v[i]);
+        p256_words_mul_word(row, a->v, b->v[i]);
         /* t += row; t < 2p + p*2^64 may reach 2^320, hence t5. */
         c = 0;
-        t0 = p256_adc(t0, l0, &c);
-        t1 = p256_adc(t1, l1, &c);
-        t2 = p256_adc(t2, l2, &c);
-        t3 = p256_adc(t3, l3, &c);
-        t4 = p256_adc(t4, h3, &c);
+        t0 = p256_adc(t0, row[0], &c);
+        t1 = p256_adc(t1, row[1], &c);
+        t2 = p256_adc(t2, row[2], &c);
+        t3 = p256_adc(t3, row[3], &c);
+        t4 = p256_adc(t4, row[4], &c);
         t5 = c;
         P256_REDUCE_STEP();
     }
-#undef P256_ROW
 #undef P256_REDUCE_STEP
     p256_fe_reduce_once(r, t0, t1, t2, t3, t4);
 }
@@ -200,30 +187,21 @@ P256_FN void p256_fe_sqr_n(p256_fe *r, const p256_fe *a, int n)
  */
 P256_INLINE void p256_fe_mul_small(p256_fe *r, const p256_fe *a, uint64_t k)
 {
-    uint64_t t0, t1, t2, t3, t4, h0, h1, h2;
+    uint64_t t[5], h;
     unsigned char c = 0;
 
-    t0 = p256_mulw(a->v[0], k, &h0);
-    t1 = p256_mulw(a->v[1], k, &h1);
-    t2 = p256_mulw(a->v[2], k, &h2);
-    t3 = p256_mulw(a->v[3], k, &t4);
-    t1 = p256_adc(t1, h0, &c);
-    t2 = p256_adc(t2, h1, &c);
-    t3 = p256_adc(t3, h2, &c);
-    t4 += c;
-
+    p256_words_mul_word(t, a->v, k);
+    t[0] = p256_adc(t[0], t[4], &c);
+    t[1] = p256_adc(t[1], 0, &c);
+    t[2] = p256_adc(t[2], 0, &c);
+    t[3] = p256_adc(t[3], (t[4] << 32) - t[4], &c);
+    h = c;
     c = 0;
-    t0 = p256_adc(t0, t4, &c);
-    t1 = p256_adc(t1, 0, &c);
-    t2 = p256_adc(t2, 0, &c);
-    t3 = p256_adc(t3, (t4 << 32) - t4, &c);
-    h0 = c;
-    c = 0;
-    t1 = p256_sbb(t1, t4 << 32, &c);
-    t2 = p256_sbb(t2, 0, &c);
-    t3 = p256_sbb(t3, 0, &c);
-    h0 -= c; /* the total is >= 0, so this word cannot underflow */
-    p256_fe_reduce_once(r, t0, t1, t2, t3, h0);
+    t[1] = p256_sbb(t[1], t[4] << 32, &c);
+    t[2] = p256_sbb(t[2], 0, &c);
+    t[3] = p256_sbb(t[3], 0, &c);
+    h -= c; /* the total is >= 0, so this word cannot underflow */
+    p256_fe_reduce_once(r, t[0], t[1], t[2], t[3], h);
 }
 
 P256_INLINE void p256_fe_add(p256_fe *r, const p256_fe *a, const p256_fe *b)

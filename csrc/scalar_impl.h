@@ -23,46 +23,28 @@ P256_INLINE void p256_scalar_reduce_once(p256_scalar *r, uint64_t t0, uint64_t t
 /* Montgomery product a*b/2^256 mod n (CIOS, as p256_fe_mul but with a general modulus). */
 P256_FN void p256_scalar_mont_mul(p256_scalar *r, const p256_scalar *a, const p256_scalar *b)
 {
-    uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5;
+    uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5, row[5], m;
 
     for (int i = 0; i < 4; i++) {
-        const uint64_t bi = b->v[i];
-        uint64_t l0, l1, l2, l3, h0, h1, h2, h3, m;
         unsigned char c = 0;
 
-        l0 = p256_mulw(a->v[0], bi, &h0);
-        l1 = p256_mulw(a->v[1], bi, &h1);
-        l2 = p256_mulw(a->v[2], bi, &h2);
-        l3 = p256_mulw(a->v[3], bi, &h3);
-        l1 = p256_adc(l1, h0, &c);
-        l2 = p256_adc(l2, h1, &c);
-        l3 = p256_adc(l3, h2, &c);
-        h3 += c;
-        c = 0;
-        t0 = p256_adc(t0, l0, &c);
-        t1 = p256_adc(t1, l1, &c);
-        t2 = p256_adc(t2, l2, &c);
-        t3 = p256_adc(t3, l3, &c);
-        t4 = p256_adc(t4, h3, &c);
+        p256_words_mul_word(row, a->v, b->v[i]);
+        t0 = p256_adc(t0, row[0], &c);
+        t1 = p256_adc(t1, row[1], &c);
+        t2 = p256_adc(t2, row[2], &c);
+        t3 = p256_adc(t3, row[3], &c);
+        t4 = p256_adc(t4, row[4], &c);
         t5 = c;
 
         /* t += m*n with m chosen so the low word vanishes; then drop it. */
         m = t0 * P256_N0INV;
-        l0 = p256_mulw(m, p256_n[0], &h0);
-        l1 = p256_mulw(m, p256_n[1], &h1);
-        l2 = p256_mulw(m, p256_n[2], &h2);
-        l3 = p256_mulw(m, p256_n[3], &h3);
+        p256_words_mul_word(row, p256_n, m);
         c = 0;
-        l1 = p256_adc(l1, h0, &c);
-        l2 = p256_adc(l2, h1, &c);
-        l3 = p256_adc(l3, h2, &c);
-        h3 += c;
-        c = 0;
-        (void)p256_adc(t0, l0, &c); /* = 0 by the choice of m */
-        t0 = p256_adc(t1, l1, &c);
-        t1 = p256_adc(t2, l2, &c);
-        t2 = p256_adc(t3, l3, &c);
-        t3 = p256_adc(t4, h3, &c);
+        (void)p256_adc(t0, row[0], &c); /* = 0 by the choice of m */
+        t0 = p256_adc(t1, row[1], &c);
+        t1 = p256_adc(t2, row[2], &c);
+        t2 = p256_adc(t3, row[3], &c);
+        t3 = p256_adc(t4, row[4], &c);
         t4 = t5 + c;
     }
     p256_scalar_reduce_once(r, t0, t1, t2, t3, t4);

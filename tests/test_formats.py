@@ -683,6 +683,42 @@ BASES = [
 
 
 @st.composite
+def field_mutated(draw):
+    """Our exact encodings with only the key bytes changed: these take the fast paths."""
+    d = draw(st.sampled_from([0, 1, N - 1, N, 2**256 - 1, draw(st.integers(1, N - 1))]))
+    other = draw(st.integers(1, N - 1))
+    sk = p256.PrivateKey.from_int(draw(st.integers(1, N - 1)))
+    out = []
+    for fmt in ("sec1", "pkcs8"):
+        der = sk.to_der(fmt)
+        out.append(("private", der))
+        q = p256.PrivateKey.from_int(other).public_key.to_bytes()
+        q = draw(st.sampled_from([q, sk.public_key.to_bytes(), b"\x04" + bytes(64),
+                                  b"\x02" + q[1:33] + q[1:33]]))
+        out.append(("private", der.replace(sk.to_bytes(), d.to_bytes(32, "big"))
+                    .replace(sk.public_key.to_bytes(), q)))
+    pub = draw(st.sampled_from([b"\x04" + bytes(64), b"\x04" + P.to_bytes(32, "big") * 2,
+                                sk.public_key.to_bytes()]))
+    out.append(("public", _BASE_KEY.public_key.to_der().replace(_BASE_KEY.public_key.to_bytes(), pub)))
+    return draw(st.sampled_from(out))
+
+
+@settings(max_examples=150, deadline=None)
+@given(field_mutated())
+def test_fast_paths_agree_with_full_parse(case):
+    from p256 import _formats
+
+    kind, data = case
+    if kind == "public":
+        assert _outcome(_formats._public_from_der, data) == \
+            _outcome(_formats._public_from_der_full, data)
+    else:
+        for expect in (None, "pkcs8", "sec1"):
+            assert _outcome(lambda b: _formats._private_from_der(b, expect), data) == \
+                _outcome(lambda b: _formats._private_from_der_full(b, expect), data)
+
+
+@st.composite
 def mutated(draw):
     kind, data = draw(st.sampled_from(BASES))
     data = bytearray(data)
@@ -704,10 +740,27 @@ def mutated(draw):
     return kind, bytes(data)
 
 
+def _outcome(fn, data):
+    try:
+        return fn(data).to_bytes()
+    except ValueError as exc:
+        return "ValueError: " + str(exc)
+
+
 @settings(max_examples=400, deadline=None)
 @given(mutated())
 def test_mutations_raise_only_valueerror(case):
     kind, data = case
+    # the fast paths for the exact encodings we write agree with the full parse
+    from p256 import _formats
+
+    if kind == "public":
+        assert _outcome(_formats._public_from_der, data) == \
+            _outcome(_formats._public_from_der_full, data)
+    else:
+        for expect in (None, "pkcs8", "sec1"):
+            assert _outcome(lambda b: _formats._private_from_der(b, expect), data) == \
+                _outcome(lambda b: _formats._private_from_der_full(b, expect), data)
     if kind == "public":
         try:
             pk = p256.PublicKey.from_der(data)

@@ -152,6 +152,29 @@ _ALGORITHM_ID = der.sequence(der.oid(OID_EC_PUBLIC_KEY), _P256_PARAMS)
 _VERSION_0 = der.integer(0)
 _VERSION_1 = der.integer(1)
 
+# Fast paths for the exact encodings that we, OpenSSL and cryptography write: when every
+# framing byte equals the template's, the strict parse of that one structure would accept
+# it and read the same fields (DER is unique), so the fields are sliced out directly and
+# then checked exactly as the full parse checks them.
+_D0, _Q0 = b"\x00" * 32, b"\x04" + b"\x00" * 64
+_SEC1_T = der.sequence(_VERSION_1, der.octet_string(_D0), der.explicit(0, _P256_PARAMS),
+                       der.explicit(1, der.bit_string(_Q0)))
+_PKCS8_T = der.sequence(_VERSION_0, _ALGORITHM_ID, der.octet_string(der.sequence(
+    _VERSION_1, der.octet_string(_D0), der.explicit(1, der.bit_string(_Q0)))))
+
+
+def _template(t: bytes):
+    """(length, head, d offset, middle, middle offset) of a template with d then Q."""
+    d_at = t.index(_D0)
+    q_at = t.rindex(_Q0)
+    return len(t), t[:d_at], d_at, t[d_at + 32:q_at], q_at
+
+
+_SEC1_FAST = _template(_SEC1_T)
+_PKCS8_FAST = _template(_PKCS8_T)
+_SPKI_U_HEAD = der.sequence(_ALGORITHM_ID, der.bit_string(_Q0))[:-65]
+_SPKI_C_HEAD = der.sequence(_ALGORITHM_ID, der.bit_string(b"\x02" + _D0))[:-33]
+
 _PEM_PKCS8 = "PRIVATE KEY"
 _PEM_SEC1 = "EC PRIVATE KEY"
 _PEM_SPKI = "PUBLIC KEY"
@@ -286,8 +309,26 @@ def _load_pkcs8(r: Reader) -> PrivateKey:
     return sk
 
 
+def _private_fast(data: bytes, expect):
+    """The key when data is exactly our SEC1 or PKCS#8 encoding, else None."""
+    for fmt, (size, head, d_at, mid, q_at) in (("sec1", _SEC1_FAST), ("pkcs8", _PKCS8_FAST)):
+        if len(data) == size and data.startswith(head) and data[d_at + 32:q_at] == mid \
+                and expect in (None, fmt):
+            sk = PrivateKey.from_bytes(data[d_at:d_at + 32])
+            _check_public(sk, data[q_at:], "the ECPrivateKey")
+            return sk
+    return None
+
+
 def _private_from_der(data: bytes, expect) -> PrivateKey:
     """PKCS#8 or SEC1 (expect = None detects which, else the format the PEM label named)."""
+    sk = _private_fast(data, expect)
+    if sk is not None:
+        return sk
+    return _private_from_der_full(data, expect)
+
+
+def _private_from_der_full(data: bytes, expect) -> PrivateKey:
     top = Reader(data, "private key")
     r = top.enter(der.SEQUENCE, "the outer element")
     top.finish()
@@ -329,6 +370,17 @@ def _private_from_der(data: bytes, expect) -> PrivateKey:
 
 
 def _public_from_der(data: bytes) -> PublicKey:
+    n = len(data)
+    if (n == 91 and data.startswith(_SPKI_U_HEAD)) or (n == 59 and data.startswith(_SPKI_C_HEAD)):
+        point = data[26:]  # the exact SPKI we write: only the point is left to check
+        try:
+            return PublicKey.from_bytes(point)
+        except ValueError as exc:
+            raise ValueError("invalid public key in the SubjectPublicKeyInfo: %s" % exc) from None
+    return _public_from_der_full(data)
+
+
+def _public_from_der_full(data: bytes) -> PublicKey:
     top = Reader(data, "SubjectPublicKeyInfo")
     r = top.enter(der.SEQUENCE, "the outer element")
     top.finish()

@@ -13,6 +13,7 @@ from p256 import reference as ref
 ec = pytest.importorskip("cryptography.hazmat.primitives.asymmetric.ec")
 from cryptography.hazmat.primitives import hashes, serialization  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric.utils import (  # noqa: E402
+    Prehashed,
     decode_dss_signature,
     encode_dss_signature,
 )
@@ -120,6 +121,23 @@ def test_deterministic_equals_cryptography(d, hname, msg):
         pytest.skip(f"cryptography cannot sign deterministically here: {exc}")
     ours = p256.PrivateKey.from_int(d).sign(msg, hash=hname, deterministic=True)
     assert ours == theirs
+
+
+@given(scalars, st.sampled_from(["sha256", "sha384", "sha512"]), messages)
+def test_deterministic_equals_cryptography_sha2(d, hname, msg):
+    """RFC 6979 byte for byte against OpenSSL's, never skipped: the test extra requires a
+    cryptography (>= 43) with deterministic_signing, so its absence is a failure."""
+    algo = ec.ECDSA(CRYPTO_HASHES[hname](), deterministic_signing=True)
+    theirs = crypto_key(d).sign(msg, algo)
+    sk = p256.PrivateKey.from_int(d)
+    assert sk.sign(msg, hash=hname, deterministic=True) == theirs
+    r, s = decode_dss_signature(theirs)
+    raw = r.to_bytes(32, "big") + s.to_bytes(32, "big")
+    assert sk.sign(msg, hash=hname, encoding="raw", deterministic=True) == raw
+    if hname == "sha256":  # sign_digest's RFC 6979 uses SHA-256 too
+        digest = hashlib.sha256(msg).digest()
+        pre = ec.ECDSA(Prehashed(hashes.SHA256()), deterministic_signing=True)
+        assert sk.sign_digest(digest, deterministic=True) == crypto_key(d).sign(digest, pre)
 
 
 @given(scalars, scalars)

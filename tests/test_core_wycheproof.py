@@ -5,13 +5,12 @@ agree, `invalid` must be rejected, `acceptable` must follow the policy written i
 ACCEPTABLE_POLICY (and is recorded in the test report via record_property).
 """
 
-import base64
 import json
 
 import pytest
 
 import p256
-from vectors_util import VECTORS, hash_name, spki_decode, wycheproof_params
+from vectors_util import VECTORS, hash_name, load_wycheproof, spki_decode, wycheproof_params
 
 ECDSA_DER = ["ecdsa_secp256r1_sha256_test.json", "ecdsa_secp256r1_sha512_test.json"]
 ECDSA_P1363 = ["ecdsa_secp256r1_sha256_p1363_test.json", "ecdsa_secp256r1_sha512_p1363_test.json"]
@@ -39,82 +38,74 @@ ACCEPTABLE_POLICY = {
 def test_ecdsa_verify(file_name, group, test):
     assert test["result"] in ("valid", "invalid")  # these files have no "acceptable" case
     pk = p256.PublicKey.from_bytes(bytes.fromhex(group["publicKey"]["uncompressed"]))
-    curve, point = spki_decode(bytes.fromhex(group["publicKeyDer"]))
-    assert curve == "P-256" and p256.PublicKey.from_bytes(point) == pk
     encoding = "raw" if "p1363" in file_name else "der"
     sig, msg = bytes.fromhex(test["sig"]), bytes.fromhex(test["msg"])
     got = pk.verify(sig, msg, hash=hash_name(group["sha"]), encoding=encoding)
     assert got is (test["result"] == "valid")
 
 
-def _b64url(s):
-    return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
+def _ecdsa_groups():
+    for file_name in ECDSA_DER + ECDSA_P1363:
+        for i, group in enumerate(load_wycheproof(file_name)["testGroups"]):
+            yield pytest.param(group, id=f"{file_name}:group{i}")
 
 
-def _pem_body(pem, label):
-    lines = pem.strip().splitlines()
-    if lines[0] != f"-----BEGIN {label}-----" or lines[-1] != f"-----END {label}-----":
-        raise ValueError("bad PEM armor")
-    return base64.b64decode("".join(lines[1:-1]), validate=True)
+@pytest.mark.parametrize("group", list(_ecdsa_groups()))
+def test_ecdsa_group_keys_through_parsers(group):
+    """Every ECDSA group's key, in each encoding the file gives, loads through the public
+    parsers as the same key; what we write is what the file has (the SPKI helper of
+    vectors_util agrees too)."""
+    pk = p256.PublicKey.from_bytes(bytes.fromhex(group["publicKey"]["uncompressed"]))
+    der = bytes.fromhex(group["publicKeyDer"])
+    assert p256.PublicKey.from_der(der) == pk
+    assert p256.PublicKey.from_pem(group["publicKeyPem"]) == pk
+    assert pk.to_der() == der and pk.to_pem().decode() == group["publicKeyPem"]
+    if "publicKeyJwk" in group:  # carries a "kid", which is ignored
+        assert p256.PublicKey.from_jwk(group["publicKeyJwk"]) == pk
+    curve, point = spki_decode(der)
+    assert curve == "P-256" and p256.PublicKey.from_bytes(point) == pk
 
 
-def _pkcs8_scalar(der):
-    """The private scalar of a PKCS#8 P-256 key (a test helper until the key-formats issue)."""
-    # SEQUENCE { INTEGER 0, SEQUENCE { ecPublicKey, prime256v1 }, OCTET STRING { ECPrivateKey } }
-    prefix = bytes.fromhex("020100301306072a8648ce3d020106082a8648ce3d030107")
-    assert der[0] == 0x30 and der[2:2 + len(prefix)] == prefix
-    inner = der[2 + len(prefix):]
-    assert inner[0] == 0x04
-    ec = inner[2:]  # ECPrivateKey: SEQUENCE { INTEGER 1, OCTET STRING d, ... }
-    assert ec[0] == 0x30 and ec[2:5] == b"\x02\x01\x01" and ec[5] == 0x04
-    return ec[7:7 + ec[6]]
-
-
-def _decode_public(encoding, public):
-    if encoding == "asn":
-        curve, point = spki_decode(bytes.fromhex(public))
-    elif encoding == "pem":
-        curve, point = spki_decode(_pem_body(public, "PUBLIC KEY"))
-    elif encoding == "webcrypto":
-        if public.get("kty") != "EC" or public.get("crv") != "P-256":
-            raise ValueError("not a P-256 JWK")
-        return p256.PublicKey.from_bytes(b"\x04" + _b64url(public["x"]) + _b64url(public["y"]))
-    else:
-        return p256.PublicKey.from_bytes(bytes.fromhex(public))
-    if curve != "P-256":
-        raise ValueError("key on " + curve)
-    return p256.PublicKey.from_bytes(point)
-
-
-def _decode_private(encoding, private):
-    if encoding == "pem":
-        d = _pkcs8_scalar(_pem_body(private, "PRIVATE KEY"))
-    elif encoding == "webcrypto":
-        d = _b64url(private["d"])
-    else:
-        d = bytes.fromhex(private)
-    return p256.PrivateKey.from_int(int.from_bytes(d, "big"))
+# The ECDH files' keys go through the public parsers: public keys as SPKI DER ("asn"), PEM
+# ("pem"), JWK ("webcrypto") or a SEC1 point ("ecpoint"); private keys as PKCS#8 PEM, JWK or
+# a hex integer (some with a leading 00, some shorter than 32 bytes).
+_PUBLIC_PARSERS = {
+    "asn": lambda v: p256.PublicKey.from_der(bytes.fromhex(v)),
+    "pem": p256.PublicKey.from_pem,
+    "webcrypto": p256.PublicKey.from_jwk,
+    "ecpoint": lambda v: p256.PublicKey.from_bytes(bytes.fromhex(v)),
+}
+_PRIVATE_PARSERS = {
+    "asn": lambda v: p256.PrivateKey.from_int(int(v, 16)),
+    "pem": p256.PrivateKey.from_pem,
+    "webcrypto": p256.PrivateKey.from_jwk,
+    "ecpoint": lambda v: p256.PrivateKey.from_int(int(v, 16)),
+}
 
 
 @pytest.mark.parametrize("file_name,group,test", wycheproof_params(ECDH))
 def test_ecdh(file_name, group, test, record_property):
-    sk = _decode_private(group["encoding"], test["private"])
+    # Every private key in these files is valid: it must load.
+    sk = _PRIVATE_PARSERS[group["encoding"]](test["private"])
+    # The public key is where the files put their traps; only the parsers may reject
+    # (with ValueError), a PublicKey object once made is always a valid point.
     try:
-        pk = _decode_public(group["encoding"], test["public"])
-        shared = sk.exchange(pk)
-    except ValueError:
-        outcome = "rejected"
+        pk = _PUBLIC_PARSERS[group["encoding"]](test["public"])
+    except ValueError as exc:
+        outcome, reason = "rejected", str(exc)
     else:
+        shared = sk.exchange(pk)
         outcome = "agree" if shared.hex() == test["shared"] else "WRONG RESULT"
+        reason = ""
     if test["result"] == "valid":
-        assert outcome == "agree"
+        assert outcome == "agree", reason
     elif test["result"] == "invalid":
         assert outcome == "rejected"
     else:
         policies = {ACCEPTABLE_POLICY[f] for f in test["flags"] if f in ACCEPTABLE_POLICY}
         assert len(policies) == 1, f"no single policy for flags {test['flags']}"
-        record_property("acceptable", f"{'/'.join(test['flags'])}: {outcome}")
-        assert outcome == policies.pop()
+        record_property("acceptable", f"{'/'.join(test['flags'])}: {outcome} {reason}")
+        assert outcome == policies.pop(), reason
 
 
 def test_rfc6979_vectors():

@@ -120,7 +120,39 @@ class PrivateKey:
         return "<p256.PrivateKey (secret)>"
 
     def __reduce__(self):
-        raise TypeError("private keys cannot be pickled; export them explicitly with to_bytes()")
+        # Also refuses copy.copy/deepcopy: the key is immutable, so a copy is never needed,
+        # and a deepcopy of a structure holding it must not duplicate the secret silently.
+        raise TypeError("private keys cannot be pickled or copied; export them explicitly "
+                        "with to_bytes() or to_pem()")
+
+    # Key formats (the code is in _formats; see its docstring for what is accepted).
+
+    def to_der(self, format: str = "pkcs8") -> bytes:
+        """DER PKCS#8 PrivateKeyInfo (``format="pkcs8"``) or SEC1 ECPrivateKey ("sec1")."""
+        return _formats.private_to_der(self, format)
+
+    def to_pem(self, format: str = "pkcs8") -> bytes:
+        """PEM "PRIVATE KEY" (PKCS#8) or "EC PRIVATE KEY" (``format="sec1"``)."""
+        return _formats.private_to_pem(self, format)
+
+    def to_jwk(self) -> dict:
+        """RFC 7517 JWK: {"kty": "EC", "crv": "P-256", "x", "y", "d"} (base64url)."""
+        return _formats.private_to_jwk(self)
+
+    @classmethod
+    def from_der(cls, data) -> PrivateKey:
+        """From DER PKCS#8 (RFC 5208/5958) or SEC1 ECPrivateKey (RFC 5915), detected."""
+        return _formats.private_from_der(data)
+
+    @classmethod
+    def from_pem(cls, data) -> PrivateKey:
+        """From PEM "PRIVATE KEY" (PKCS#8) or "EC PRIVATE KEY" (SEC1); str or bytes."""
+        return _formats.private_from_pem(data)
+
+    @classmethod
+    def from_jwk(cls, jwk) -> PrivateKey:
+        """From a private JWK (dict or JSON str); its x, y must equal d*G."""
+        return _formats.private_from_jwk(jwk)
 
 
 class PublicKey:
@@ -186,6 +218,40 @@ class PublicKey:
     def __repr__(self) -> str:
         return "p256.PublicKey.from_bytes(bytes.fromhex(%r))" % self._b.hex()
 
+    def __reduce__(self):
+        # pickle, copy and deepcopy go through the SEC1 bytes and from_bytes, which
+        # validates the point again on load.
+        return (PublicKey.from_bytes, (self._b,))
+
+    # Key formats (the code is in _formats).
+
+    def to_der(self, compressed: bool = False) -> bytes:
+        """DER SubjectPublicKeyInfo (RFC 5480); the point compressed if asked."""
+        return _formats.public_to_der(self, compressed)
+
+    def to_pem(self, compressed: bool = False) -> bytes:
+        """PEM "PUBLIC KEY" (SubjectPublicKeyInfo)."""
+        return _formats.public_to_pem(self, compressed)
+
+    def to_jwk(self) -> dict:
+        """RFC 7517 JWK: {"kty": "EC", "crv": "P-256", "x", "y"} (base64url)."""
+        return _formats.public_to_jwk(self)
+
+    @classmethod
+    def from_der(cls, data) -> PublicKey:
+        """From a DER SubjectPublicKeyInfo (id-ecPublicKey, prime256v1)."""
+        return _formats.public_from_der(data)
+
+    @classmethod
+    def from_pem(cls, data) -> PublicKey:
+        """From PEM "PUBLIC KEY" (str or bytes)."""
+        return _formats.public_from_pem(data)
+
+    @classmethod
+    def from_jwk(cls, jwk) -> PublicKey:
+        """From a public JWK (dict or JSON str)."""
+        return _formats.public_from_jwk(jwk)
+
 
 def scalar_base_mult(k) -> bytes:
     """k*G for a 32-byte big-endian k (reduced mod n); 65-byte uncompressed result.
@@ -199,3 +265,7 @@ def scalar_mult(k, point) -> bytes:
 
     ValueError for an invalid point or when k = 0 mod n."""
     return _core.scalar_mult(k, point)
+
+
+# Last: _formats imports the classes above.
+from . import _formats  # noqa: E402

@@ -26,7 +26,10 @@ temporary ints of a pure-Python verification would vanish. The counts therefore 
 ``p256._allocstat`` (csrc/allocstat.c), a hook on the PyMem/PyObject allocators through
 the same PEP 445 API tracemalloc uses, which counts every malloc/calloc/realloc request:
 n calls are counted, the count of an empty loop of n calls is subtracted, and the result is
-divided by n. tracemalloc supplies a second figure, in the JSON only: the peak of traced
+divided by n. One difference from Go remains: CPython serves some small objects (tuples,
+lists, dicts, floats) from per-type free lists without calling the allocator, so those
+reuses are not counted; allocs/op is the number of allocator requests, a lower bound on
+objects created (tracemalloc is blind to them in the same way). tracemalloc supplies a second figure, in the JSON only: the peak of traced
 memory above its level before one call (``tracemalloc_peak_bytes``), i.e. the most memory
 an operation holds at once. Allocation passes run apart from the timed batches (counting
 and tracing slow the code down), after them.
@@ -52,7 +55,7 @@ from . import reference as ref
 
 try:
     from . import _allocstat
-except ImportError:  # a build without the counter: alloc columns read "n/a"
+except ImportError:  # a build without the counter: alloc columns read "—", with a note
     _allocstat = None
 
 MSG = bytes(range(64))  # the message of table 2's sign/verify: 64 bytes, SHA-256
@@ -705,6 +708,8 @@ def run(settings, with_peers=True, out=sys.stdout, err=sys.stderr):
         settings.repeats, settings.min_time * 1e3))
     w("Table 1: generic reference (old) vs p256 (new), as the seed's benchstat\n\n")
     w(render_table1(results1) + "\n\n" + TABLE1_NOTES + "\n")
+    if env["alloc_counter"] is None:
+        w("No alloc columns: this build lacks p256._allocstat (csrc/allocstat.c).\n")
     if with_peers:
         w("\nTable 2: p256 beside other Python libraries (P-256, time/op)\n\n")
         if results2 and peer_versions:
@@ -739,6 +744,14 @@ def run_cli(args):
         parent = os.path.dirname(os.path.abspath(args.json))
         if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
             raise CLIError("cannot write %s: directory %s is missing or not writable" % (args.json, parent))
+    for stream in (sys.stdout, sys.stderr):  # "µs" and "—" on an ASCII console: escape, not crash
+        try:
+            "µ—".encode(stream.encoding or "ascii")
+        except (LookupError, UnicodeEncodeError):
+            try:
+                stream.reconfigure(errors="backslashreplace")
+            except AttributeError:
+                pass
     doc = run(settings, with_peers=not args.no_peers)
     if args.json:
         try:

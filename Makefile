@@ -28,8 +28,12 @@ install: $(STAMP)
 test: $(STAMP) ctest ctime fuzz
 	$(VPY) -m pytest -q
 
+# `p256 bench` through the venv's console script; options in BENCH_ARGS, e.g.
+# make bench BENCH_ARGS="--quick --json bench.json" (see README, Performance).
+BENCH_ARGS ?=
+
 bench: $(STAMP)
-	$(VPY) benchmarks/bench.py
+	$(VENV)/bin/p256 bench $(BENCH_ARGS)
 
 # C harnesses: every tests/c/test_*.c is built against the core's sources and run,
 # once per compiler.

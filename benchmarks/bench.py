@@ -1,6 +1,6 @@
-"""`make bench`: p256 against the generic reference and pyca/cryptography (see p256._bench)."""
+"""`p256 bench` without the console script: python benchmarks/bench.py [options] (see p256._bench)."""
 import sys
 
-from p256._bench import main
+from p256._cli import main
 
-sys.exit(main(sys.argv[1:]))
+sys.exit(main(["bench", *sys.argv[1:]]))

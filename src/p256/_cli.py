@@ -62,8 +62,489 @@ def _cmd_bench(sub) -> None:
     p.set_defaults(handler=handler)
 
 
+# ---------------------------------------------------------------------------------------
+# The key subcommands: keygen, pubkey, sign, verify, ecdh
+#
+# Inputs: a key file is PEM (any block "PRIVATE KEY", "EC PRIVATE KEY" or "PUBLIC KEY";
+# other text and blocks around it are skipped, as openssl does) or, when it has no
+# "-----BEGIN" line, DER (PKCS#8, SEC1 or SubjectPublicKeyInfo, told apart by structure).
+# Where a public key is expected, a private key file is accepted too (its public key is
+# used). "-" reads stdin, for at most one input of a command. Messages are hashed in
+# chunks, so files of any size are signed and verified in constant memory.
+#
+# Outputs: private keys are created with mode 0600 and never overwrite a file unless
+# --force (then a temporary 0600 file in the same directory replaces it atomically).
+# Binary signatures are refused on a terminal (like `age`, unlike `openssl dgst`): bytes
+# sprayed on a terminal are useless and can garble it; use -o FILE or a redirect.
+#
+# Errors: one line "p256 <command>: <file>: <reason>" on stderr and exit status 2.
+# ---------------------------------------------------------------------------------------
+
+_STDIN = "-"
+_KEY_LIMIT = 1 << 20  # a key file is a few hundred bytes; do not slurp a huge file by mistake
+_SIG_LIMIT = 1 << 12  # a DER signature is at most 72 bytes
+_CHUNK = 1 << 20
+_HASH_NAMES = ("sha256", "sha224", "sha384", "sha512", "sha3_256", "sha3_384", "sha3_512")
+_PEM_PRIVATE = ("PRIVATE KEY", "EC PRIVATE KEY", "ENCRYPTED PRIVATE KEY")
+_PEM_PUBLIC = "PUBLIC KEY"
+_EXIT_HELP = (
+    "exit status: 0 success, 2 bad usage or input (one line on stderr naming the file).")
+
+
+def _shown(path) -> str:
+    return "<stdin>" if path == _STDIN else path
+
+
+def _os_reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def _stdin():
+    """The binary stdin; CLIError when the process has none (started with fd 0 closed)."""
+    if sys.stdin is None:
+        raise CLIError("<stdin>: closed; name a file instead of '-'")
+    return sys.stdin.buffer
+
+
+def _stdout():
+    if sys.stdout is None:
+        raise CLIError("<stdout>: closed (the process has no standard output)")
+    return sys.stdout.buffer
+
+
+def _one_stdin(*paths) -> None:
+    if sum(p == _STDIN for p in paths) > 1:
+        raise CLIError("<stdin>: only one input can be read from stdin ('-')")
+
+
+def _read_small(path, limit: int, what: str) -> bytes:
+    """All bytes of a small input file ('-': stdin), or CLIError naming it."""
+    try:
+        if path == _STDIN:
+            data = _stdin().read(limit + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(limit + 1)
+    except OSError as exc:
+        raise CLIError("%s: %s" % (_shown(path), _os_reason(exc))) from None
+    if len(data) > limit:
+        raise CLIError("%s: too large for %s (over %d bytes)" % (_shown(path), what, limit))
+    if not data:
+        raise CLIError("%s: empty file, expected %s" % (_shown(path), what))
+    return data
+
+
+def _digest(path, hash_name: str) -> bytes:
+    """The hash of a whole file ('-': stdin), read in chunks."""
+    import hashlib
+
+    h = getattr(hashlib, hash_name)()  # the constructor p256's sign()/verify() use
+    buf = bytearray(_CHUNK)
+    view = memoryview(buf)
+    try:
+        f = _stdin() if path == _STDIN else open(path, "rb")
+        try:
+            while True:
+                n = f.readinto(buf)
+                if not n:
+                    break
+                h.update(view[:n])
+        finally:
+            if path != _STDIN:
+                f.close()
+    except OSError as exc:
+        raise CLIError("%s: %s" % (_shown(path), _os_reason(exc))) from None
+    return h.digest()
+
+
+def _der_is_public(data: bytes) -> bool:
+    """Whether DER data is shaped like a SubjectPublicKeyInfo: SEQUENCE { SEQUENCE, BIT
+    STRING ...} (PKCS#8 and SEC1 start with an INTEGER, EncryptedPrivateKeyInfo has an
+    OCTET STRING second). Only picks the parser, which then checks everything."""
+    from . import _der
+
+    try:
+        r = _der.Reader(data, "key").enter(_der.SEQUENCE, "SEQUENCE")
+        if r.peek() != _der.SEQUENCE:
+            return False
+        r.read_tlv()
+        return r.peek() == _der.BIT_STRING
+    except ValueError:
+        return False
+
+
+def _load_key(path, command: str, private: bool):
+    """(PrivateKey or None, PublicKey) from a PEM or DER key file.
+
+    private=True: the file must hold a private key. Otherwise a public or a private key
+    (then the first key block of a PEM file decides)."""
+    import re
+
+    from ._keys import PrivateKey, PublicKey
+
+    data = _read_small(path, _KEY_LIMIT, "a key")
+    shown = _shown(path)
+    try:
+        if b"-----BEGIN " in data:
+            labels = [m.decode("latin-1") for m in
+                      re.findall(rb"^-----BEGIN ([^\r\n]*?)-----[ \t\r]*$", data, re.M)]
+            keys = [x for x in labels if x in _PEM_PRIVATE or x == _PEM_PUBLIC]
+            if not keys:
+                hint = ""
+                if "CERTIFICATE" in labels:
+                    hint = ("; extract a certificate's public key with "
+                            "`openssl x509 -pubkey -noout -in cert.pem`")
+                raise CLIError("%s: no key found: expected a PEM block 'PRIVATE KEY', "
+                               "'EC PRIVATE KEY'%s, found %s%s"
+                               % (shown, "" if private else " or 'PUBLIC KEY'",
+                                  ", ".join(repr(x) for x in labels) or "none", hint))
+            if private and all(x == _PEM_PUBLIC for x in keys):
+                raise CLIError("%s: this is a public key; `p256 %s` needs the private key"
+                               % (shown, command))
+            if not private and keys[0] == _PEM_PUBLIC:
+                return None, PublicKey.from_pem(data)
+            sk = PrivateKey.from_pem(data)
+            return sk, sk.public_key
+        if data[0] != 0x30:
+            raise CLIError("%s: not a key: neither PEM (no '-----BEGIN' line) nor DER"
+                           % shown)
+        if _der_is_public(data):
+            if private:
+                raise CLIError("%s: this is a public key; `p256 %s` needs the private key"
+                               % (shown, command))
+            return None, PublicKey.from_der(data)
+        sk = PrivateKey.from_der(data)
+        return sk, sk.public_key
+    except ValueError as exc:
+        raise CLIError("%s: %s" % (shown, exc)) from None
+
+
+def _read_signature(path, raw: bool) -> bytes:
+    """The signature bytes, checked for shape: exactly 64 bytes with --raw, else a DER
+    SEQUENCE of two INTEGERs. A well-formed signature that does not verify is a FAIL
+    (exit 1); an unreadable one is an input error (exit 2)."""
+    sig = _read_small(path, _SIG_LIMIT, "a signature")
+    shown = _shown(path)
+    if raw:
+        if len(sig) != 64:
+            raise CLIError("%s: a raw signature is r||s, 64 bytes; this one has %d bytes%s"
+                           % (shown, len(sig), "" if sig[0] != 0x30 else
+                              " (it looks like DER: drop --raw)"))
+        return sig
+    problem = _der_signature_problem(sig)
+    if problem:
+        hint = "; a raw r||s signature? use --raw" if len(sig) == 64 else ""
+        raise CLIError("%s: not a DER ECDSA signature (%s)%s" % (shown, problem, hint))
+    return sig
+
+
+def _der_signature_problem(sig: bytes):
+    """None if sig is a strict DER SEQUENCE { INTEGER, INTEGER } (X.690 10), else what is
+    wrong. Every signature the core's stricter decoder (p256_sig_der_decode: short lengths,
+    non-negative integers of at most 33 bytes) accepts passes; what passes here but not
+    there (a negative or huge r) is a well-formed invalid signature: FAIL."""
+    from . import _der
+
+    if sig[:1] != b"\x30":
+        return "it does not start with a SEQUENCE"
+    try:
+        top = _der.Reader(sig, "DER signature")
+        r = top.enter(_der.SEQUENCE, "SEQUENCE")
+        top.finish()
+        r.integer("r")
+        r.integer("s")
+        r.finish()
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _not_an_input(path, *inputs) -> None:
+    """Refuse an output file that is one of the inputs (`p256 pubkey key.pem -o key.pem`
+    would replace the private key by its public key)."""
+    import os
+
+    if path in (None, _STDIN) or not os.path.exists(path):
+        return
+    for other in inputs:
+        try:
+            same = other != _STDIN and os.path.samefile(path, other)
+        except OSError:
+            same = False
+        if same:
+            raise CLIError("%s: is also an input of this command; not overwritten" % path)
+
+
+def _write_public(path, data: bytes) -> None:
+    """data to path ('-' or None: stdout), replacing an existing file as openssl does."""
+    if path in (None, _STDIN):
+        out = _stdout()
+        out.write(data)
+        out.flush()
+        return
+    try:
+        with open(path, "wb") as f:
+            f.write(data)
+    except OSError as exc:
+        raise CLIError("%s: %s" % (path, _os_reason(exc))) from None
+
+
+def _write_private(path, data: bytes, force: bool) -> None:
+    """A new file with mode 0600 (O_CREAT|O_EXCL: an existing file, or a symlink, is never
+    followed or overwritten). With force, a temporary 0600 file in the same directory is
+    written, synced and renamed over path (os.replace: atomic on POSIX; a symlink at
+    path is replaced, not followed)."""
+    import os
+
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) \
+        | getattr(os, "O_BINARY", 0)
+    target = path
+    if force:
+        import secrets
+
+        head, tail = os.path.split(path)
+        target = os.path.join(head, ".%s.%s.tmp" % (tail, secrets.token_hex(6)))
+    try:
+        fd = os.open(target, flags, 0o600)
+    except FileExistsError:
+        raise CLIError("%s: already exists; not overwritten (--force replaces it)"
+                       % path) from None
+    except OSError as exc:
+        raise CLIError("%s: %s" % (path, _os_reason(exc))) from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if force:
+            os.replace(target, path)
+    except BaseException as exc:
+        try:
+            os.unlink(target)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise CLIError("%s: %s" % (path, _os_reason(exc))) from None
+        raise
+
+
+def _refuse_binary_tty(output) -> None:
+    if output in (None, _STDIN) and sys.stdout is not None and sys.stdout.isatty():
+        raise CLIError("<stdout>: is a terminal; refusing to write a binary signature there "
+                       "(use -o FILE or a redirect, e.g. '> msg.sig' or '| xxd -p')")
+
+
+def _guarded(handler):
+    """The subcommand boundary: an unexpected OSError/ValueError/TypeError becomes one line
+    on stderr and exit 2 (the handlers name the file for every expected one)."""
+
+    def run(args) -> int:
+        try:
+            return handler(args)
+        except (CLIError, BrokenPipeError):
+            raise
+        except (OSError, ValueError, TypeError) as exc:
+            raise CLIError(str(exc) or type(exc).__name__) from None
+
+    return run
+
+
+def _cmd_keygen(sub) -> None:
+    p = sub.add_parser(
+        "keygen",
+        help="generate a private key (PEM)",
+        formatter_class=_Formatter,
+        description=(
+            "Generate a P-256 private key from the OS CSPRNG and write it as PEM: PKCS#8\n"
+            "('PRIVATE KEY', as `openssl genpkey` writes) or SEC1 ('EC PRIVATE KEY', as\n"
+            "`openssl ecparam -genkey` writes). A file is created with mode 0600 and an\n"
+            "existing file is never overwritten unless --force."),
+        epilog=(
+            "examples:\n"
+            "  p256 keygen -o key.pem                  # PKCS#8 PEM, mode 0600\n"
+            "  p256 keygen --format sec1 -o key.pem    # SEC1 'EC PRIVATE KEY'\n"
+            "  p256 keygen -o key.pem --force          # replace key.pem atomically\n"
+            "  openssl pkey -in key.pem -noout -text   # openssl reads it\n\n" + _EXIT_HELP),
+    )
+    p.add_argument("-o", "--out", metavar="FILE",
+                   help="write the key to FILE (mode 0600) instead of stdout")
+    p.add_argument("--format", choices=("pkcs8", "sec1"), default="pkcs8",
+                   help="PKCS#8 (default) or SEC1 ECPrivateKey")
+    p.add_argument("--force", action="store_true",
+                   help="replace FILE if it exists (a new 0600 file renamed over it)")
+
+    def handler(args) -> int:
+        from ._keys import PrivateKey
+
+        pem = PrivateKey.generate().to_pem(args.format)
+        if args.out in (None, _STDIN):
+            _write_public(None, pem)
+        else:
+            _write_private(args.out, pem, args.force)
+        return 0
+
+    p.set_defaults(handler=_guarded(handler))
+
+
+def _cmd_pubkey(sub) -> None:
+    p = sub.add_parser(
+        "pubkey",
+        help="the public key (SPKI PEM) of a private key",
+        formatter_class=_Formatter,
+        description=(
+            "Write the public key of KEY as a SubjectPublicKeyInfo PEM ('PUBLIC KEY'),\n"
+            "byte for byte what `openssl pkey -pubout` writes. KEY is a private key (PKCS#8\n"
+            "or SEC1) or a public key (re-encoded), in PEM or DER."),
+        epilog=(
+            "examples:\n"
+            "  p256 pubkey key.pem -o pub.pem          # = openssl pkey -in key.pem -pubout\n"
+            "  p256 pubkey key.pem --compressed        # = openssl ec -in key.pem -pubout \\\n"
+            "                                          #       -conv_form compressed\n"
+            "  p256 pubkey pub.pem --compressed        # re-encode a public key\n\n" + _EXIT_HELP),
+    )
+    p.add_argument("key", metavar="KEY", help="private or public key file, PEM or DER ('-': stdin)")
+    p.add_argument("-o", "--out", metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument("--compressed", action="store_true",
+                   help="encode the point compressed (33 bytes) instead of uncompressed (65)")
+
+    def handler(args) -> int:
+        _not_an_input(args.out, args.key)
+        _, pk = _load_key(args.key, args.command, private=False)
+        _write_public(args.out, pk.to_pem(compressed=args.compressed))
+        return 0
+
+    p.set_defaults(handler=_guarded(handler))
+
+
+def _sign_prehashed(sk, digest: bytes, hash_name: str, raw: bool, deterministic: bool) -> bytes:
+    """sk.sign(msg, hash=hash_name, ...) for digest = hash_name(msg): the core call that
+    PrivateKey.sign makes after hashing, so a deterministic signature is RFC 6979 with HMAC
+    over hash_name, byte for byte the API's (sign_digest would use SHA-256 for the nonce).
+    tests/test_cli.py checks the equality for every hash."""
+    from . import _core
+
+    nonce = _core.NONCE_HASH[hash_name] if deterministic else _core.NONCE_HEDGED
+    return sk._sk.sign(digest, raw, nonce)
+
+
+def _cmd_sign(sub) -> None:
+    p = sub.add_parser(
+        "sign",
+        help="sign a file (ECDSA; DER by default)",
+        formatter_class=_Formatter,
+        description=(
+            "Sign FILE (default '-': stdin) with the private key KEY (PEM or DER) and write\n"
+            "the signature: DER (X9.62, what `openssl dgst -sign` writes) or with --raw r||s\n"
+            "(64 bytes: IEEE P1363, JWS ES256). The nonce is hedged (fresh randomness mixed\n"
+            "with the key and the digest) unless --deterministic (RFC 6979 with HMAC over the\n"
+            "--hash). Signatures are binary: they are not written to a terminal."),
+        epilog=(
+            "examples:\n"
+            "  p256 sign key.pem msg.txt -o msg.sig               # DER, SHA-256\n"
+            "  p256 sign key.pem < msg.txt > msg.sig              # message from stdin\n"
+            "  p256 sign key.pem msg.txt --raw --deterministic -o msg.raw\n"
+            "  openssl dgst -sha256 -verify pub.pem -signature msg.sig msg.txt\n\n" + _EXIT_HELP),
+    )
+    p.add_argument("key", metavar="KEY", help="private key file, PEM or DER")
+    p.add_argument("file", metavar="FILE", nargs="?", default=_STDIN,
+                   help="the message (default '-': stdin)")
+    p.add_argument("-o", "--out", metavar="SIG", help="write the signature to SIG, not stdout")
+    p.add_argument("--raw", action="store_true", help="r||s (64 bytes) instead of DER")
+    p.add_argument("--deterministic", action="store_true",
+                   help="RFC 6979 nonce (same signature for the same key and message)")
+    p.add_argument("--hash", choices=_HASH_NAMES, default="sha256", metavar="HASH",
+                   help="message hash: %s (default sha256)" % ", ".join(_HASH_NAMES[1:]))
+
+    def handler(args) -> int:
+        _refuse_binary_tty(args.out)
+        _one_stdin(args.key, args.file)
+        _not_an_input(args.out, args.key, args.file)
+        sk, _ = _load_key(args.key, args.command, private=True)
+        digest = _digest(args.file, args.hash)
+        _write_public(args.out, _sign_prehashed(sk, digest, args.hash, args.raw,
+                                                args.deterministic))
+        return 0
+
+    p.set_defaults(handler=_guarded(handler))
+
+
+def _cmd_verify(sub) -> None:
+    p = sub.add_parser(
+        "verify",
+        help="verify a signature: prints OK (exit 0) or FAIL (exit 1)",
+        formatter_class=_Formatter,
+        description=(
+            "Verify the signature SIG of FILE with PUBKEY (a public key, or a private key\n"
+            "whose public key is used; PEM or DER). With two arguments after PUBKEY they are\n"
+            "FILE and SIG; with one it is SIG and the message is read from stdin.\n"
+            "Prints OK and exits 0 for a valid signature, prints FAIL and exits 1 otherwise.\n"
+            "A signature file that cannot be read as DER (or, with --raw, is not 64 bytes)\n"
+            "is an input error (exit 2)."),
+        epilog=(
+            "examples:\n"
+            "  p256 verify pub.pem msg.txt msg.sig           # OK or FAIL\n"
+            "  p256 verify pub.pem msg.sig < msg.txt         # message from stdin\n"
+            "  p256 verify --raw pub.pem msg.txt msg.raw     # r||s signature\n"
+            "  openssl dgst -sha384 -sign key.pem -out msg.sig msg.txt\n"
+            "  p256 verify --hash sha384 pub.pem msg.txt msg.sig\n\n"
+            "exit status: 0 valid (OK), 1 invalid (FAIL), 2 bad usage or input."),
+    )
+    p.add_argument("pubkey", metavar="PUBKEY", help="public (or private) key file, PEM or DER")
+    p.add_argument("file", metavar="FILE", nargs="?", default=_STDIN,
+                   help="the message (default '-': stdin)")
+    p.add_argument("sig", metavar="SIG", help="the signature file")
+    p.add_argument("--raw", action="store_true", help="SIG is r||s (64 bytes), not DER")
+    p.add_argument("--hash", choices=_HASH_NAMES, default="sha256", metavar="HASH",
+                   help="message hash: %s (default sha256)" % ", ".join(_HASH_NAMES[1:]))
+
+    def handler(args) -> int:
+        _one_stdin(args.pubkey, args.file, args.sig)
+        _, pk = _load_key(args.pubkey, args.command, private=False)
+        sig = _read_signature(args.sig, args.raw)
+        digest = _digest(args.file, args.hash)
+        ok = pk.verify_digest(sig, digest, encoding="raw" if args.raw else "der")
+        _write_public(None, b"OK\n" if ok else b"FAIL\n")
+        return 0 if ok else 1
+
+    p.set_defaults(handler=_guarded(handler))
+
+
+def _cmd_ecdh(sub) -> None:
+    p = sub.add_parser(
+        "ecdh",
+        help="ECDH shared secret (hex) with a peer's public key",
+        formatter_class=_Formatter,
+        description=(
+            "Print the ECDH shared secret of the private key KEY and the public key PEERKEY\n"
+            "(or a private key, whose public key is used), PEM or DER: the x coordinate of\n"
+            "d*Q, 32 bytes in hex (SEC 1, RFC 5903), what `openssl pkeyutl -derive` writes.\n"
+            "Feed it to a KDF (HKDF) before using it as a key."),
+        epilog=(
+            "examples:\n"
+            "  p256 ecdh alice.pem bob.pub.pem          # 64 hex digits\n"
+            "  openssl pkeyutl -derive -inkey alice.pem -peerkey bob.pub.pem | xxd -p -c 32\n\n"
+            + _EXIT_HELP),
+    )
+    p.add_argument("key", metavar="KEY", help="your private key file, PEM or DER")
+    p.add_argument("peerkey", metavar="PEERKEY", help="the peer's public (or private) key file")
+
+    def handler(args) -> int:
+        _one_stdin(args.key, args.peerkey)
+        sk, _ = _load_key(args.key, args.command, private=True)
+        _, peer = _load_key(args.peerkey, args.command, private=False)
+        _write_public(None, sk.exchange(peer).hex().encode("ascii") + b"\n")
+        return 0
+
+    p.set_defaults(handler=_guarded(handler))
+
+
 # One entry per subcommand, in the order `p256 --help` lists them.
 _COMMANDS = (
+    _cmd_keygen,
+    _cmd_pubkey,
+    _cmd_sign,
+    _cmd_verify,
+    _cmd_ecdh,
     _cmd_bench,
 )
 
@@ -81,12 +562,27 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="<command>")
     for add in _COMMANDS:
         add(sub)
+    parser.p256_commands = sub.choices  # name -> subparser, for _parse_args
     return parser
+
+
+def _parse_args(parser, argv):
+    """parser.parse_args, except that a subcommand's options and positionals may be
+    intermixed (`p256 verify pub.pem msg --raw sig`): plain argparse assigns the positionals
+    seen before an option at once, and would take "msg" for SIG here. The command is the
+    first argument (the top-level options, --help and --version, exit)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    commands = getattr(parser, "p256_commands", {})
+    if argv and argv[0] in commands:
+        args = commands[argv[0]].parse_intermixed_args(argv[1:])
+        args.command = argv[0]
+        return args
+    return parser.parse_args(argv)
 
 
 def main(argv=None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = _parse_args(parser, argv)
     if getattr(args, "handler", None) is None:
         parser.print_help(sys.stderr)
         return 2

@@ -1,0 +1,622 @@
+"""The key subcommands of the `p256` command: keygen, pubkey, sign, verify, ecdh.
+
+Run as users run them: `python -m p256` in a subprocess (about 35 ms each), and the
+console script next to the interpreter when it is installed. Keys are made once per
+module. The openssl interop tests are skipped when `openssl` is missing, except under CI
+(CI=true), where .ci/run installs it and its absence fails.
+"""
+
+import hashlib
+import os
+import select
+import shutil
+import stat
+import subprocess
+import sys
+
+import pytest
+
+import p256
+from p256 import _cli
+from p256 import _der as der
+
+OPENSSL = shutil.which("openssl")
+if OPENSSL is None and os.environ.get("CI"):
+    raise RuntimeError("openssl is required under CI (.ci/run installs it)")
+needs_openssl = pytest.mark.skipif(OPENSSL is None, reason="the openssl command line is not installed")
+
+MSG = b"the p256 command line\n" * 11
+HASHES = ["sha256", "sha384", "sha512"]
+COMMANDS = ["keygen", "pubkey", "sign", "verify", "ecdh"]
+SCRIPT = os.path.join(os.path.dirname(sys.executable), "p256")
+
+
+def p256_run(*args, input=None, script=None, **kw):
+    """Run the command; returns the CompletedProcess (stdout, stderr as bytes)."""
+    cmd = [script] if script else [sys.executable, "-m", "p256"]
+    return subprocess.run(cmd + [str(a) for a in args], input=input, capture_output=True,
+                          timeout=60, **kw)
+
+
+def ok(*args, **kw) -> bytes:
+    proc = p256_run(*args, **kw)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert proc.stderr == b""
+    return proc.stdout
+
+
+def openssl(*args, input=None) -> bytes:
+    proc = subprocess.run([OPENSSL, *map(str, args)], input=input, capture_output=True,
+                          timeout=60)
+    assert proc.returncode == 0, "openssl %s: %s" % (" ".join(map(str, args)), proc.stderr.decode())
+    return proc.stdout
+
+
+def error_line(proc, command: str, shown: str) -> str:
+    """The single stderr line of a failed command: exit 2, 'p256 <cmd>: <file>: <reason>'."""
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, (proc.returncode, err)
+    assert "Traceback" not in err
+    assert proc.stdout == b""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    prefix = "p256 %s: %s: " % (command, shown)
+    assert lines[0].startswith(prefix), (lines[0], prefix)
+    return lines[0][len(prefix):]
+
+
+class Keys:
+    """One key in every input form, and a second key for ECDH, in one directory."""
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory):
+    d = tmp_path_factory.mktemp("keys")
+    k = Keys()
+    k.dir = d
+    k.sk = p256.PrivateKey.generate()
+    k.pk = k.sk.public_key
+    k.sk2 = p256.PrivateKey.generate()
+    files = {
+        "pkcs8.pem": k.sk.to_pem("pkcs8"),
+        "sec1.pem": k.sk.to_pem("sec1"),
+        "pkcs8.der": k.sk.to_der("pkcs8"),
+        "sec1.der": k.sk.to_der("sec1"),
+        "pub.pem": k.pk.to_pem(),
+        "pubc.pem": k.pk.to_pem(compressed=True),
+        "pub.der": k.pk.to_der(),
+        "other.pem": k.sk2.to_pem(),
+        "other.pub.pem": k.sk2.public_key.to_pem(),
+        "msg": MSG,
+    }
+    for name, data in files.items():
+        (d / name).write_bytes(data)
+        setattr(k, name.replace(".", "_"), d / name)
+    return k
+
+
+# -- keygen -----------------------------------------------------------------------------------
+
+
+def _umask_022():
+    os.umask(0o022)  # so a 0600 file proves the mode is ours, not the umask's
+
+
+def mode(path) -> int:
+    return stat.S_IMODE(os.lstat(path).st_mode)
+
+
+@pytest.mark.parametrize("fmt, label", [(None, b"PRIVATE KEY"), ("pkcs8", b"PRIVATE KEY"),
+                                        ("sec1", b"EC PRIVATE KEY")])
+def test_keygen_stdout(fmt, label):
+    out = ok("keygen", *(["--format", fmt] if fmt else []))
+    assert out.startswith(b"-----BEGIN " + label + b"-----\n")
+    sk = p256.PrivateKey.from_pem(out)
+    assert sk.to_pem(fmt or "pkcs8") == out
+    again = ok("keygen", "-o", "-", *(["--format", fmt] if fmt else []))
+    assert again.startswith(b"-----BEGIN " + label + b"-----\n") and again != out
+    p256.PrivateKey.from_pem(again)
+
+
+def test_keygen_file_mode_refusal_and_force(tmp_path):
+    path = tmp_path / "key.pem"
+    assert ok("keygen", "-o", path, "--format", "sec1", preexec_fn=_umask_022) == b""
+    assert mode(path) == 0o600
+    first = path.read_bytes()
+    assert first.startswith(b"-----BEGIN EC PRIVATE KEY-----")
+    p256.PrivateKey.from_pem(first)
+
+    # an existing file is kept: refused without --force
+    proc = p256_run("keygen", "-o", path)
+    assert "already exists" in error_line(proc, "keygen", str(path))
+    assert "--force" in proc.stderr.decode()
+    assert path.read_bytes() == first
+
+    # --force replaces it with a new 0600 file, even over a 0644 one, and leaves no
+    # temporary file behind
+    os.chmod(path, 0o644)
+    assert ok("keygen", "-o", path, "--force", preexec_fn=_umask_022) == b""
+    second = path.read_bytes()
+    assert second != first and second.startswith(b"-----BEGIN PRIVATE KEY-----")
+    assert p256.PrivateKey.from_pem(second).to_bytes() != p256.PrivateKey.from_pem(first).to_bytes()
+    assert mode(path) == 0o600
+    assert sorted(os.listdir(tmp_path)) == ["key.pem"]
+
+    # --force on a new file works too
+    fresh = tmp_path / "fresh.pem"
+    ok("keygen", "-o", fresh, "--force", preexec_fn=_umask_022)
+    assert mode(fresh) == 0o600
+    assert sorted(os.listdir(tmp_path)) == ["fresh.pem", "key.pem"]
+
+
+def test_keygen_never_follows_symlinks(tmp_path):
+    target = tmp_path / "target"
+    target.write_bytes(b"precious\n")
+    link = tmp_path / "link.pem"
+    link.symlink_to(target)
+    assert "already exists" in error_line(p256_run("keygen", "-o", link), "keygen", str(link))
+    assert target.read_bytes() == b"precious\n"
+    # a dangling link is not followed to create its target
+    dangling = tmp_path / "dangling.pem"
+    dangling.symlink_to(tmp_path / "nowhere")
+    error_line(p256_run("keygen", "-o", dangling), "keygen", str(dangling))
+    assert not (tmp_path / "nowhere").exists()
+    # --force replaces the link itself; the file it pointed to is untouched
+    ok("keygen", "-o", link, "--force")
+    assert not link.is_symlink() and mode(link) == 0o600
+    assert target.read_bytes() == b"precious\n"
+
+
+def test_keygen_force_onto_directory_fails_cleanly(tmp_path):
+    d = tmp_path / "d"
+    d.mkdir()
+    error_line(p256_run("keygen", "-o", d, "--force"), "keygen", str(d))
+    assert os.listdir(d) == [] and sorted(os.listdir(tmp_path)) == ["d"]
+
+
+# -- pubkey -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["pkcs8.pem", "sec1.pem", "pkcs8.der", "sec1.der", "pub.pem",
+                                  "pubc.pem", "pub.der"])
+def test_pubkey_from_every_key_form(keys, name):
+    path = keys.dir / name
+    assert ok("pubkey", path) == keys.pk.to_pem()
+    assert ok("pubkey", path, "--compressed") == keys.pk.to_pem(compressed=True)
+
+
+def test_pubkey_to_file_and_from_stdin(keys, tmp_path):
+    out = tmp_path / "pub.pem"
+    assert ok("pubkey", keys.sec1_pem, "-o", out) == b""
+    assert out.read_bytes() == keys.pk.to_pem()
+    assert ok("pubkey", "-", input=keys.sk.to_pem()) == keys.pk.to_pem()
+
+
+def test_pem_file_with_several_blocks(keys, tmp_path):
+    """The first key block decides where a public key will do; sign finds the private one."""
+    both = tmp_path / "both.pem"
+    both.write_bytes(b"comment\n" + keys.sk2.public_key.to_pem() + keys.sk.to_pem("sec1"))
+    assert ok("pubkey", both) == keys.sk2.public_key.to_pem()
+    sig = ok("sign", both, keys.msg, "--deterministic")
+    assert sig == keys.sk.sign(MSG, deterministic=True)
+    both.write_bytes(keys.sk.to_pem() + keys.sk2.public_key.to_pem())
+    assert ok("pubkey", both) == keys.pk.to_pem()
+
+
+# -- sign and verify --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("hname", ["sha224", "sha256", "sha384", "sha512", "sha3_256",
+                                   "sha3_384", "sha3_512"])
+def test_prehashed_signing_is_the_api_signature(keys, hname):
+    """The CLI hashes in chunks then signs the digest: byte for byte sk.sign(msg, ...)."""
+    digest = hashlib.new(hname, MSG).digest()
+    for raw in (False, True):
+        got = _cli._sign_prehashed(keys.sk, digest, hname, raw, True)
+        assert got == keys.sk.sign(MSG, hash=hname, encoding="raw" if raw else "der",
+                                   deterministic=True)
+        hedged = _cli._sign_prehashed(keys.sk, digest, hname, raw, False)
+        assert hedged != got
+        assert keys.pk.verify(hedged, MSG, hash=hname, encoding="raw" if raw else "der")
+    if hname != "sha256":  # sign_digest's nonce uses SHA-256: it would differ
+        assert keys.sk.sign_digest(digest, deterministic=True) != \
+            keys.sk.sign(MSG, hash=hname, deterministic=True)
+
+
+@pytest.mark.parametrize("hname", HASHES)
+def test_sign_deterministic_equals_api(keys, tmp_path, hname):
+    for raw in (False, True):
+        enc = "raw" if raw else "der"
+        flags = ["--hash", hname, "--deterministic"] + (["--raw"] if raw else [])
+        expected = keys.sk.sign(MSG, hash=hname, encoding=enc, deterministic=True)
+        assert ok("sign", keys.pkcs8_pem, keys.msg, *flags) == expected
+        sig = tmp_path / ("sig." + enc)
+        assert ok("sign", keys.sec1_der, "-", "-o", sig, *flags, input=MSG) == b""
+        assert sig.read_bytes() == expected
+        # and verify, message from a file and from stdin
+        vflags = ["--hash", hname] + (["--raw"] if raw else [])
+        assert ok("verify", keys.pub_pem, keys.msg, sig, *vflags) == b"OK\n"
+        assert ok("verify", keys.pub_pem, sig, *vflags, input=MSG) == b"OK\n"
+
+
+def test_sign_hedged(keys, tmp_path):
+    a = ok("sign", keys.pkcs8_pem, keys.msg)
+    b = ok("sign", keys.pkcs8_pem, input=MSG)
+    assert a != b  # fresh randomness in every nonce
+    assert keys.pk.verify(a, MSG) and keys.pk.verify(b, MSG)
+    r = ok("sign", keys.pkcs8_pem, keys.msg, "--raw", "--hash", "sha512")
+    assert len(r) == 64 and keys.pk.verify(r, MSG, hash="sha512", encoding="raw")
+
+
+def test_large_message_is_streamed(keys, tmp_path):
+    big = tmp_path / "big"
+    data = os.urandom(1 << 16) * 40 + b"tail"  # 2.5 MiB: several chunks, a partial last one
+    big.write_bytes(data)
+    for hname in HASHES:
+        expected = keys.sk.sign(data, hash=hname, deterministic=True)
+        assert ok("sign", keys.sec1_pem, big, "--deterministic", "--hash", hname) == expected
+    sig = tmp_path / "sig"
+    sig.write_bytes(expected)
+    assert ok("verify", keys.pub_der, "--hash", "sha512", sig, input=data) == b"OK\n"
+
+
+def test_verify_argument_forms(keys, tmp_path):
+    sig = tmp_path / "sig"
+    sig.write_bytes(keys.sk.sign(MSG, encoding="raw"))
+    # options anywhere, even between the positionals
+    assert ok("verify", keys.pub_pem, keys.msg, "--raw", sig) == b"OK\n"
+    assert ok("verify", "--raw", keys.pub_pem, "-", sig, input=MSG) == b"OK\n"
+    # a private key (PEM or DER) as PUBKEY, a compressed public key
+    for key in (keys.sec1_pem, keys.pkcs8_der, keys.pubc_pem):
+        assert ok("verify", key, keys.msg, sig, "--raw") == b"OK\n"
+    # the signature from stdin, the message from a file
+    assert ok("verify", keys.pub_pem, keys.msg, "-", "--raw", input=sig.read_bytes()) == b"OK\n"
+
+
+def test_verify_fail_exit_1(keys, tmp_path):
+    der_sig = keys.sk.sign(MSG)
+    sig = tmp_path / "sig"
+    sig.write_bytes(der_sig)
+
+    def fails(*args, **kw):
+        proc = p256_run("verify", *args, **kw)
+        assert (proc.returncode, proc.stdout, proc.stderr) == (1, b"FAIL\n", b"")
+
+    fails(keys.pub_pem, sig, input=MSG + b".")                      # tampered message
+    fails(keys.pub_pem, sig, "--hash", "sha384", input=MSG)         # other hash
+    fails(keys.other_pub_pem, keys.msg, sig)                        # other key
+    tampered = bytearray(der_sig)
+    tampered[-1] ^= 1                                               # inside s: still DER
+    sig.write_bytes(bytes(tampered))
+    fails(keys.pub_pem, keys.msg, sig)
+    # well-formed DER but r, s out of range: invalid signatures, not input errors
+    for r, s in ((p256.N, 1), (0, 1), (-1, 5), (1, p256.N + 1)):
+        sig.write_bytes(der.sequence(der.integer(r), der.integer(s)))
+        fails(keys.pub_pem, keys.msg, sig)
+    raw = bytearray(keys.sk.sign(MSG, encoding="raw"))
+    raw[5] ^= 0x40
+    sig.write_bytes(bytes(raw))
+    fails(keys.pub_pem, keys.msg, sig, "--raw")
+    sig.write_bytes(b"\xff" * 64)  # r, s >= n
+    fails(keys.pub_pem, keys.msg, sig, "--raw")
+
+
+def test_every_core_readable_der_signature_is_readable_here(keys):
+    """The exit-2 check of a DER signature must never reject what the core would verify:
+    real signatures (short r and s included), and the edge encodings the core accepts."""
+    digest = hashlib.sha256(MSG).digest()
+    lengths = set()
+    for _ in range(2000):
+        sig = keys.sk.sign_digest(digest)
+        assert _cli._der_signature_problem(sig) is None, sig.hex()
+        lengths.add(sig[3])
+    assert {32, 33} <= lengths  # r with and without the sign byte
+    for r, s in ((1, 1), (2**255, 2**256 - 1), (0x7F, 0x80), (p256.N - 1, p256.N - 1)):
+        sig = der.sequence(der.integer(r), der.integer(s))
+        assert _cli._der_signature_problem(sig) is None
+    for bad in (b"", b"\x30\x00", b"\x30\x03\x02\x01\x01", b"\x30\x81\x06\x02\x01\x01\x02\x01\x01",
+                b"\x30\x07\x02\x02\x00\x01\x02\x01\x01", b"\x30\x06\x02\x01\x01\x04\x01\x01"):
+        assert _cli._der_signature_problem(bad)
+
+
+def test_sign_refuses_binary_on_a_terminal(keys, tmp_path):
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.run([sys.executable, "-m", "p256", "sign", str(keys.sec1_pem),
+                               str(keys.msg)], stdout=slave, stderr=subprocess.PIPE,
+                              stdin=subprocess.DEVNULL, timeout=60)
+        assert proc.returncode == 2
+        err = proc.stderr.decode()
+        assert err.startswith("p256 sign: <stdout>: is a terminal") and "-o FILE" in err
+        assert len(err.splitlines()) == 1
+        assert select.select([master], [], [], 0)[0] == []  # nothing reached the terminal
+        # with -o, a terminal stdout is fine; text outputs go to the terminal
+        out = tmp_path / "sig"
+        proc = subprocess.run([sys.executable, "-m", "p256", "sign", str(keys.sec1_pem),
+                               str(keys.msg), "-o", str(out)], stdout=slave, timeout=60)
+        assert proc.returncode == 0 and keys.pk.verify(out.read_bytes(), MSG)
+        proc = subprocess.run([sys.executable, "-m", "p256", "pubkey", str(keys.sec1_pem)],
+                              stdout=slave, timeout=60)
+        assert proc.returncode == 0
+        assert select.select([master], [], [], 5)[0] == [master]
+        assert os.read(master, 4096).startswith(b"-----BEGIN PUBLIC KEY-----")
+    finally:
+        os.close(slave)
+        os.close(master)
+
+
+# -- ecdh -------------------------------------------------------------------------------------
+
+
+def test_ecdh(keys):
+    shared = keys.sk.exchange(keys.sk2.public_key)
+    assert ok("ecdh", keys.pkcs8_pem, keys.other_pub_pem) == shared.hex().encode() + b"\n"
+    assert ok("ecdh", keys.other_pem, keys.pub_der) == shared.hex().encode() + b"\n"
+    assert ok("ecdh", keys.other_pem, keys.sec1_der) == shared.hex().encode() + b"\n"
+    assert ok("ecdh", "-", keys.other_pub_pem, input=keys.sk.to_pem()) == shared.hex().encode() + b"\n"
+
+
+# -- errors: exit 2, one line naming the file and the reason ------------------------------------
+
+
+@pytest.fixture(scope="module")
+def bad(keys, tmp_path_factory):
+    d = tmp_path_factory.mktemp("bad")
+    sig = keys.sk.sign(MSG)
+    files = {
+        "empty": b"",
+        "text.pem": b"just some text\n",
+        "jwk.json": b'{"kty": "EC"}\n',
+        "broken.pem": b"-----BEGIN PRIVATE KEY-----\nnot base64!\n-----END PRIVATE KEY-----\n",
+        "noend.pem": keys.sk.to_pem()[:-26],
+        "cert.pem": b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
+        "badder.der": b"\x30\x03\x02\x01\x07",
+        "mismatch.pem": keys.sk.to_pem().replace(b"PRIVATE KEY", b"EC PRIVATE KEY"),
+        "garbage.sig": b"\x01\x02garbage",
+        "trailing.sig": sig + b"\n",
+        "badlen.sig": b"\x30" + bytes([sig[1] + 1]) + sig[2:],
+        "rawish.sig": b"\x11" * 64,
+        "short.raw": keys.sk.sign(MSG, encoding="raw")[:63],
+        "der.sig": sig,
+    }
+    for name, data in files.items():
+        (d / name).write_bytes(data)
+    (d / "dir").mkdir()
+    return d
+
+
+# (arguments with {k} = keys dir and {b} = bad dir, the file named, a part of the reason)
+ERRORS = [
+    ("sign {b}/missing.pem {k}/msg", "{b}/missing.pem", "No such file or directory"),
+    ("sign {k}/pkcs8.pem {b}/missing", "{b}/missing", "No such file or directory"),
+    ("sign {b}/dir {k}/msg", "{b}/dir", "Is a directory"),
+    ("sign {k}/pkcs8.pem {b}/dir", "{b}/dir", "Is a directory"),
+    ("sign {b}/empty {k}/msg", "{b}/empty", "empty file"),
+    ("sign {b}/text.pem {k}/msg", "{b}/text.pem", "not a key: neither PEM"),
+    ("pubkey {b}/jwk.json", "{b}/jwk.json", "not a key: neither PEM"),
+    ("sign {b}/broken.pem {k}/msg", "{b}/broken.pem", "not valid base64"),
+    ("pubkey {b}/noend.pem", "{b}/noend.pem", "has no END line"),
+    ("pubkey {b}/cert.pem", "{b}/cert.pem", "no key found"),
+    ("verify {b}/badder.der {k}/msg {b}/der.sig", "{b}/badder.der", "malformed"),
+    ("sign {b}/mismatch.pem {k}/msg", "{b}/mismatch.pem", "does not fit its contents"),
+    ("sign {k}/pub.pem {k}/msg", "{k}/pub.pem", "this is a public key; `p256 sign` needs the private key"),
+    ("sign {k}/pub.der {k}/msg", "{k}/pub.der", "this is a public key"),
+    ("ecdh {k}/pubc.pem {k}/pub.pem", "{k}/pubc.pem", "this is a public key; `p256 ecdh`"),
+    ("ecdh {k}/sec1.pem {b}/text.pem", "{b}/text.pem", "not a key"),
+    ("verify {k}/pub.pem {k}/msg {b}/missing.sig", "{b}/missing.sig", "No such file or directory"),
+    ("verify {k}/pub.pem {k}/msg {b}/empty", "{b}/empty", "empty file"),
+    ("verify {k}/pub.pem {k}/msg {b}/garbage.sig", "{b}/garbage.sig", "not a DER ECDSA signature"),
+    ("verify {k}/pub.pem {k}/msg {b}/trailing.sig", "{b}/trailing.sig", "unexpected octet"),
+    ("verify {k}/pub.pem {k}/msg {b}/badlen.sig", "{b}/badlen.sig", "not a DER ECDSA signature"),
+    ("verify {k}/pub.pem {k}/msg {b}/rawish.sig", "{b}/rawish.sig", "use --raw"),
+    ("verify --raw {k}/pub.pem {k}/msg {b}/short.raw", "{b}/short.raw", "64 bytes; this one has 63"),
+    ("verify --raw {k}/pub.pem {k}/msg {b}/der.sig", "{b}/der.sig", "drop --raw"),
+    ("verify {k}/pub.pem {b}/missing {b}/der.sig", "{b}/missing", "No such file or directory"),
+    ("verify {k}/pub.pem - -", "<stdin>", "only one input"),
+    ("sign - -", "<stdin>", "only one input"),
+    ("sign {k}/sec1.pem {k}/msg -o {b}/nodir/sig", "{b}/nodir/sig", "No such file or directory"),
+    ("pubkey {k}/sec1.pem -o {b}/dir", "{b}/dir", "Is a directory"),
+    ("keygen -o {b}/nodir/key.pem", "{b}/nodir/key.pem", "No such file or directory"),
+]
+
+
+@pytest.mark.parametrize("args, shown, reason", ERRORS, ids=[e[0].split()[0] + ":" + e[2] for e in ERRORS])
+def test_errors(keys, bad, args, shown, reason):
+    fill = {"k": keys.dir, "b": bad}
+    proc = p256_run(*args.format(**fill).split(), input=b"")
+    assert reason in error_line(proc, args.split()[0], shown.format(**fill))
+
+
+def test_output_never_replaces_an_input(keys, tmp_path):
+    key = tmp_path / "key.pem"
+    key.write_bytes(keys.sk.to_pem())
+    link = tmp_path / "link"
+    link.symlink_to(key)
+    msg = tmp_path / "msg"
+    msg.write_bytes(MSG)
+    for args, out in ((["pubkey", key], key), (["pubkey", key], link),
+                      (["sign", key, msg], msg), (["sign", link, msg], key)):
+        proc = p256_run(*args, "-o", out)
+        assert "is also an input" in error_line(proc, args[0], str(out))
+    assert key.read_bytes() == keys.sk.to_pem() and msg.read_bytes() == MSG
+
+
+def test_usage_errors_exit_2(keys):
+    for args in (["verify", str(keys.pub_pem)], ["sign"], ["verify", "a", "b", "c", "d"],
+                 ["sign", str(keys.sec1_pem), "--hash", "md5"], ["keygen", "--format", "jwk"]):
+        proc = p256_run(*args)
+        assert proc.returncode == 2 and b"usage: p256 " in proc.stderr
+        assert b"Traceback" not in proc.stderr
+
+
+def test_handler_boundary_in_process(keys, monkeypatch, capsys, tmp_path):
+    out = str(tmp_path / "sig")
+
+    def interrupted(path, hname):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_cli, "_digest", interrupted)
+    assert _cli.main(["sign", str(keys.sec1_pem), str(keys.msg), "-o", out]) == 130
+    assert "Traceback" not in capsys.readouterr().err
+
+    def broken(path, hname):
+        raise ValueError("something unexpected")
+
+    monkeypatch.setattr(_cli, "_digest", broken)
+    assert _cli.main(["sign", str(keys.sec1_pem), str(keys.msg), "-o", out]) == 2
+    assert capsys.readouterr().err == "p256 sign: something unexpected\n"
+    assert not os.path.exists(out)
+
+
+def test_closed_stdin_and_stdout(keys):
+    """Started with fd 0 or 1 closed, Python has no sys.stdin/sys.stdout: still one line."""
+    proc = p256_run("sign", keys.sec1_pem, "-o", os.devnull, preexec_fn=lambda: os.close(0))
+    assert "closed" in error_line(proc, "sign", "<stdin>")
+    proc = p256_run("pubkey", "-", preexec_fn=lambda: os.close(0))
+    assert "closed" in error_line(proc, "pubkey", "<stdin>")
+    sig = keys.sk.sign(MSG)
+    for args in (["ecdh", keys.sec1_pem, keys.pub_pem], ["pubkey", keys.sec1_pem],
+                 ["keygen"], ["verify", keys.pub_pem, keys.msg, "-"]):
+        proc = subprocess.run([sys.executable, "-m", "p256", *map(str, args)], input=sig,
+                              stderr=subprocess.PIPE, preexec_fn=lambda: os.close(1), timeout=60)
+        assert proc.returncode == 2
+        assert proc.stderr.decode() == "p256 %s: <stdout>: closed (the process has no standard output)\n" % args[0]
+
+
+def test_broken_pipe_is_quiet(keys):
+    r, w = os.pipe()
+    os.close(r)  # the reader is gone before the command writes
+    try:
+        proc = subprocess.run([sys.executable, "-m", "p256", "pubkey", str(keys.sec1_pem)],
+                              stdout=w, stderr=subprocess.PIPE, timeout=60)
+    finally:
+        os.close(w)
+    assert proc.returncode == 1 and proc.stderr == b""
+
+
+# -- help and the console script ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_has_an_example(command):
+    out = ok(command, "--help").decode()
+    assert out.startswith("usage: p256 %s " % command)
+    examples = out.split("examples:\n", 1)[1]
+    assert ("  p256 %s " % command) in examples
+    assert "exit status:" in examples
+
+
+def test_top_level_help_lists_the_commands():
+    out = ok("--help").decode()
+    for command in COMMANDS + ["bench"]:
+        assert "\n    %s " % command in out
+
+
+@pytest.mark.skipif(not os.path.exists(SCRIPT), reason="the p256 console script is not installed")
+def test_console_script(keys, tmp_path):
+    key = tmp_path / "k.pem"
+    assert ok("keygen", "-o", key, script=SCRIPT) == b""
+    sig = tmp_path / "sig"
+    ok("sign", key, keys.msg, "-o", sig, script=SCRIPT)
+    assert ok("verify", key, keys.msg, sig, script=SCRIPT) == b"OK\n"
+    assert ok("--version", script=SCRIPT) == b"p256 %s\n" % p256.__version__.encode()
+
+
+# -- openssl interop ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ossl(tmp_path_factory):
+    """Keys written by openssl: SEC1 from ecparam, PKCS#8 from genpkey, their public keys."""
+    if OPENSSL is None:
+        pytest.skip("the openssl command line is not installed")
+    d = tmp_path_factory.mktemp("openssl")
+    (d / "sec1.pem").write_bytes(openssl("ecparam", "-name", "prime256v1", "-genkey", "-noout"))
+    (d / "pkcs8.pem").write_bytes(openssl("genpkey", "-algorithm", "EC", "-pkeyopt",
+                                          "ec_paramgen_curve:P-256"))
+    for name in ("sec1", "pkcs8"):
+        (d / (name + ".pub.pem")).write_bytes(openssl("pkey", "-in", d / (name + ".pem"), "-pubout"))
+    (d / "msg").write_bytes(MSG)
+    return d
+
+
+@needs_openssl
+@pytest.mark.parametrize("name", ["sec1", "pkcs8"])
+def test_openssl_keys_sign_here_verify_there(ossl, tmp_path, name):
+    key, pub, msg = ossl / (name + ".pem"), ossl / (name + ".pub.pem"), ossl / "msg"
+    for hname in HASHES:
+        for det in ([], ["--deterministic"]):
+            sig = tmp_path / "sig"
+            ok("sign", key, msg, "-o", sig, "--hash", hname, *det)
+            assert openssl("dgst", "-" + hname, "-verify", pub, "-signature", sig, msg) \
+                == b"Verified OK\n"
+            proc = subprocess.run([OPENSSL, "dgst", "-" + hname, "-verify", str(pub),
+                                   "-signature", str(sig)], input=MSG + b"x", capture_output=True)
+            assert proc.returncode == 1 and b"Verification failure" in proc.stdout
+
+
+@needs_openssl
+@pytest.mark.parametrize("name", ["sec1", "pkcs8"])
+def test_openssl_signatures_verify_here(ossl, tmp_path, name):
+    key, pub, msg = ossl / (name + ".pem"), ossl / (name + ".pub.pem"), ossl / "msg"
+    sig = tmp_path / "sig"
+    for hname in HASHES:
+        openssl("dgst", "-" + hname, "-sign", key, "-out", sig, msg)
+        assert ok("verify", pub, msg, sig, "--hash", hname) == b"OK\n"
+        assert ok("verify", key, sig, "--hash", hname, input=MSG) == b"OK\n"
+        proc = p256_run("verify", pub, sig, "--hash", hname, input=MSG[:-1])  # tampered message
+        assert (proc.returncode, proc.stdout) == (1, b"FAIL\n")
+    data = bytearray(sig.read_bytes())
+    data[-2] ^= 0x10  # a tampered signature (inside s, still DER)
+    sig.write_bytes(bytes(data))
+    proc = p256_run("verify", pub, msg, sig, "--hash", "sha512")
+    assert (proc.returncode, proc.stdout) == (1, b"FAIL\n")
+
+
+@needs_openssl
+@pytest.mark.parametrize("fmt", ["pkcs8", "sec1"])
+def test_our_keys_in_openssl(ossl, tmp_path, fmt):
+    key = tmp_path / "key.pem"
+    ok("keygen", "-o", key, "--format", fmt)
+    sk = p256.PrivateKey.from_pem(key.read_bytes())
+    assert openssl("pkey", "-in", key) == sk.to_pem("pkcs8")
+    assert openssl("ec", "-in", key) == sk.to_pem("sec1")
+    assert ok("pubkey", key) == openssl("pkey", "-in", key, "-pubout")
+    assert ok("pubkey", key, "--compressed") == \
+        openssl("ec", "-in", key, "-pubout", "-conv_form", "compressed")
+    peer = ossl / "pkcs8.pub.pem"
+    expected = openssl("pkeyutl", "-derive", "-inkey", key, "-peerkey", peer).hex()
+    assert ok("ecdh", key, peer) == expected.encode() + b"\n"
+
+
+@needs_openssl
+def test_openssl_key_errors(ossl, tmp_path):
+    p384 = tmp_path / "p384.pem"
+    p384.write_bytes(openssl("ecparam", "-name", "secp384r1", "-genkey", "-noout"))
+    reason = error_line(p256_run("sign", p384, ossl / "msg"), "sign", str(p384))
+    assert "secp384r1 (P-384), not P-256" in reason
+    reason = error_line(p256_run("verify", p384, ossl / "msg", ossl / "msg"), "verify", str(p384))
+    assert "secp384r1 (P-384), not P-256" in reason
+    pub384 = tmp_path / "p384.pub.pem"
+    pub384.write_bytes(openssl("pkey", "-in", p384, "-pubout"))
+    reason = error_line(p256_run("ecdh", ossl / "sec1.pem", pub384), "ecdh", str(pub384))
+    assert "secp384r1 (P-384)" in reason
+    # encrypted keys: PKCS#8 EncryptedPrivateKeyInfo and the legacy PEM encryption
+    enc8 = tmp_path / "enc8.pem"
+    enc8.write_bytes(openssl("pkey", "-in", ossl / "pkcs8.pem", "-aes256", "-passout", "pass:pw"))
+    enc1 = tmp_path / "enc1.pem"
+    enc1.write_bytes(openssl("ec", "-in", ossl / "sec1.pem", "-aes256", "-passout", "pass:pw"))
+    encd = tmp_path / "enc.der"
+    encd.write_bytes(openssl("pkcs8", "-topk8", "-in", ossl / "pkcs8.pem", "-v2", "aes256",
+                             "-passout", "pass:pw", "-outform", "DER"))
+    for path in (enc8, enc1, encd):
+        for cmd, *rest in (("sign", ossl / "msg"), ("pubkey",), ("ecdh", ossl / "sec1.pem")):
+            reason = error_line(p256_run(cmd, path, *rest), cmd, str(path))
+            assert "encrypted private keys are not supported" in reason
+            assert "openssl pkey -in key.pem -out plain.pem" in reason
+    # openssl ecparam -genkey without -noout: an EC PARAMETERS block first, then the key
+    both = tmp_path / "both.pem"
+    both.write_bytes(openssl("ecparam", "-name", "prime256v1", "-genkey"))
+    assert ok("pubkey", both) == openssl("pkey", "-in", both, "-pubout")

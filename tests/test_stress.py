@@ -34,6 +34,7 @@ from vectors_util import VECTORS
 
 THREADS = 8
 SECONDS = float(os.environ.get("P256_STRESS_SECONDS", "3"))
+FRESH_ROUNDS = 20
 HASHES = ["sha224", "sha256", "sha384", "sha512", "sha3_256", "sha3_384", "sha3_512"]
 CURVE = reference.curve_by_name("P-256")
 
@@ -110,11 +111,12 @@ def world():
             p256.PublicKey.from_bytes(b)
     w["bad_points"] = bad_points
 
-    # Fresh keys whose public key nobody has asked for yet: the threads race on them.
-    fresh_d = [rng.randrange(1, p256.N) for _ in range(64)]
-    w["fresh_expect"] = [p256.scalar_base_mult(d.to_bytes(32, "big")) for d in fresh_d]
-    assert w["fresh_expect"][0] == _sec1(CURVE.scalar_base_mult(fresh_d[0]))
-    w["fresh"] = [p256.PrivateKey.from_int(d) for d in fresh_d]
+    # Fresh keys whose public key nobody has asked for yet: the threads race on them,
+    # FRESH_ROUNDS rounds that all threads start together.
+    fresh_d = [[rng.randrange(1, p256.N) for _ in range(8)] for _ in range(FRESH_ROUNDS)]
+    w["fresh_expect"] = [[p256.scalar_base_mult(d.to_bytes(32, "big")) for d in r] for r in fresh_d]
+    assert w["fresh_expect"][0][0] == _sec1(CURVE.scalar_base_mult(fresh_d[0][0]))
+    w["fresh"] = [[p256.PrivateKey.from_int(d) for d in r] for r in fresh_d]
     return w
 
 
@@ -132,6 +134,7 @@ def _worker(w, tid, deadline, barrier, errors, counts):
     def expect(cond, what):
         if not cond:
             errors.append("thread %d: %s" % (tid, what))
+            barrier.abort()
             raise AssertionError(what)
 
     def op_sign_det():
@@ -180,22 +183,27 @@ def _worker(w, tid, deadline, barrier, errors, counts):
         j = rng.randrange(nk)
         expect(p256.scalar_mult(k, w["pub_c"][j]) == w["sm"][k, j], "scalar_mult differs")
 
-    def op_fresh_public_key():
-        # Every thread walks the same list: the first requests race on each object.
-        for key, want in zip(w["fresh"], w["fresh_expect"]):
-            expect(key.public_key.to_bytes() == want, "public key of a fresh key differs")
+    def fresh_public_keys():
+        # All threads start each round together on the same new keys: the first request
+        # computes d*G without the GIL while the others ask for the same cached value.
+        for keys_r, want_r in zip(w["fresh"], w["fresh_expect"]):
+            barrier.wait()
+            for key, want in zip(keys_r, want_r):
+                expect(key.public_key.to_bytes() == want, "public key of a fresh key differs")
 
     ops = [op_sign_det, op_sign_hedged, op_verify, op_exchange, op_load, op_mult]
-    barrier.wait()
     try:
-        op_fresh_public_key()
+        fresh_public_keys()
         while time.monotonic() < deadline:
             rng.choice(ops)()
             n += 1
     except AssertionError:
-        pass
+        pass  # recorded in errors by expect()
+    except threading.BrokenBarrierError:
+        pass  # another thread failed first and broke the barrier: its error is recorded
     except Exception as e:  # anything unexpected (AttributeError from a race, ...)
         errors.append("thread %d: %r" % (tid, e))
+        barrier.abort()
     counts[tid] = n
 
 

@@ -13,15 +13,19 @@ reach their steady state), it records the memory in use after each of BATCHES ba
   a call leaks (a result, an exception, a buffer) shows up. Bound: TRACED_BOUND = 64 KiB
   over the measured 90,000 calls; each of the 16 call kinds runs > 5,600 times there,
   so a leak of one object (>= 16 bytes) per call of any single kind is >= 90 KiB.
-- the process's resident set (/proc/self/statm), which also sees C-level (malloc)
-  leaks that tracemalloc does not. Bound: RSS_BOUND = 256 KiB over the same calls (the
-  measured growth after the warm-up is 0 on this project's machine): a leak of 3 bytes
-  per call spread over all calls, or of 48 bytes per call of any one kind (64 with
-  malloc's header), exceeds it. Skipped under ASan (make asan), whose quarantine and
-  shadow memory make RSS meaningless; tracemalloc still runs there.
+- the C heap in use (glibc mallinfo2: uordblks + hblkhd), which sees C-level (malloc)
+  leaks that tracemalloc does not, exactly. Bound: HEAP_BOUND = 64 KiB, the same
+  arithmetic as above (a leak of 12 bytes per call of one kind exceeds it).
+- the process's resident set (/proc/self/statm), a backstop for memory outside both
+  (mmap). Bound: RSS_BOUND = 256 KiB (the measured growth after the warm-up is 0 here);
+  RSS only grows once a leak has used up the free memory already resident, so it is
+  coarse, hence the two exact measures above.
+  Heap and RSS are skipped under ASan (make asan), whose allocator, quarantine and
+  shadow memory make them meaningless; tracemalloc still runs there.
 - negative controls: the same child with a leak injected, one result kept per round
   (a Python-level leak) or 48 bytes malloc'ed per round (a C-level leak), must exceed
-  the bounds, so the measurement demonstrably sees leaks of that size.
+  the tracemalloc and the heap bound respectively, so the measurement demonstrably sees
+  leaks of that size.
 - the reference counts of the argument objects and of True/False/None (a leaked
   reference is not a memory leak and is invisible to both measures above), and the
   bytearray argument must still be resizable (no leaked buffer export).
@@ -39,6 +43,7 @@ WARMUP = 625
 BATCHES = 9
 CALLS_PER_ROUND = 16
 TRACED_BOUND = 64 * 1024
+HEAP_BOUND = 64 * 1024
 RSS_BOUND = 256 * 1024
 
 
@@ -52,13 +57,25 @@ def _child():
 
     import p256
 
+    import ctypes
+
     page = os.sysconf("SC_PAGE_SIZE")
+    libc = ctypes.CDLL(None)
+
+    class Mallinfo2(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_size_t) for name in (
+            "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
+            "uordblks", "fordblks", "keepcost")]
+
+    libc.mallinfo2.restype = Mallinfo2
+
+    def heap():
+        m = libc.mallinfo2()
+        return m.uordblks + m.hblkhd
     inject = os.environ.get("P256_LEAK_INJECT", "")
     keep = []
     if inject == "c":
-        import ctypes
-
-        malloc = ctypes.CDLL(None).malloc
+        malloc = libc.malloc
         malloc.restype = ctypes.c_void_p
 
     def rss():
@@ -124,20 +141,21 @@ def _child():
         one_round()
     gc.collect()
     refs0 = [sys.getrefcount(o) for o in watched]
-    traced, rsses = [tracemalloc.get_traced_memory()[0]], [rss()]  # the baseline
+    traced, heaps, rsses = [tracemalloc.get_traced_memory()[0]], [heap()], [rss()]  # baseline
     per_batch = (ROUNDS - WARMUP) // BATCHES
     for _ in range(BATCHES):
         for _ in range(per_batch):
             one_round()
         gc.collect()
         traced.append(tracemalloc.get_traced_memory()[0])
+        heaps.append(heap())
         rsses.append(rss())
     refs1 = [sys.getrefcount(o) for o in watched]
     pub_c.extend(b"x")  # BufferError if a call leaked a buffer export of it
     print(json.dumps({
         "calls": (WARMUP + per_batch * BATCHES) * CALLS_PER_ROUND,
         "measured_calls": per_batch * BATCHES * CALLS_PER_ROUND,
-        "traced": traced, "rss": rsses,
+        "traced": traced, "heap": heaps, "rss": rsses,
         "refs": [[repr(o)[:20], a, b] for o, a, b in zip(watched, refs0, refs1)],
     }))
 
@@ -150,8 +168,9 @@ def _run(inject=""):
     r = json.loads(proc.stdout.strip().splitlines()[-1])
     assert r["calls"] >= 100_000
     r["grow_traced"] = r["traced"][-1] - r["traced"][0]
+    r["grow_heap"] = r["heap"][-1] - r["heap"][0]
     r["grow_rss"] = r["rss"][-1] - r["rss"][0]
-    r["info"] = "traced %s, rss %s" % (r["traced"], r["rss"])
+    r["info"] = "traced %s, heap %s, rss %s" % (r["traced"], r["heap"], r["rss"])
     print(r["info"])
     return r
 
@@ -160,6 +179,7 @@ def test_no_leak():
     r = _run()
     assert r["grow_traced"] < TRACED_BOUND, r["info"]
     if not _under_asan():
+        assert r["grow_heap"] < HEAP_BOUND, r["info"]
         assert r["grow_rss"] < RSS_BOUND, r["info"]
     for name, a, b in r["refs"]:
         assert b - a < 100, "reference count of %s grew from %d to %d" % (name, a, b)
@@ -170,11 +190,11 @@ def test_python_level_leak_is_caught():
     assert r["grow_traced"] >= TRACED_BOUND, r["info"]
 
 
-@pytest.mark.skipif(_under_asan(), reason="RSS is not measured under ASan")
+@pytest.mark.skipif(_under_asan(), reason="the C heap is not measured under ASan")
 def test_c_level_leak_is_caught():
     r = _run("c")
-    assert r["grow_rss"] >= RSS_BOUND, r["info"]
-    assert r["grow_traced"] < TRACED_BOUND, r["info"]  # only RSS sees a C-level leak
+    assert r["grow_heap"] >= HEAP_BOUND, r["info"]
+    assert r["grow_traced"] < TRACED_BOUND, r["info"]  # only the heap sees a C-level leak
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--child"]:

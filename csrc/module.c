@@ -417,6 +417,89 @@ static PyObject *core_scalar_mult(PyObject *self, PyObject *const *args, Py_ssiz
     return PyBytes_FromStringAndSize((const char *)out, 65);
 }
 
+/* ------------------------------------------------------------------------------------ */
+/* Known-answer self-test, run by PyInit__core: a miscompiled or broken core fails the   */
+/* import with ImportError instead of signing garbage. RFC 6979 A.2.5 (P-256, SHA-256,   */
+/* message "sample"): d*G, the deterministic signature, its verification, and the       */
+/* rejection of the same signature over a digest with one bit flipped. Only the p256.h   */
+/* API is used, so it checks whatever backend that API dispatches to.                    */
+
+/* Harness only: 1-4 corrupt one expected value, to see the import fail (README). */
+#ifndef P256_SELFTEST_CORRUPT
+#define P256_SELFTEST_CORRUPT 0
+#endif
+
+static const uint8_t selftest_d[32] = {
+    0xc9, 0xaf, 0xa9, 0xd8, 0x45, 0xba, 0x75, 0x16, 0x6b, 0x5c, 0x21, 0x57, 0x67, 0xb1, 0xd6, 0x93,
+    0x4e, 0x50, 0xc3, 0xdb, 0x36, 0xe8, 0x9b, 0x12, 0x7b, 0x8a, 0x62, 0x2b, 0x12, 0x0f, 0x67, 0x21};
+static const uint8_t selftest_pub[65] = {
+    0x04, 0x60, 0xfe, 0xd4, 0xba, 0x25, 0x5a, 0x9d, 0x31, 0xc9, 0x61, 0xeb, 0x74, 0xc6, 0x35, 0x6d,
+    0x68, 0xc0, 0x49, 0xb8, 0x92, 0x3b, 0x61, 0xfa, 0x6c, 0xe6, 0x69, 0x62, 0x2e, 0x60, 0xf2, 0x9f,
+    0xb6, 0x79, 0x03, 0xfe, 0x10, 0x08, 0xb8, 0xbc, 0x99, 0xa4, 0x1a, 0xe9, 0xe9, 0x56, 0x28, 0xbc,
+    0x64, 0xf2, 0xf1, 0xb2, 0x0c, 0x2d, 0x7e, 0x9f, 0x51, 0x77, 0xa3, 0xc2, 0x94, 0xd4, 0x46, 0x22,
+    0x99};
+static const uint8_t selftest_digest[32] = { /* SHA-256("sample") */
+    0xaf, 0x2b, 0xdb, 0xe1, 0xaa, 0x9b, 0x6e, 0xc1, 0xe2, 0xad, 0xe1, 0xd6, 0x94, 0xf4, 0x1f, 0xc7,
+    0x1a, 0x83, 0x1d, 0x02, 0x68, 0xe9, 0x89, 0x15, 0x62, 0x11, 0x3d, 0x8a, 0x62, 0xad, 0xd1, 0xbf};
+static const uint8_t selftest_rs[64] = {
+    0xef, 0xd4, 0x8b, 0x2a, 0xac, 0xb6, 0xa8, 0xfd, 0x11, 0x40, 0xdd, 0x9c, 0xd4, 0x5e, 0x81, 0xd6,
+    0x9d, 0x2c, 0x87, 0x7b, 0x56, 0xaa, 0xf9, 0x91, 0xc3, 0x4d, 0x0e, 0xa8, 0x4e, 0xaf, 0x37, 0x16,
+    0xf7, 0xcb, 0x1c, 0x94, 0x2d, 0x65, 0x7c, 0x41, 0xd4, 0x36, 0xc7, 0xa1, 0xb6, 0xe2, 0x9f, 0x65,
+    0xf3, 0xe9, 0x00, 0xdb, 0xb9, 0xaf, 0xf4, 0x06, 0x4d, 0xc4, 0xab, 0x2f, 0x84, 0x3a, 0xcd, 0xa8};
+
+/* 0 if every answer is right, else -1 with ImportError set. corrupt: see above. */
+static int core_selftest_run(int corrupt)
+{
+    uint8_t pub[65], rs[64], want_pub[65], want_rs[64], dg[32], bad[32];
+    const char *why = NULL;
+
+    memcpy(want_pub, selftest_pub, 65);
+    memcpy(want_rs, selftest_rs, 64);
+    memcpy(dg, selftest_digest, 32);
+    memcpy(bad, selftest_digest, 32);
+    bad[31] ^= 1;
+    if (corrupt == 1)
+        want_pub[64] ^= 1;
+    else if (corrupt == 2)
+        want_rs[63] ^= 1;
+    else if (corrupt == 3)
+        dg[0] ^= 0x80;
+    else if (corrupt == 4)
+        bad[31] ^= 1;
+
+    if (!p256_pubkey_create(pub, selftest_d) || memcmp(pub, want_pub, 65) != 0)
+        why = "base-point multiplication d*G";
+    else if (!p256_sign(rs, selftest_d, selftest_digest, 32, P256_NONCE_SHA256) ||
+             memcmp(rs, want_rs, 64) != 0)
+        why = "RFC 6979 deterministic signature";
+    else if (p256_verify(selftest_pub, 65, selftest_rs, dg, 32) != 1)
+        why = "verification of a valid signature";
+    else if (p256_verify(selftest_pub, 65, selftest_rs, bad, 32) != 0)
+        why = "rejection of a signature over another digest";
+    if (why == NULL)
+        return 0;
+    PyErr_Format(PyExc_ImportError,
+                 "p256._core known-answer self-test failed (%s, backend %s): the native core "
+                 "is miscompiled or broken; refusing to load it", why, p256_backend_name());
+    return -1;
+}
+
+/* _selftest(corrupt=0): runs the import self-test again; for the tests. */
+static PyObject *core_selftest(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    long corrupt = 0;
+    (void)self;
+    if (nargs > 1) {
+        (void)check_nargs(nargs, 1, "_selftest");
+        return NULL;
+    }
+    if (nargs == 1 && (corrupt = PyLong_AsLong(args[0])) == -1 && PyErr_Occurred())
+        return NULL;
+    if (core_selftest_run((int)corrupt) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef core_methods[] = {
     {"backend", core_backend, METH_NOARGS, "Name of the field-arithmetic backend in use."},
     {"point_decode", core_point_decode, METH_O,
@@ -427,6 +510,8 @@ static PyMethodDef core_methods[] = {
      "scalar_base_mult(k32) -> 65-byte k*G."},
     {"scalar_mult", (PyCFunction)(void (*)(void))core_scalar_mult, METH_FASTCALL,
      "scalar_mult(k32, sec1_point) -> 65-byte k*Q."},
+    {"_selftest", (PyCFunction)(void (*)(void))core_selftest, METH_FASTCALL,
+     "_selftest(corrupt=0): the import's known-answer self-test; raises ImportError."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -466,6 +551,8 @@ PyMODINIT_FUNC PyInit__core(void)
 {
     PyObject *m, *ids;
     if (PyType_Ready(&SecretKey_Type) < 0)
+        return NULL;
+    if (core_selftest_run(P256_SELFTEST_CORRUPT) < 0)
         return NULL;
     m = PyModule_Create(&core_module);
     if (m == NULL)

@@ -85,8 +85,11 @@ class PrivateKey:
         """The public key d*G (computed once, then cached)."""
         pub = self._pub
         if pub is None:
-            pub = self._pub = _new(PublicKey)
+            # Complete the object before publishing it: public_key() releases the GIL,
+            # and another thread must never see a PublicKey without its point.
+            pub = _new(PublicKey)
             pub._b = self._sk.public_key()
+            self._pub = pub
         return pub
 
     def sign(self, msg, *, hash: str = "sha256", encoding: str = "der",

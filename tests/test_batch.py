@@ -362,3 +362,15 @@ def test_gil_is_released_while_verifying():
     assert _runs_without_the_gil(lambda: p256.verify_many(items, threads=1))
     # negative control: C code that keeps the GIL is detected as such
     assert not _runs_without_the_gil(lambda: sum(range(30_000_000)))
+
+
+def test_gil_is_released_by_single_verify_and_p256verify():
+    """Each verify/verify_digest/p256verify call releases the GIL around the core's work:
+    a loop of them lets another thread run (the loop's own bytecode never yields)."""
+    pk, sig, msg = GOOD
+    raw = KEYS[0].sign_digest(bytes(32), encoding="raw")
+    eip = bytes(32) + raw + pk.to_bytes()[1:]
+    assert p256.p256verify(eip) == bytes(31) + b"\x01"
+    assert _runs_without_the_gil(lambda: [pk.verify(sig, msg) for _ in range(3000)])
+    assert _runs_without_the_gil(lambda: [pk.verify_digest(raw, bytes(32), encoding="raw") for _ in range(3000)])
+    assert _runs_without_the_gil(lambda: [p256.p256verify(eip) for _ in range(3000)])

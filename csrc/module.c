@@ -426,8 +426,8 @@ static PyObject *core_scalar_mult(PyObject *self, PyObject *const *args, Py_ssiz
  * reference) and copied otherwise. Any wrong type raises TypeError here, before any
  * work. run() then releases the GIL once and verifies items until none is left; several
  * Python threads may call run() on the same batch at once: they claim items one at a
- * time under a lock (dynamic balancing, so a core slowed by other load just takes fewer
- * items), and each item is hashed (SHA-2/SHA-3 of the core's hash layer, compiled into
+ * time (dynamic balancing, so a core slowed by other load just takes fewer items), and
+ * each item is hashed (SHA-2/SHA-3 of the core's hash layer, compiled into
  * this translation unit: hashing is backend-independent), DER-decoded and verified
  * without the GIL. results() gives the list of bools in input order.
  */
@@ -451,10 +451,17 @@ typedef struct {
     batch_item *items;
     int raw;
     p256_hash_id hash;
-    PyThread_type_lock lock; /* guards next and done */
     Py_ssize_t next;         /* first unclaimed item */
     Py_ssize_t done;         /* items finished */
+    PyThread_type_lock lock; /* guards next and done where there are no atomics */
 } BatchObject;
+
+/* Claims are atomic increments: a thread preempted while holding a lock would stall the
+ * others (likely on a loaded machine). Without GCC/clang builtins (or with
+ * -DP256_BATCH_NO_ATOMICS, to test that path), a PyThread lock. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(P256_BATCH_NO_ATOMICS)
+#define BATCH_ATOMICS 1
+#endif
 
 static PyTypeObject Batch_Type;
 
@@ -597,9 +604,14 @@ static PyObject *batch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->raw = raw;
     self->hash = (p256_hash_id)hash;
     self->next = self->done = 0;
-    self->lock = PyThread_allocate_lock();
+    self->lock = NULL;
     self->items = (batch_item *)PyMem_Calloc(n > 0 ? (size_t)n : 1, sizeof(batch_item));
-    if (self->lock == NULL || self->items == NULL) {
+#ifndef BATCH_ATOMICS
+    self->lock = PyThread_allocate_lock();
+    if (self->lock == NULL)
+        self->items = (PyMem_Free(self->items), NULL);
+#endif
+    if (self->items == NULL) {
         Py_DECREF(seq);
         Py_DECREF(self);
         return PyErr_NoMemory();
@@ -636,12 +648,33 @@ static void batch_verify_item(batch_item *it, int raw, p256_hash_id hash)
 static Py_ssize_t batch_claim(BatchObject *self, int finished)
 {
     Py_ssize_t i = -1;
+#ifdef BATCH_ATOMICS
+    if (finished) /* release: the item's result is written before it counts as done */
+        __atomic_fetch_add(&self->done, 1, __ATOMIC_RELEASE);
+    i = __atomic_fetch_add(&self->next, 1, __ATOMIC_RELAXED); /* passes n by one per thread */
+    if (i >= self->n)
+        i = -1;
+#else
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
     self->done += finished;
     if (self->next < self->n)
         i = self->next++;
     PyThread_release_lock(self->lock);
+#endif
     return i;
+}
+
+static Py_ssize_t batch_done(BatchObject *self)
+{
+    Py_ssize_t done;
+#ifdef BATCH_ATOMICS
+    done = __atomic_load_n(&self->done, __ATOMIC_ACQUIRE);
+#else
+    PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    done = self->done;
+    PyThread_release_lock(self->lock);
+#endif
+    return done;
 }
 
 static PyObject *batch_run(BatchObject *self, PyObject *unused)
@@ -667,9 +700,7 @@ static PyObject *batch_results(BatchObject *self, PyObject *unused)
     if (r == NULL)
         return NULL;
     Py_DECREF(r);
-    PyThread_acquire_lock(self->lock, WAIT_LOCK);
-    done = self->done;
-    PyThread_release_lock(self->lock);
+    done = batch_done(self);
     if (done != self->n) {
         PyErr_SetString(PyExc_RuntimeError, "results() called while run() is still working");
         return NULL;

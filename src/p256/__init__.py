@@ -7,6 +7,7 @@ the NIST curves, kept as a baseline and test oracle. See API.md for the contract
 
 from . import _core
 from ._keys import N, P, PrivateKey, PublicKey, scalar_base_mult, scalar_mult
+from ._batch import p256verify, verify_many
 
 __version__ = _core.__version__
 
@@ -15,6 +16,8 @@ __all__ = [
     "PublicKey",
     "scalar_base_mult",
     "scalar_mult",
+    "verify_many",
+    "p256verify",
     "N",
     "P",
     "__version__",

@@ -29,7 +29,11 @@ typedef char p256_nonce_ids_agree[(P256_NONCE_SHA224 == P256_HASH_SHA224 &&
 
 const char *p256_backend_name(void)
 {
+#if defined(P256_ASM_AARCH64)
+    return "aarch64-asm";
+#else
     return "portable";
+#endif
 }
 
 /* Loads d and checks 1 <= d < n; the verdict is public (the caller learns it anyway). */

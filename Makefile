@@ -164,6 +164,23 @@ test-arm64:
 	done; \
 	echo "test-arm64: all passed"
 
+# The pytest suite on aarch64 under qemu, with the assembly and with the portable backend
+# (tools/test_arm64_python.sh: Debian's arm64 python3.11 unpacked into a private sysroot,
+# aarch64 wheels of the test dependencies fetched by the venv's pip, the extension
+# cross-compiled; the tests of the pure-Python reference and of the generators, which
+# cannot depend on the architecture, run natively only). It fetches ~30 MB
+# once (cached in build/arm64-python), so it is part of `make test` only with
+# P256_REQUIRE_ARM64=1, as in CI; locally: make test-arm64-python.
+.PHONY: test-arm64-python
+test-arm64-python: $(VPY)
+	@for t in $(ARM64_CC) $(ARM64_QEMU) apt-get dpkg-deb; do command -v $$t >/dev/null 2>&1 \
+	    || { echo "test-arm64-python: needs $$t"; exit 1; }; done
+	ARM64_CC="$(ARM64_CC)" ARM64_QEMU="$(ARM64_QEMU)" PYTHON="$(VPY)" bash tools/test_arm64_python.sh
+
+ifneq ($(P256_REQUIRE_ARM64),)
+test: test-arm64-python
+endif
+
 # The C benchmarks under qemu for the assembly and the portable backends (gcc -O2): the
 # times are the emulator's, only a proxy for hardware, plus exact instruction counts
 # from qemu's single-step trace. BENCH_ARM64_ROUNDS alternating runs, medians.

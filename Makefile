@@ -167,3 +167,108 @@ fuzz:
 
 clean:
 	rm -rf $(VENV) $(ASAN_VENV) build dist tests/c/bin
+
+# ---- AArch64 (arm64) -----------------------------------------------------------------
+# The assembly field backend (csrc/asm/p256_aarch64.S) and PSTATE.DIT (csrc/cpu_aarch64.h),
+# cross-compiled and run under qemu-aarch64 user-mode emulation: the differential harness
+# tests/c/arm64_backend.c, the DIT harness tests/c/arm64_dit.c (on a CPU model with
+# FEAT_DIT and on one without), and the end-to-end C harnesses test_core.c with the
+# assembly and with the portable C. test_hash.c, test_hash_portable.c and test_modinv.c
+# contain no field code, so they run once per compiler (for the aarch64 SHA-2 and safegcd
+# code). Every compiler that can target aarch64 here is used (gcc, and clang with the gcc
+# cross sysroot). Before that, the assembled object is checked: only the listed
+# data-independent-timing instructions, no branch but ret, a landing pad per function.
+# Part of `make test` when the tools are installed; skipped with a message otherwise,
+# unless P256_REQUIRE_ARM64=1 (CI sets it), which makes missing tools an error.
+# Debian: apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+ARM64_CC      ?= aarch64-linux-gnu-gcc
+ARM64_CLANG   ?= clang --target=aarch64-linux-gnu
+ARM64_OBJDUMP ?= aarch64-linux-gnu-objdump
+ARM64_READELF ?= aarch64-linux-gnu-readelf
+ARM64_QEMU    ?= qemu-aarch64
+ARM64_SYSROOT ?= /usr/aarch64-linux-gnu
+ARM64_RUN     := $(ARM64_QEMU) -L $(ARM64_SYSROOT)
+ARM64_FLAGS   ?= -O2 -std=c99 -Wall -Wextra -Werror -Icsrc
+ARM64_ASM     := csrc/asm/p256_aarch64.S
+ARM64_BIN     := tests/c/bin/arm64
+# The instructions the .S may contain (all on the Arm ARM's DIT list, or loads/stores
+# at fixed offsets from the argument pointers, or the bti landing pad, alignment nops, ret).
+ARM64_ASM_OK  := adc adcs adds bti csel cset ldp ldr lsl lsr mov mul nop ret sbc sbcs stp subs umulh
+
+.PHONY: test-arm64 bench-arm64
+test: test-arm64
+
+test-arm64:
+	@if ! command -v $(ARM64_CC) >/dev/null 2>&1 || ! command -v $(ARM64_QEMU) >/dev/null 2>&1; then \
+	    msg="test-arm64: SKIPPED: needs $(ARM64_CC) and $(ARM64_QEMU) (apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)"; \
+	    if [ -n "$(P256_REQUIRE_ARM64)" ]; then echo "$$msg, and P256_REQUIRE_ARM64 is set"; exit 1; fi; \
+	    echo "$$msg"; exit 0; \
+	fi; \
+	set -e; mkdir -p $(ARM64_BIN); \
+	echo "test-arm64: static check of $(ARM64_ASM)"; \
+	$(ARM64_CC) -c -o $(ARM64_BIN)/p256_aarch64.o $(ARM64_ASM); \
+	$(ARM64_OBJDUMP) -d --no-show-raw-insn $(ARM64_BIN)/p256_aarch64.o > $(ARM64_BIN)/p256_aarch64.dis; \
+	bad=$$(awk -F'\t' '/^ +[0-9a-f]+:/{split($$2, m, " "); print m[1]}' $(ARM64_BIN)/p256_aarch64.dis \
+	       | sort -u | grep -v -x -F $(foreach i,$(ARM64_ASM_OK),-e $(i)) || true); \
+	if [ -n "$$bad" ]; then echo "test-arm64: unexpected instructions in $(ARM64_ASM): $$bad"; exit 1; fi; \
+	for f in p256_fe_mul_aarch64 p256_fe_sqr_aarch64; do \
+	    grep -A1 "<$$f>:" $(ARM64_BIN)/p256_aarch64.dis | grep -q 'bti	c' \
+	        || { echo "test-arm64: $$f does not start with bti c"; exit 1; }; \
+	done; \
+	$(ARM64_CC) -mbranch-protection=standard -c -o $(ARM64_BIN)/p256_aarch64-bti.o $(ARM64_ASM); \
+	$(ARM64_READELF) -n $(ARM64_BIN)/p256_aarch64-bti.o | grep -q 'AArch64 feature: BTI, PAC' \
+	    || { echo "test-arm64: no BTI/PAC property note under -mbranch-protection"; exit 1; }; \
+	run() { log=$$1.log; shift; $(ARM64_RUN) "$$@" > $$log 2>&1 || { cat $$log; echo "test-arm64: FAILED: $$*"; exit 1; }; \
+	        tail -n 1 $$log; }; \
+	ccs=gcc; \
+	if echo 'int main(void){return 0;}' | $(ARM64_CLANG) -x c -o $(ARM64_BIN)/clang-probe - >/dev/null 2>&1 \
+	   && $(ARM64_RUN) $(ARM64_BIN)/clang-probe; then ccs="gcc clang"; \
+	else echo "test-arm64: $(ARM64_CLANG) cannot build for the cross sysroot here: gcc only"; fi; \
+	for tag in $$ccs; do \
+	    if [ $$tag = gcc ]; then cc="$(ARM64_CC)"; else cc="$(ARM64_CLANG)"; fi; \
+	    b=$(ARM64_BIN)/$$tag; \
+	    echo "test-arm64 [$$cc]: build"; \
+	    $$cc $(ARM64_FLAGS) -DP256_ASM_AARCH64 -o $$b-backend tests/c/arm64_backend.c $(ARM64_ASM); \
+	    $$cc $(ARM64_FLAGS) -DP256_ASM_AARCH64 -o $$b-dit tests/c/arm64_dit.c $(ARM64_ASM); \
+	    $$cc $(ARM64_FLAGS) -DP256_ASM_AARCH64 -o $$b-core-asm tests/c/test_core.c $(ARM64_ASM); \
+	    $$cc $(ARM64_FLAGS) -o $$b-core-portable tests/c/test_core.c; \
+	    for t in test_hash test_hash_portable test_modinv; do $$cc $(ARM64_FLAGS) -o $$b-$$t tests/c/$$t.c; done; \
+	    echo "test-arm64 [$$cc]: run under $(ARM64_QEMU)"; \
+	    run $$b-backend $$b-backend; \
+	    run $$b-dit-max -cpu max $$b-dit dit; \
+	    run $$b-dit-a72 -cpu cortex-a72 $$b-dit nodit; \
+	    printf 'assembly backend: '; run $$b-core-asm $$b-core-asm; \
+	    printf 'portable backend: '; run $$b-core-portable $$b-core-portable; \
+	    for t in test_hash test_hash_portable test_modinv; do run $$b-$$t $$b-$$t; done; \
+	done; \
+	echo "test-arm64: all passed"
+
+# The pytest suite on aarch64 under qemu, with the assembly and with the portable backend
+# (tools/test_arm64_python.sh: Debian's arm64 python3.11 unpacked into a private sysroot,
+# aarch64 wheels of the test dependencies fetched by the venv's pip, the extension
+# cross-compiled; the tests of the pure-Python reference and of the generators, which
+# cannot depend on the architecture, run natively only). It fetches ~30 MB
+# once (cached in build/arm64-python), so it is part of `make test` only with
+# P256_REQUIRE_ARM64=1, as in CI; locally: make test-arm64-python.
+.PHONY: test-arm64-python
+test-arm64-python: $(VPY)
+	@for t in $(ARM64_CC) $(ARM64_QEMU) apt-get dpkg-deb; do command -v $$t >/dev/null 2>&1 \
+	    || { echo "test-arm64-python: needs $$t"; exit 1; }; done
+	ARM64_CC="$(ARM64_CC)" ARM64_QEMU="$(ARM64_QEMU)" PYTHON="$(VPY)" bash tools/test_arm64_python.sh
+
+ifneq ($(P256_REQUIRE_ARM64),)
+test: test-arm64-python
+endif
+
+# The C benchmarks under qemu for the assembly and the portable backends (gcc -O2): the
+# times are the emulator's, only a proxy for hardware, plus exact instruction counts
+# from qemu's single-step trace. BENCH_ARM64_ROUNDS alternating runs, medians.
+BENCH_ARM64_ROUNDS ?= 3
+
+bench-arm64:
+	@mkdir -p $(ARM64_BIN)
+	$(ARM64_CC) -O2 -std=c99 -Icsrc -DP256_ASM_AARCH64 -o $(ARM64_BIN)/bench_core-asm tests/c/bench_core.c $(ARM64_ASM)
+	$(ARM64_CC) -O2 -std=c99 -Icsrc -o $(ARM64_BIN)/bench_core-portable tests/c/bench_core.c
+	$(ARM64_CC) -O2 -std=c99 -Icsrc -DP256_ASM_AARCH64 -o $(ARM64_BIN)/bench_field-asm tests/c/bench_field.c $(ARM64_ASM)
+	$(ARM64_CC) -O2 -std=c99 -Icsrc -o $(ARM64_BIN)/bench_field-portable tests/c/bench_field.c
+	$(PYTHON) tools/bench_arm64.py --run "$(ARM64_RUN)" --rounds $(BENCH_ARM64_ROUNDS) --bin $(ARM64_BIN)

@@ -16,6 +16,7 @@
 #include "ecmult_impl.h"
 #include "ecdsa_impl.h"
 #include "random_impl.h"
+#include "cpu_aarch64.h" /* PSTATE.DIT around secret work: p256_dit_on/restore */
 
 /* p256.h's nonce ids are hash.h's ids (C99 has no static_assert: a negative array size). */
 typedef char p256_nonce_ids_agree[(P256_NONCE_SHA224 == P256_HASH_SHA224 &&
@@ -28,7 +29,11 @@ typedef char p256_nonce_ids_agree[(P256_NONCE_SHA224 == P256_HASH_SHA224 &&
 
 const char *p256_backend_name(void)
 {
+#if defined(P256_ASM_AARCH64)
+    return "aarch64-asm";
+#else
     return "portable";
+#endif
 }
 
 /* Loads d and checks 1 <= d < n; the verdict is public (the caller learns it anyway). */
@@ -41,24 +46,29 @@ static int p256_load_seckey(p256_scalar *d, const uint8_t d32[32])
 
 int p256_seckey_verify(const uint8_t d32[32])
 {
+    const int dit = p256_dit_on();
     p256_scalar d;
     int ok = p256_load_seckey(&d, d32);
     p256_memzero(&d, sizeof d);
+    p256_dit_restore(dit);
     return ok;
 }
 
 int p256_seckey_generate(uint8_t d32[32])
 {
+    const int dit = p256_dit_on();
+    int ok = 0;
     /* Each draw is accepted with probability > 1 - 2^-32; 64 failures means a broken RNG. */
-    for (int tries = 0; tries < 64; tries++) {
+    for (int tries = 0; tries < 64 && !ok; tries++) {
         if (!p256_random_bytes(d32, 32))
             break;
         P256_SECRET(d32, 32);
-        if (p256_seckey_verify(d32))
-            return 1;
+        ok = p256_seckey_verify(d32);
     }
-    p256_memzero(d32, 32);
-    return 0;
+    if (!ok)
+        p256_memzero(d32, 32);
+    p256_dit_restore(dit);
+    return ok;
 }
 
 /* out = encode(to_affine(p)) unless p is infinity; the verdict is public. */
@@ -76,6 +86,7 @@ static int p256_output_point(uint8_t out[65], const p256_jac *p)
 
 int p256_pubkey_create(uint8_t pub[65], const uint8_t d32[32])
 {
+    const int dit = p256_dit_on();
     p256_scalar d;
     p256_jac q;
     int ok = p256_load_seckey(&d, d32);
@@ -85,6 +96,7 @@ int p256_pubkey_create(uint8_t pub[65], const uint8_t d32[32])
     }
     p256_memzero(&d, sizeof d);
     p256_memzero(&q, sizeof q);
+    p256_dit_restore(dit);
     return ok;
 }
 
@@ -100,6 +112,7 @@ int p256_pubkey_parse(uint8_t pub[65], const uint8_t *in, size_t len)
 int p256_sign(uint8_t rs[64], const uint8_t d32[32], const uint8_t *digest, size_t digest_len,
               int nonce)
 {
+    const int dit = p256_dit_on();
     p256_scalar d;
     uint8_t extra[32];
     int ok = p256_load_seckey(&d, d32);
@@ -115,6 +128,7 @@ int p256_sign(uint8_t rs[64], const uint8_t d32[32], const uint8_t *digest, size
     }
     p256_memzero(&d, sizeof d);
     p256_memzero(extra, sizeof extra);
+    p256_dit_restore(dit);
     return ok;
 }
 
@@ -139,6 +153,7 @@ size_t p256_sig_to_der(uint8_t der[72], const uint8_t rs[64])
 
 int p256_ecdh(uint8_t out[32], const uint8_t d32[32], const uint8_t *pub, size_t pub_len)
 {
+    const int dit = p256_dit_on();
     p256_scalar d;
     p256_aff q;
     p256_jac s;
@@ -153,6 +168,7 @@ int p256_ecdh(uint8_t out[32], const uint8_t d32[32], const uint8_t *pub, size_t
     p256_memzero(&d, sizeof d);
     p256_memzero(&s, sizeof s);
     p256_memzero(pt, sizeof pt);
+    p256_dit_restore(dit);
     return ok;
 }
 
@@ -168,6 +184,7 @@ static int p256_load_any_scalar(p256_scalar *k, const uint8_t k32[32])
 
 int p256_mult_base(uint8_t out[65], const uint8_t k32[32])
 {
+    const int dit = p256_dit_on();
     p256_scalar k;
     p256_jac r;
     int ok = p256_load_any_scalar(&k, k32);
@@ -177,11 +194,13 @@ int p256_mult_base(uint8_t out[65], const uint8_t k32[32])
     }
     p256_memzero(&k, sizeof k);
     p256_memzero(&r, sizeof r);
+    p256_dit_restore(dit);
     return ok;
 }
 
 int p256_mult(uint8_t out[65], const uint8_t k32[32], const uint8_t *pub, size_t pub_len)
 {
+    const int dit = p256_dit_on();
     p256_scalar k;
     p256_aff q;
     p256_jac r;
@@ -192,5 +211,6 @@ int p256_mult(uint8_t out[65], const uint8_t k32[32], const uint8_t *pub, size_t
     }
     p256_memzero(&k, sizeof k);
     p256_memzero(&r, sizeof r);
+    p256_dit_restore(dit);
     return ok;
 }

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# The pytest suite on aarch64, under qemu-aarch64 user-mode emulation (make test-arm64-python).
+#
+# 1. An arm64 Python: Debian's python3.11 .debs for arm64 and the libraries it loads,
+#    fetched with apt-get under a private state directory (the machine's dpkg and apt
+#    configuration are not touched: no dpkg --add-architecture) and unpacked with
+#    dpkg-deb -x into a sysroot, which qemu-aarch64 -L serves as the guest's /.
+# 2. The test dependencies (pyproject's [test] extra) as aarch64 wheels: pip download
+#    --platform manylinux..._aarch64, unpacked into a site directory.
+# 3. p256._core cross-compiled with aarch64-linux-gnu-gcc against that Python's headers,
+#    once per backend (ARM64_PY_BACKENDS: asm = the assembly, portable = the C), next to
+#    src/p256/*.py.
+# 4. pytest, run by the arm64 Python through a wrapper script that is also its
+#    sys.executable, so tests that start a Python subprocess get the arm64 one too.
+#    Skipped here: the tests that do not touch the core and whose outcome cannot depend
+#    on the architecture (the pure-Python reference curves and the generators' freshness
+#    check); they run natively in make test.
+#
+# Steps 1 and 2 are cached in the work directory (build/arm64-python, outside tests/ so that
+# pytest never collects the sysroot's CPython test files); delete it to
+# fetch again. Needs network access to the Debian archive and PyPI, like make test itself.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CC=${ARM64_CC:-aarch64-linux-gnu-gcc}
+QEMU=${ARM64_QEMU:-qemu-aarch64}
+HOSTPY=${PYTHON:-python3}
+PYV=3.11 # Debian 12's python3 (the sysroot's), the wheels' tag
+BACKENDS=${ARM64_PY_BACKENDS:-asm portable}
+WORK=$(realpath -m "${ARM64_PY_WORK:-build/arm64-python}")
+PYTEST_ARGS=${ARM64_PYTEST_ARGS:---ignore=tests/test_reference.py --ignore=tests/test_reference_wycheproof.py --ignore=tests/test_generated.py}
+SYSROOT=$WORK/sysroot
+mkdir -p "$WORK"
+
+log() { echo "test-arm64-python: $*"; }
+
+# -- 1. the arm64 Python -------------------------------------------------------------------
+if [ ! -e "$WORK/.sysroot-ok" ]; then
+    log "fetching Debian's python$PYV for arm64 into $SYSROOT"
+    apt_dir=$WORK/apt
+    rm -rf "$apt_dir" "$SYSROOT" "$WORK/debs"
+    mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" "$WORK/debs"
+    : > "$apt_dir/status"
+    apt_opts=(-o "Dir::State=$apt_dir/state" -o "Dir::State::status=$apt_dir/status"
+              -o "Dir::Cache=$apt_dir/cache" -o APT::Architecture=arm64
+              -o APT::Architectures::=arm64 -o APT::Sandbox::User=root)
+    [ "$(id -u)" = 0 ] || apt_opts=("${apt_opts[@]:0:${#apt_opts[@]}-2}")
+    apt-get -qq "${apt_opts[@]}" update
+    # python3.11 and what its interpreter and stdlib extension modules link against
+    # (libc6 too, so the sysroot does not depend on the cross toolchain's copy).
+    (cd "$WORK/debs" && apt-get -qq "${apt_opts[@]}" download \
+        "python$PYV-minimal" "libpython$PYV-minimal" "libpython$PYV-stdlib" "libpython$PYV-dev" \
+        libc6 libgcc-s1 libexpat1 zlib1g libffi8 libssl3 libbz2-1.0 liblzma5 libsqlite3-0 \
+        libncursesw6 libtinfo6 libreadline8 libuuid1 libcrypt1 libdb5.3 libgdbm6 libnsl2 \
+        libtirpc3 libgssapi-krb5-2 libk5crypto3 libkrb5-3 libkrb5support0 libkeyutils1 \
+        libcom-err2)
+    mkdir -p "$SYSROOT"
+    for deb in "$WORK"/debs/*.deb; do dpkg-deb -x "$deb" "$SYSROOT"; done
+    "$QEMU" -L "$SYSROOT" "$SYSROOT/usr/bin/python$PYV" -c \
+        'import platform, ssl, hashlib, ctypes, sqlite3; assert platform.machine() == "aarch64"'
+    touch "$WORK/.sysroot-ok"
+fi
+
+# The wrapper: argv[0] (qemu -0) stays this script, so sys.executable is this script.
+cat > "$WORK/python3" <<EOF
+#!/bin/sh
+exec $QEMU -L "$SYSROOT" -0 "\$0" "$SYSROOT/usr/bin/python$PYV" "\$@"
+EOF
+chmod +x "$WORK/python3"
+
+# -- 2. the test dependencies ----------------------------------------------------------------
+if [ ! -e "$WORK/.site-ok" ]; then
+    log "fetching aarch64 wheels of the test dependencies"
+    rm -rf "$WORK/wheels" "$WORK/site"
+    "$HOSTPY" -m pip download -q --only-binary=:all: -d "$WORK/wheels" \
+        --python-version "$PYV" --implementation cp --abi "cp${PYV/./}" --abi abi3 --abi none \
+        --platform manylinux2014_aarch64 --platform manylinux_2_28_aarch64 \
+        --platform manylinux_2_34_aarch64 \
+        "pytest>=7" "hypothesis>=6" "cryptography>=41"
+    mkdir -p "$WORK/site"
+    for whl in "$WORK"/wheels/*.whl; do "$HOSTPY" -m zipfile -e "$whl" "$WORK/site"; done
+    touch "$WORK/.site-ok"
+fi
+
+# -- 3 and 4. per backend: build the extension, run pytest ----------------------------------
+ext_suffix=$("$WORK/python3" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+for backend in $BACKENDS; do
+    pkg=$WORK/pkg-$backend
+    rm -rf "$pkg"
+    mkdir -p "$pkg/p256"
+    cp src/p256/*.py "$pkg/p256/"
+    case $backend in
+        asm) extra=(-DP256_ASM_AARCH64 csrc/asm/p256_aarch64.S); want=aarch64-asm ;;
+        portable) extra=(); want=portable ;;
+        *) echo "unknown backend $backend (asm, portable)"; exit 2 ;;
+    esac
+    log "[$backend] building p256/_core$ext_suffix with $CC"
+    # The flags meson uses for the extension (meson.build), at -O2.
+    $CC -O2 -std=c99 -Wall -Wextra -fPIC -shared -fvisibility=hidden -fno-strict-aliasing \
+        -Icsrc -I"$SYSROOT/usr/include/python$PYV" -I"$SYSROOT/usr/include" \
+        -o "$pkg/p256/_core$ext_suffix" csrc/module.c csrc/p256.c "${extra[@]}"
+    got=$(PYTHONPATH=$pkg "$WORK/python3" -c 'import p256._core as c; print(c.backend())')
+    [ "$got" = "$want" ] || { log "[$backend] the extension says backend $got, not $want"; exit 1; }
+    log "[$backend] pytest under $QEMU (backend $got)"
+    # shellcheck disable=SC2086 # PYTEST_ARGS is a list of options
+    PYTHONPATH=$pkg:$WORK/site "$WORK/python3" -m pytest -q -p no:cacheprovider $PYTEST_ARGS tests
+done
+log "all passed"

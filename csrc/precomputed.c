@@ -7,5 +7,5 @@
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic ignored "-Wunused-function"
 #endif
-#define P256_TABLE_STORAGE /* external; hidden (P256_TABLE_ATTRS, -fvisibility=hidden) */
+#define P256_TABLE_STORAGE /* external (hidden: -fvisibility=hidden) */
 #include "precomputed.h"

@@ -51,17 +51,20 @@ def main(out):
       " * Entries are 64 bytes: aligned to 64, each lookup reads whole cache lines.\n"
       " */\n")
     w("#if defined(__GNUC__) || defined(__clang__)\n"
-      "#define P256_TABLE_ATTRS __attribute__((aligned(64), visibility(\"hidden\")))\n"
-      "#else\n#define P256_TABLE_ATTRS\n#endif\n")
+      "#define P256_TABLE_ALIGN __attribute__((aligned(64)))\n"
+      "#define P256_TABLE_HIDDEN __attribute__((visibility(\"hidden\")))\n"
+      "#else\n#define P256_TABLE_ALIGN\n#define P256_TABLE_HIDDEN\n#endif\n")
     w("#ifndef P256_TABLE_STORAGE\n#define P256_TABLE_STORAGE static\n#endif\n\n")
     w("#if defined(P256_TABLES_EXTERN)\n")
-    w("extern const p256_aff p256_comb_table[P256_COMB_WINDOWS][P256_COMB_ENTRIES] P256_TABLE_ATTRS;\n")
-    w("extern const p256_aff p256_wnaf_g_table[%d] P256_TABLE_ATTRS;\n" % (1 << (WNAF_G_BITS - 2)))
+    w("P256_TABLE_HIDDEN extern const p256_aff\n"
+      "    p256_comb_table[P256_COMB_WINDOWS][P256_COMB_ENTRIES] P256_TABLE_ALIGN;\n")
+    w("P256_TABLE_HIDDEN extern const p256_aff p256_wnaf_g_table[%d] P256_TABLE_ALIGN;\n"
+      % (1 << (WNAF_G_BITS - 2)))
     w("#else\n\n")
 
     w("/* p256_comb_table[i][j] = (j + 1) * 2^(%d i) * G */\n" % COMB_BITS)
     w("P256_TABLE_STORAGE const p256_aff p256_comb_table[P256_COMB_WINDOWS][P256_COMB_ENTRIES]\n"
-      "    P256_TABLE_ATTRS = {\n")
+      "    P256_TABLE_ALIGN = {\n")
     base = g
     for i in range(COMB_WINDOWS):
         w("    {\n")
@@ -75,7 +78,7 @@ def main(out):
     w("};\n\n")
 
     w("/* p256_wnaf_g_table[j] = (2j + 1) * G */\n")
-    w("P256_TABLE_STORAGE const p256_aff p256_wnaf_g_table[%d] P256_TABLE_ATTRS = {\n"
+    w("P256_TABLE_STORAGE const p256_aff p256_wnaf_g_table[%d] P256_TABLE_ALIGN = {\n"
       % (1 << (WNAF_G_BITS - 2)))
     g2 = add(g, g)
     acc = g

@@ -85,17 +85,19 @@
 .endm
 
 /* Montgomery step: (t1..t5) = (t0..t4 + m*p) / 2^64 with m = t0 (see the header);
- * t5 is a free register on entry. */
+ * t5 is a free register on entry. m*p3 = m*2^64 - m*2^32 + m by shifts and a
+ * subtraction (ml = m - (m<<32), mh = m - (m>>32) - borrow), not a multiplication. */
 .macro P256_MUL_REDUCE t0, t1, t2, t3, t4, t5
-    movq    \t0, %rdx
-    mulx    %r15, %rax, %rbx        /* rbx:rax = m*p3 */
-    shlx    %rbp, \t0, %r14         /* m<<32 */
-    shrx    %rbp, \t0, \t0          /* m>>32 */
     xorq    \t5, \t5
-    addq    %r14, \t1
-    adcq    \t0, \t2
-    adcq    %rax, \t3
-    adcq    %rbx, \t4
+    shlx    %rbp, \t0, %rax         /* m<<32 */
+    shrx    %rbp, \t0, %rbx         /* m>>32 */
+    movq    \t0, %rdx
+    subq    %rax, %rdx              /* ml */
+    sbbq    %rbx, \t0               /* mh */
+    addq    %rax, \t1
+    adcq    %rbx, \t2
+    adcq    %rdx, \t3
+    adcq    \t0, \t4
     adcq    $0, \t5
 .endm
 
@@ -218,15 +220,17 @@ p256_fe_mul_x86_64_adx:
  * rax, rbx, rsi = temporaries.
  */
 
-/* One reduction step on the window (w0, w1, w2, w3) -> (w1, w2, w3, w0). */
+/* One reduction step on the window (w0, w1, w2, w3) -> (w1, w2, w3, w0), m*p3 by shifts
+ * as in the multiplication. */
 .macro P256_SQR_REDUCE w0, w1, w2, w3
-    movq    \w0, %rdx
-    shlx    %rbp, \w0, %rsi         /* m<<32 */
-    shrx    %rbp, \w0, %rax         /* m>>32 */
-    mulx    %rcx, %rbx, \w0         /* w0:rbx = m*p3; w0 becomes the new top word */
-    addq    %rsi, \w1
-    adcq    %rax, \w2
-    adcq    %rbx, \w3
+    shlx    %rbp, \w0, %rax         /* m<<32 */
+    shrx    %rbp, \w0, %rbx         /* m>>32 */
+    movq    \w0, %rsi
+    subq    %rax, %rsi              /* ml */
+    sbbq    %rbx, \w0               /* mh: the new top word */
+    addq    %rax, \w1
+    adcq    %rbx, \w2
+    adcq    %rsi, \w3
     adcq    $0, \w0
 .endm
 

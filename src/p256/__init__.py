@@ -10,6 +10,16 @@ from ._keys import N, P, PrivateKey, PublicKey, scalar_base_mult, scalar_mult
 
 __version__ = _core.__version__
 
+
+def backend() -> str:
+    """Name of the field-arithmetic backend in use: "x86_64-adx", "aarch64-asm" or "portable".
+
+    Chosen at import: the fastest one this CPU runs, unless the environment variable
+    P256_BACKEND names one ("portable" forces the portable C).
+    """
+    return _core.backend()
+
+
 __all__ = [
     "PrivateKey",
     "PublicKey",
@@ -18,4 +28,5 @@ __all__ = [
     "N",
     "P",
     "__version__",
+    "backend",
 ]

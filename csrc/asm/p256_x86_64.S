@@ -237,10 +237,11 @@ p256_fe_mul_x86_64_adx:
  * Squaring: the six cross products a_i*a_j (i < j) once (x1..x6; their sum is < 2^448),
  * then one pass doubles them with the CF chain (adcx x,x shifts each top bit into the
  * next word) while the OF chain adds the squares a_i^2 at words 2i, 2i+1: T = a^2 in
- * r8..r15. Then P256_REDUCE_FINISH.
+ * r8..r15. Then P256_REDUCE_FINISH. a0^2 and a1^2 are multiplied first: the low words
+ * t0..t3 they complete start the reduction sooner (3 of 40 cycles of latency).
  *
- * Registers: rsi = a, rdi = r, rdx = the MULX multiplier; rax, rbx = product halves;
- * rbp = 0.
+ * Registers: rsi = a, rdx = the MULX multiplier; rax, rbx = product halves; rcx holds
+ * hi(a0^2) and r15:rdi a1^2 until the doubling pass (r is on the stack); rbp = 0.
  */
     .globl  p256_fe_sqr_x86_64_adx
     .hidden p256_fe_sqr_x86_64_adx
@@ -249,17 +250,19 @@ p256_fe_mul_x86_64_adx:
 p256_fe_sqr_x86_64_adx:
     P256_PROLOGUE
 
-    /* a0*(a1, a2, a3) -> x1..x4 = r9..r12, one chain. */
+    /* a0^2 -> t0 = r8 (high half in rcx); a0*(a1, a2, a3) -> x1..x4 = r9..r12. */
     movq    (%rsi), %rdx
+    mulx    %rdx, %r8, %rcx
     mulx    8(%rsi), %r9, %r10
     mulx    16(%rsi), %rax, %r11
     addq    %rax, %r10
     mulx    24(%rsi), %rax, %r12
     adcq    %rax, %r11
     adcq    $0, %r12
-    /* a1*a2 at words 3-4, a1*a3 at 4-5, a2*a3 at 5-6: x5 = r13, x6 = r14. A high half
-     * is <= 2^64 - 2, so adding one carry to it cannot wrap. */
+    /* a1^2 -> r15:rdi; a1*a2 at words 3-4, a1*a3 at 4-5, a2*a3 at 5-6: x5 = r13,
+     * x6 = r14. A high half is <= 2^64 - 2, so adding one carry to it cannot wrap. */
     movq    8(%rsi), %rdx
+    mulx    %rdx, %rdi, %r15
     xorl    %ebp, %ebp              /* rbp = 0; clears CF and OF */
     mulx    16(%rsi), %rax, %rbx
     adcx    %rax, %r11
@@ -275,16 +278,12 @@ p256_fe_sqr_x86_64_adx:
     /* Double (CF chain) and add the squares (OF chain). The xor clears both flags (they
      * are 0 already) so that this chain need not wait for the last one. */
     xorl    %ebp, %ebp
-    movq    (%rsi), %rdx
-    mulx    %rdx, %r8, %rax         /* a0^2 */
     adcx    %r9, %r9
-    adox    %rax, %r9
-    movq    8(%rsi), %rdx
-    mulx    %rdx, %rax, %rbx        /* a1^2 */
+    adox    %rcx, %r9               /* t1 = 2 x1 + hi(a0^2) */
     adcx    %r10, %r10
-    adox    %rax, %r10
+    adox    %rdi, %r10              /* t2 = 2 x2 + lo(a1^2) */
     adcx    %r11, %r11
-    adox    %rbx, %r11
+    adox    %r15, %r11              /* t3 = 2 x3 + hi(a1^2) */
     movq    16(%rsi), %rdx
     mulx    %rdx, %rax, %rbx        /* a2^2 */
     adcx    %r12, %r12

@@ -53,14 +53,10 @@ bench-c:
 
 # Field backends the C harnesses are built for: the portable C always, plus the
 # assembly the host can run. `adx` (x86-64 BMI2/ADX, csrc/asm/p256_x86_64.S) is built
-# on every x86-64 host, with -mbmi2 -madx like the extension's copy; its binaries run
-# only where the CPU has BMI2 and ADX (test_backend.c reads CPUID itself and prints a
-# SKIP line elsewhere).
+# on every x86-64 host; its binaries run only where the CPU has BMI2 and ADX
+# (test_backend.c reads CPUID itself and prints a SKIP line elsewhere).
 CVARIANTS := portable $(if $(filter x86_64,$(shell uname -m)),adx)
-ADX_FLAGS := -DP256_ASM_X86_64_ADX -mbmi2 -madx csrc/asm/p256_x86_64.S
-# test_backend.c runs on any x86-64 (it asks CPUID before running the assembly), so its
-# own C must not use BMI2.
-ADX_FLAGS_BASELINE := -DP256_ASM_X86_64_ADX csrc/asm/p256_x86_64.S
+ADX_FLAGS := -DP256_ASM_X86_64_ADX csrc/asm/p256_x86_64.S
 ADX_CPU   := $(shell grep -qw adx /proc/cpuinfo 2>/dev/null && grep -qw bmi2 /proc/cpuinfo 2>/dev/null && echo yes)
 # Inside the shell loops below: vf = the extra compiler arguments of variant $v.
 VARIANT_FLAGS = case $$v in adx) vf="$(ADX_FLAGS)";; *) vf="";; esac
@@ -75,8 +71,7 @@ ctest:
 	@set -e; for cc in $(CCS); do for v in $(CVARIANTS); do $(VARIANT_FLAGS); for t in $(CTESTS); do \
 	    b=tests/c/bin/$$(basename $$t .c)-$$cc-$$v; \
 	    echo "ctest [$$cc, $$v]: $$b"; \
-	    tf="$$vf"; [ $$v = adx ] && [ $$t = tests/c/test_backend.c ] && tf="$(ADX_FLAGS_BASELINE)"; \
-	    $$cc $(CTEST_FLAGS) -o $$b $$t $$tf; \
+	    $$cc $(CTEST_FLAGS) -o $$b $$t $$vf; \
 	    if [ $$v = portable ] || [ "$(ADX_CPU)" = yes ] || [ $$t = tests/c/test_backend.c ]; then \
 	        $$b; \
 	    else \

@@ -20,7 +20,7 @@
 #include "cpu.h"
 
 #define P256_BACKEND_CHOOSE_ONLY
-#include "../../csrc/backend.c"
+#include "backend.c" /* csrc/backend.c (via -Icsrc) */
 
 #include <stdio.h>
 #include <stdlib.h>

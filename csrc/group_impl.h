@@ -39,7 +39,7 @@ P256_FN void p256_jac_double(p256_jac *r, const p256_jac *a)
      * ((Y + Z)^2 beside alpha's, gamma^2 beside alpha*(4 beta - X3)). The inline
      * portable code is scheduled by the compiler, which does best with Z3 early.
      * Measured on Zen 4 (TSC ticks per doubling, the other order in parentheses):
-     * x86_64-adx 271 (292), portable 302 (323). r may alias a: a's coordinates are
+     * x86_64-adx 280 (287), portable 302 (317). r may alias a: a's coordinates are
      * read before r's are written.
      */
     p256_fe_sqr(&gamma, &a->y);

@@ -13,7 +13,7 @@ CORE_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo cc)
 # so the properties hold for what users' pip builds with, not only for our choice.
 CCS     ?= $(sort $(CORE_CC) $(shell for c in gcc clang; do command -v $$c >/dev/null 2>&1 && echo $$c; done))
 
-.PHONY: test ctest ctime fuzz bench install clean asan
+.PHONY: test ctest ctime fuzz bench bench-c install clean asan
 
 $(VPY):
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,16 @@ $(STAMP): $(VPY) $(SOURCES) Makefile
 
 install: $(STAMP)
 
+# pytest runs once per field backend: the default (the fastest this CPU runs) and, when
+# that is an assembly backend, again with P256_BACKEND=portable; the second run leaves
+# out the files that never touch the native core (the pure-Python reference, generators).
 test: $(STAMP) ctest ctime fuzz
 	$(VPY) -m pytest -q
+	@if [ "$$($(VPY) -c 'import p256; print(p256.backend())')" != portable ]; then \
+	    echo "pytest again with P256_BACKEND=portable"; \
+	    P256_BACKEND=portable $(VPY) -m pytest -q --ignore=tests/test_reference.py \
+	        --ignore=tests/test_reference_wycheproof.py --ignore=tests/test_generated.py; \
+	fi
 
 # `p256 bench` through the venv's console script; options in BENCH_ARGS, e.g.
 # make bench BENCH_ARGS="--quick --json bench.json" (see README, Performance).
@@ -35,33 +43,62 @@ BENCH_ARGS ?=
 bench: $(STAMP)
 	$(VENV)/bin/p256 bench $(BENCH_ARGS)
 
+# The core from C, per field backend this CPU runs, as Go benchmark lines, and
+# `openssl speed ecdsap256 ecdhp256` in the same run with ratios (benchmarks/bench_c.py).
+# Built like the extension (CORE_CC, -O3).
+BENCH_C_VARIANTS = portable $(if $(and $(filter adx,$(CVARIANTS)),$(ADX_CPU)),adx)
+
+bench-c:
+	@mkdir -p tests/c/bin
+	@set -e; for v in $(BENCH_C_VARIANTS); do $(VARIANT_FLAGS); \
+	    $(CORE_CC) -O3 -std=c99 -Icsrc -o tests/c/bin/bench_core-$$v tests/c/bench_core.c $$vf; \
+	done
+	$(PYTHON) benchmarks/bench_c.py $(foreach v,$(BENCH_C_VARIANTS),tests/c/bin/bench_core-$(v))
+
+# Field backends the C harnesses are built for: the portable C always, plus the
+# assembly the host can run. `adx` (x86-64 BMI2/ADX, csrc/asm/p256_x86_64.S) is built
+# on every x86-64 host; its binaries run only where the CPU has BMI2 and ADX
+# (test_backend.c reads CPUID itself and prints a SKIP line elsewhere).
+CVARIANTS := portable $(if $(filter x86_64,$(shell uname -m)),adx)
+ADX_FLAGS := -DP256_ASM_X86_64_ADX csrc/asm/p256_x86_64.S
+ADX_CPU   := $(shell grep -qw adx /proc/cpuinfo 2>/dev/null && grep -qw bmi2 /proc/cpuinfo 2>/dev/null && echo yes)
+# Inside the shell loops below: vf = the extra compiler arguments of variant $v.
+VARIANT_FLAGS = case $$v in adx) vf="$(ADX_FLAGS)";; *) vf="";; esac
+
 # C harnesses: every tests/c/test_*.c is built against the core's sources and run,
-# once per compiler.
+# once per compiler and per field backend.
 CTEST_FLAGS ?= -O2 -std=c99 -Wall -Wextra -Werror -Icsrc
 CTESTS      := $(wildcard tests/c/test_*.c)
 
 ctest:
 	@mkdir -p tests/c/bin
-	@set -e; for cc in $(CCS); do for t in $(CTESTS); do \
-	    b=tests/c/bin/$$(basename $$t .c)-$$cc; \
-	    echo "ctest [$$cc]: $$b"; \
-	    $$cc $(CTEST_FLAGS) -o $$b $$t; \
-	    $$b; \
-	done; done
+	@set -e; for cc in $(CCS); do for v in $(CVARIANTS); do $(VARIANT_FLAGS); for t in $(CTESTS); do \
+	    b=tests/c/bin/$$(basename $$t .c)-$$cc-$$v; \
+	    echo "ctest [$$cc, $$v]: $$b"; \
+	    $$cc $(CTEST_FLAGS) -o $$b $$t $$vf; \
+	    if [ $$v = portable ] || [ "$(ADX_CPU)" = yes ] || [ $$t = tests/c/test_backend.c ]; then \
+	        $$b; \
+	    else \
+	        echo "ctest [$$cc, $$v]: SKIP run: this CPU lacks BMI2/ADX"; \
+	    fi; \
+	done; done; done
 
 # Constant-time check: every tests/c/ctime_*.c is built with P256_CTIME_TEST (secrets
 # marked undefined) at the release optimization level and run under valgrind memcheck,
 # which fails on any branch or memory index that depends on a secret. It runs once per
-# compiler (CCS) and per core variant: CTIME_VARIANTS lists them and CTIME_FLAGS_<variant>
-# holds each one's extra compiler flags (an assembly backend adds itself with
-# `CTIME_VARIANTS += name` and `CTIME_FLAGS_name := -D...`).
-# Then the negative controls (tests/c/canary_ctime.c): a secret-dependent branch and a
-# secret-indexed load must each be reported by valgrind, in their own function, or the
-# check itself is broken; their reports are printed so the log shows them.
+# compiler (CCS) and per field backend: CTIME_VARIANTS lists them and CTIME_FLAGS_<variant>
+# holds each one's extra compiler arguments (the assembly backends the CPU runs are added
+# below). Then the negative controls (tests/c/canary_ctime.c): a secret-dependent branch
+# and a secret-indexed load must each be reported by valgrind, in their own function, or
+# the check itself is broken; their reports are printed so the log shows them. And per
+# backend, canary_ctime_field.c: a branch on a secret that went through the backend's
+# multiplication must be reported too, which proves valgrind tracks secrets through
+# MULX/ADCX/ADOX (a clean run of that variant would otherwise mean nothing).
 CTIME_FLAGS    ?= -O3 -gdwarf-4 -std=c99 -Wall -Wextra -Werror -Icsrc -DP256_CTIME_TEST
 CTIMES         := $(wildcard tests/c/ctime_*.c)
-CTIME_VARIANTS ?= portable
+CTIME_VARIANTS ?= portable $(if $(and $(filter adx,$(CVARIANTS)),$(ADX_CPU)),adx)
 CTIME_FLAGS_portable :=
+CTIME_FLAGS_adx      := $(ADX_FLAGS)
 CTIME_CANARY_branch  := Conditional jump or move depends on uninitialised value
 CTIME_CANARY_index   := Use of uninitialised value of size
 
@@ -72,9 +109,16 @@ ctime:
 	    for t in $(CTIMES); do \
 	        b=tests/c/bin/$$(basename $$t .c)-$(v)-$$cc; \
 	        echo "ctime [$(v), $$cc]: $$b"; \
-	        $$cc $(CTIME_FLAGS) $(CTIME_FLAGS_$(v)) -o $$b $$t; \
+	        $$cc $(CTIME_FLAGS) -o $$b $$t $(CTIME_FLAGS_$(v)); \
 	        valgrind -q --error-exitcode=1 --track-origins=yes $$b; \
 	    done; \
+	    b=tests/c/bin/canary_ctime_field-$(v)-$$cc; \
+	    $$cc $(CTIME_FLAGS) -o $$b tests/c/canary_ctime_field.c $(CTIME_FLAGS_$(v)); \
+	    if valgrind -q --error-exitcode=1 $$b >/dev/null 2>&1; then \
+	        echo "ctime [$(v), $$cc]: canary_ctime_field's secret-dependent branch went unreported: the check is broken"; \
+	        exit 1; \
+	    fi; \
+	    echo "ctime [$(v), $$cc]: canary_ctime_field flagged (secrets tracked through the backend)"; \
 	done;)
 	@set -e; for cc in $(CCS); do \
 	    b=tests/c/bin/canary_ctime-$$cc; \

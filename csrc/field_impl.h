@@ -177,7 +177,11 @@ P256_INLINE void p256_fe_sqr_portable(p256_fe *r, const p256_fe *a)
  * The backend: an assembly file (csrc/field_asm.h) when the build defines
  * P256_ASM_X86_64_ADX or P256_ASM_AARCH64, the portable C above otherwise. The portable
  * functions are always compiled so the harnesses can compare the two.
+ * P256_FIELD_OUT_OF_LINE tells the formulas (group_impl.h) that products are calls.
  */
+#if defined(P256_ASM_X86_64_ADX) || defined(P256_ASM_AARCH64)
+#define P256_FIELD_OUT_OF_LINE 1
+#endif
 P256_INLINE void p256_fe_mul(p256_fe *r, const p256_fe *a, const p256_fe *b)
 {
 #if defined(P256_ASM_X86_64_ADX)

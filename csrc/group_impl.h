@@ -29,31 +29,45 @@ static const p256_aff p256_generator = {
  */
 P256_FN void p256_jac_double(p256_jac *r, const p256_jac *a)
 {
-    p256_fe delta, gamma, beta, alpha, t, u;
+    p256_fe delta, gamma, beta, alpha, t, u, z3, g2;
 
-    p256_fe_sqr(&delta, &a->z);
+    /*
+     * The order is a schedule, and the best one depends on the backend. With an
+     * assembly field backend (P256_FIELD_OUT_OF_LINE) every product is a call the
+     * compiler does not reorder: the loop-carried chain Y -> gamma -> beta -> X3 -> Y3
+     * comes first and independent products sit next to the ones they can overlap with
+     * ((Y + Z)^2 beside alpha's, gamma^2 beside alpha*(4 beta - X3)). The inline
+     * portable code is scheduled by the compiler, which does best with Z3 early.
+     * Measured on Zen 4 (TSC ticks per doubling, the other order in parentheses):
+     * x86_64-adx 280 (287), portable 302 (317). r may alias a: a's coordinates are
+     * read before r's are written.
+     */
     p256_fe_sqr(&gamma, &a->y);
+    p256_fe_sqr(&delta, &a->z);
     p256_fe_mul(&beta, &a->x, &gamma);
     p256_fe_sub(&t, &a->x, &delta);
     p256_fe_add(&u, &a->x, &delta);
     p256_fe_mul(&alpha, &t, &u);
+    p256_fe_add(&z3, &a->y, &a->z);
+    p256_fe_sqr(&z3, &z3);
+#if !defined(P256_FIELD_OUT_OF_LINE)
+    p256_fe_sub(&z3, &z3, &gamma);
+    p256_fe_sub(&r->z, &z3, &delta);          /* Z3 = (Y + Z)^2 - gamma - delta = 2YZ */
+#endif
     p256_fe_mul_small(&alpha, &alpha, 3);     /* alpha = 3(X - delta)(X + delta) */
-
-    p256_fe_add(&t, &a->y, &a->z);
-    p256_fe_sqr(&t, &t);
-    p256_fe_sub(&t, &t, &gamma);
-    p256_fe_sub(&r->z, &t, &delta);           /* Z3 = (Y + Z)^2 - gamma - delta = 2YZ */
-
     p256_fe_mul_small(&beta, &beta, 4);       /* 4 beta */
     p256_fe_sqr(&t, &alpha);
     p256_fe_add(&u, &beta, &beta);
     p256_fe_sub(&r->x, &t, &u);               /* X3 = alpha^2 - 8 beta */
-
     p256_fe_sub(&t, &beta, &r->x);
+    p256_fe_sqr(&g2, &gamma);
     p256_fe_mul(&t, &alpha, &t);
-    p256_fe_sqr(&gamma, &gamma);
-    p256_fe_mul_small(&gamma, &gamma, 8);     /* 8 gamma^2 */
-    p256_fe_sub(&r->y, &t, &gamma);           /* Y3 = alpha(4 beta - X3) - 8 gamma^2 */
+    p256_fe_mul_small(&g2, &g2, 8);           /* 8 gamma^2 */
+    p256_fe_sub(&r->y, &t, &g2);              /* Y3 = alpha(4 beta - X3) - 8 gamma^2 */
+#if defined(P256_FIELD_OUT_OF_LINE)
+    p256_fe_sub(&z3, &z3, &gamma);
+    p256_fe_sub(&r->z, &z3, &delta);          /* Z3 = (Y + Z)^2 - gamma - delta = 2YZ */
+#endif
 }
 
 /*
@@ -78,16 +92,18 @@ P256_INLINE void p256_jac_add_unified_core(p256_jac *r, const p256_fe *u1, const
                                            const p256_fe *s1, const p256_fe *s2,
                                            const p256_fe *z, const p256_fe *z4)
 {
-    p256_fe t, m, rr, m_alt, rr_alt, tt, m2, q, n, x3, y3;
+    p256_fe t, m, rr, m_alt, rr_alt, tt, m2, q, n, x3, y3, z4x3;
     uint64_t degenerate;
 
+    /* Scheduled like p256_jac_double: independent products side by side. r must not
+     * alias the inputs (the callers pass a local). */
     p256_fe_add(&t, u1, u2);                  /* T = U1 + U2 */
-    p256_fe_add(&m, s1, s2);                  /* M = S1 + S2 */
-    p256_fe_sqr(&rr, &t);
     p256_fe_mul(&tt, u1, u2);
+    p256_fe_sqr(&rr, &t);
+    p256_fe_mul_small(&z4x3, z4, 3);
+    p256_fe_add(&m, s1, s2);                  /* M = S1 + S2 */
     p256_fe_sub(&rr, &rr, &tt);               /* T^2 - U1 U2 */
-    p256_fe_mul_small(&tt, z4, 3);
-    p256_fe_sub(&rr, &rr, &tt);               /* R = T^2 - U1 U2 - 3 Z^4 */
+    p256_fe_sub(&rr, &rr, &z4x3);             /* R = T^2 - U1 U2 - 3 Z^4 */
 
     degenerate = p256_fe_mask_is_zero(&m) & p256_fe_mask_is_zero(&rr);
     p256_fe_sub(&rr_alt, s1, s2);
@@ -96,18 +112,17 @@ P256_INLINE void p256_jac_add_unified_core(p256_jac *r, const p256_fe *u1, const
     p256_fe_cmov(&m, &m_alt, degenerate);
 
     p256_fe_sqr(&m2, &m);
+    p256_fe_mul(&r->z, z, &m);                /* Z3 = Z M */
+    p256_fe_sqr(&x3, &rr);
     p256_fe_mul(&q, &t, &m2);                 /* Q = T M^2 */
     p256_fe_sqr(&n, &m2);                     /* M^4 */
-    p256_fe_cmov(&n, &p256_fe_zero, degenerate);
-
-    p256_fe_sqr(&x3, &rr);
     p256_fe_sub(&x3, &x3, &q);                /* X3 = R^2 - Q */
+    p256_fe_cmov(&n, &p256_fe_zero, degenerate);
     p256_fe_add(&tt, &x3, &x3);
     p256_fe_sub(&tt, &q, &tt);
     p256_fe_mul(&y3, &rr, &tt);
     p256_fe_sub(&y3, &y3, &n);
     p256_fe_half(&r->y, &y3);                 /* Y3 = (R (Q - 2 X3) - M^4) / 2 */
-    p256_fe_mul(&r->z, z, &m);                /* Z3 = Z M */
     r->x = x3;
 }
 
@@ -150,8 +165,8 @@ P256_FN void p256_jac_add_aff(p256_jac *r, const p256_jac *a, const p256_aff *b,
     p256_jac out, bj;
 
     p256_fe_sqr(&z1z1, &a->z);
-    p256_fe_mul(&u2, &b->x, &z1z1);
     p256_fe_mul(&s2, &b->y, &a->z);
+    p256_fe_mul(&u2, &b->x, &z1z1);
     p256_fe_mul(&s2, &s2, &z1z1);
     p256_fe_sqr(&z4, &z1z1);
 

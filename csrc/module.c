@@ -12,6 +12,7 @@
 #include <Python.h>
 
 #include "p256.h"
+#include "backend.h"
 
 #define P256_VERSION "0.1.0"
 
@@ -909,6 +910,14 @@ static PyObject *nonce_hash_ids(void)
 PyMODINIT_FUNC PyInit__core(void)
 {
     PyObject *m, *ids;
+    /* The field backend, once, before anything runs (backend.c; README, Backends). */
+    {
+        char err[300];
+        if (p256_backend_select(getenv("P256_BACKEND"), err, sizeof err) != 0) {
+            PyErr_SetString(PyExc_ImportError, err);
+            return NULL;
+        }
+    }
     if (PyType_Ready(&SecretKey_Type) < 0)
         return NULL;
     if (core_selftest_run(P256_SELFTEST_CORRUPT) < 0)

@@ -29,7 +29,9 @@ typedef char p256_nonce_ids_agree[(P256_NONCE_SHA224 == P256_HASH_SHA224 &&
 
 const char *p256_backend_name(void)
 {
-#if defined(P256_ASM_AARCH64)
+#if defined(P256_ASM_X86_64_ADX)
+    return "x86_64-adx";
+#elif defined(P256_ASM_AARCH64)
     return "aarch64-asm";
 #else
     return "portable";
@@ -214,3 +216,10 @@ int p256_mult(uint8_t out[65], const uint8_t k32[32], const uint8_t *pub, size_t
     p256_dit_restore(dit);
     return ok;
 }
+
+/* In the extension, this variant's table (p256.h, Variants); backend.c picks one. */
+#if defined(P256_VARIANT)
+#define P256_API_ENTRY(ret, name, params, args) p256_##name,
+const p256_api P256_VARIANT = {P256_API_LIST(P256_API_ENTRY)};
+#undef P256_API_ENTRY
+#endif

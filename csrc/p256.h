@@ -26,36 +26,86 @@
 #define P256_NONCE_SHA3_384 5
 #define P256_NONCE_SHA3_512 6
 
-const char *p256_backend_name(void);
+/*
+ * Variants. A single-unit build (the C harnesses, which #include p256.c) gets these
+ * functions as plain external functions. The extension compiles p256.c once per field
+ * backend (portable, x86_64-adx, ...) with -DP256_VARIANT=<table name>: then every
+ * function below is static to that variant's object and reachable only through the
+ * variant's p256_api table (end of this file), and csrc/backend.c defines the external
+ * p256_* functions that module.c calls, forwarding to the table chosen at import. A new
+ * API function needs P256_API here and one line in P256_API_LIST.
+ */
+#if defined(P256_VARIANT)
+#define P256_API static
+#else
+#define P256_API
+#endif
+
+/* Name of the field backend this build of the core uses ("portable", "x86_64-adx", ...). */
+P256_API const char *p256_backend_name(void);
 
 /* 1 if 1 <= d < n. Constant time in d. */
-int p256_seckey_verify(const uint8_t d[32]);
+P256_API int p256_seckey_verify(const uint8_t d[32]);
 /* d uniform in [1, n-1] from the OS CSPRNG by rejection sampling; 0 if the OS RNG fails. */
-int p256_seckey_generate(uint8_t d[32]);
+P256_API int p256_seckey_generate(uint8_t d[32]);
 /* pub = d*G, uncompressed; 0 if d is not a valid secret key. */
-int p256_pubkey_create(uint8_t pub[65], const uint8_t d[32]);
+P256_API int p256_pubkey_create(uint8_t pub[65], const uint8_t d[32]);
 /* Validates a SEC1 point (see group.h) and writes it uncompressed. */
-int p256_pubkey_parse(uint8_t pub[65], const uint8_t *in, size_t len);
+P256_API int p256_pubkey_parse(uint8_t pub[65], const uint8_t *in, size_t len);
 
 /*
  * ECDSA signature r||s of a digest (leftmost 256 bits used). nonce: P256_NONCE_HEDGED
  * mixes 32 fresh OS random bytes into RFC 6979's DRBG (HMAC-SHA-256); a hash id gives
  * plain RFC 6979 with HMAC over that hash. 0 if d is invalid or the OS RNG fails.
  */
-int p256_sign(uint8_t rs[64], const uint8_t d[32], const uint8_t *digest, size_t digest_len,
+P256_API int p256_sign(uint8_t rs[64], const uint8_t d[32], const uint8_t *digest, size_t digest_len,
               int nonce);
 /* 1 if r||s is a valid signature of digest under the SEC1 public key pub. */
-int p256_verify(const uint8_t *pub, size_t pub_len, const uint8_t rs[64], const uint8_t *digest,
+P256_API int p256_verify(const uint8_t *pub, size_t pub_len, const uint8_t rs[64], const uint8_t *digest,
                 size_t digest_len);
 /* Strict DER <-> r||s. encode returns the DER length (<= 72). */
-int p256_sig_from_der(uint8_t rs[64], const uint8_t *der, size_t len);
-size_t p256_sig_to_der(uint8_t der[72], const uint8_t rs[64]);
+P256_API int p256_sig_from_der(uint8_t rs[64], const uint8_t *der, size_t len);
+P256_API size_t p256_sig_to_der(uint8_t der[72], const uint8_t rs[64]);
 
 /* ECDH: the x coordinate of d*Q (SEC 1 3.3.1, RFC 5903); 0 on invalid d or Q. */
-int p256_ecdh(uint8_t out[32], const uint8_t d[32], const uint8_t *pub, size_t pub_len);
+P256_API int p256_ecdh(uint8_t out[32], const uint8_t d[32], const uint8_t *pub, size_t pub_len);
 
 /* k*G and k*Q for any 32-byte k, reduced mod n; 0 if k = 0 mod n (infinity) or Q invalid. */
-int p256_mult_base(uint8_t out[65], const uint8_t k[32]);
-int p256_mult(uint8_t out[65], const uint8_t k[32], const uint8_t *pub, size_t pub_len);
+P256_API int p256_mult_base(uint8_t out[65], const uint8_t k[32]);
+P256_API int p256_mult(uint8_t out[65], const uint8_t k[32], const uint8_t *pub, size_t pub_len);
+
+/*
+ * The API as a list, X(return type, name without p256_, parameters, arguments): the
+ * variant tables, their type and backend.c's forwarding functions are generated from it.
+ */
+#define P256_API_LIST(X)                                                                  \
+    X(const char *, backend_name, (void), ())                                             \
+    X(int, seckey_verify, (const uint8_t d[32]), (d))                                     \
+    X(int, seckey_generate, (uint8_t d[32]), (d))                                         \
+    X(int, pubkey_create, (uint8_t pub[65], const uint8_t d[32]), (pub, d))               \
+    X(int, pubkey_parse, (uint8_t pub[65], const uint8_t *in, size_t len), (pub, in, len)) \
+    X(int, sign,                                                                          \
+      (uint8_t rs[64], const uint8_t d[32], const uint8_t *digest, size_t digest_len,     \
+       int nonce),                                                                        \
+      (rs, d, digest, digest_len, nonce))                                                 \
+    X(int, verify,                                                                        \
+      (const uint8_t *pub, size_t pub_len, const uint8_t rs[64], const uint8_t *digest,   \
+       size_t digest_len),                                                                \
+      (pub, pub_len, rs, digest, digest_len))                                             \
+    X(int, sig_from_der, (uint8_t rs[64], const uint8_t *der, size_t len), (rs, der, len)) \
+    X(size_t, sig_to_der, (uint8_t der[72], const uint8_t rs[64]), (der, rs))             \
+    X(int, ecdh, (uint8_t out[32], const uint8_t d[32], const uint8_t *pub, size_t pub_len), \
+      (out, d, pub, pub_len))                                                             \
+    X(int, mult_base, (uint8_t out[65], const uint8_t k[32]), (out, k))                   \
+    X(int, mult,                                                                          \
+      (uint8_t out[65], const uint8_t k[32], const uint8_t *pub, size_t pub_len),         \
+      (out, k, pub, pub_len))
+
+/* One variant of the core: a pointer per API function, in list order. */
+#define P256_API_MEMBER(ret, name, params, args) ret(*name) params;
+typedef struct {
+    P256_API_LIST(P256_API_MEMBER)
+} p256_api;
+#undef P256_API_MEMBER
 
 #endif /* P256_H */

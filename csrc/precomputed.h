@@ -10,8 +10,32 @@
 #define P256_COMB_ENTRIES 64
 #define P256_WNAF_G_BITS 12
 
+/*
+ * Storage: static in a single-unit build. The extension compiles the core once per
+ * field backend; there the tables are defined once, in csrc/precomputed.c
+ * (P256_TABLE_STORAGE), and the core's units only declare them (P256_TABLES_EXTERN).
+ * Entries are 64 bytes: aligned to 64, each lookup reads whole cache lines.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define P256_TABLE_ALIGN __attribute__((aligned(64)))
+#define P256_TABLE_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define P256_TABLE_ALIGN
+#define P256_TABLE_HIDDEN
+#endif
+#ifndef P256_TABLE_STORAGE
+#define P256_TABLE_STORAGE static
+#endif
+
+#if defined(P256_TABLES_EXTERN)
+P256_TABLE_HIDDEN extern const p256_aff
+    p256_comb_table[P256_COMB_WINDOWS][P256_COMB_ENTRIES] P256_TABLE_ALIGN;
+P256_TABLE_HIDDEN extern const p256_aff p256_wnaf_g_table[1024] P256_TABLE_ALIGN;
+#else
+
 /* p256_comb_table[i][j] = (j + 1) * 2^(7 i) * G */
-static const p256_aff p256_comb_table[P256_COMB_WINDOWS][P256_COMB_ENTRIES] = {
+P256_TABLE_STORAGE const p256_aff p256_comb_table[P256_COMB_WINDOWS][P256_COMB_ENTRIES]
+    P256_TABLE_ALIGN = {
     {
         {{{0x79e730d418a9143cULL, 0x75ba95fc5fedb601ULL, 0x79fb732b77622510ULL, 0x18905f76a53755c6ULL}}, {{0xddf25357ce95560aULL, 0x8b4ab8e4ba19e45cULL, 0xd2e88688dd21f325ULL, 0x8571ff1825885d85ULL}}},
         {{{0x850046d410ddd64dULL, 0xaa6ae3c1a433827dULL, 0x732205038d1490d9ULL, 0xf6bb32e43dcf3a3bULL}}, {{0x2f3648d361bee1a5ULL, 0x152cd7cbeb236ff8ULL, 0x19a8fb0e92042dbeULL, 0x78c577510a5b8a3bULL}}},
@@ -2457,7 +2481,7 @@ static const p256_aff p256_comb_table[P256_COMB_WINDOWS][P256_COMB_ENTRIES] = {
 };
 
 /* p256_wnaf_g_table[j] = (2j + 1) * G */
-static const p256_aff p256_wnaf_g_table[1024] = {
+P256_TABLE_STORAGE const p256_aff p256_wnaf_g_table[1024] P256_TABLE_ALIGN = {
     {{{0x79e730d418a9143cULL, 0x75ba95fc5fedb601ULL, 0x79fb732b77622510ULL, 0x18905f76a53755c6ULL}}, {{0xddf25357ce95560aULL, 0x8b4ab8e4ba19e45cULL, 0xd2e88688dd21f325ULL, 0x8571ff1825885d85ULL}}},
     {{{0xffac3f904eebc127ULL, 0xb027f84a087d81fbULL, 0x66ad77dd87cbbc98ULL, 0x26936a3fb6ff747eULL}}, {{0xb04c5c1fc983a7ebULL, 0x583e47ad0861fe1aULL, 0x788208311a2ee98eULL, 0xd5f06a29e587cc07ULL}}},
     {{{0xbe1b8aaec45c61f5ULL, 0x90ec649a94b9537dULL, 0x941cb5aad076c20cULL, 0xc9079605890523c8ULL}}, {{0xeb309b4ae7ba4f10ULL, 0x73c568efe5eb882bULL, 0x3540a9877e7a1f68ULL, 0x73a076bb2dd1e916ULL}}},
@@ -3483,5 +3507,7 @@ static const p256_aff p256_wnaf_g_table[1024] = {
     {{{0xae526c914252a05bULL, 0x0b1ca2d64c83ffb3ULL, 0xbd8300860b246460ULL, 0x5b3d54b649cefc9aULL}}, {{0xef1535e60fcd23d9ULL, 0x29d72bd63ad6343dULL, 0x10d0bfaa0fbfbc86ULL, 0x193a5d324fafa436ULL}}},
     {{{0x4d2de7881cd737d9ULL, 0x2dd5e6f5d785b7abULL, 0xae55dcc257432d91ULL, 0x49c028063fa4525dULL}}, {{0x2f97d2a9081e36b1ULL, 0x0eeb8f48c4223399ULL, 0x383daedd03a9c3a8ULL, 0x0c6d23f0e5e3f5c1ULL}}},
 };
+
+#endif /* P256_TABLES_EXTERN */
 
 #endif /* P256_PRECOMPUTED_H */

@@ -17,6 +17,7 @@ GENERATED = [
     ("tools/gen_core_kat.py", "tests/c/core_kat.h"),
     ("tools/gen_hash_kat.py", "tests/c/hash_kat.h"),
     ("tools/gen_modinv_kat.py", "tests/c/modinv_kat.h"),
+    ("tools/gen_api_kat.py", "tests/c/api_kat.h"),
 ]
 
 

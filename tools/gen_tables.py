@@ -44,9 +44,27 @@ def main(out):
     w("#define P256_COMB_WINDOWS %d\n" % COMB_WINDOWS)
     w("#define P256_COMB_ENTRIES %d\n" % (1 << (COMB_BITS - 1)))
     w("#define P256_WNAF_G_BITS %d\n\n" % WNAF_G_BITS)
+    w("/*\n"
+      " * Storage: static in a single-unit build. The extension compiles the core once per\n"
+      " * field backend; there the tables are defined once, in csrc/precomputed.c\n"
+      " * (P256_TABLE_STORAGE), and the core's units only declare them (P256_TABLES_EXTERN).\n"
+      " * Entries are 64 bytes: aligned to 64, each lookup reads whole cache lines.\n"
+      " */\n")
+    w("#if defined(__GNUC__) || defined(__clang__)\n"
+      "#define P256_TABLE_ALIGN __attribute__((aligned(64)))\n"
+      "#define P256_TABLE_HIDDEN __attribute__((visibility(\"hidden\")))\n"
+      "#else\n#define P256_TABLE_ALIGN\n#define P256_TABLE_HIDDEN\n#endif\n")
+    w("#ifndef P256_TABLE_STORAGE\n#define P256_TABLE_STORAGE static\n#endif\n\n")
+    w("#if defined(P256_TABLES_EXTERN)\n")
+    w("P256_TABLE_HIDDEN extern const p256_aff\n"
+      "    p256_comb_table[P256_COMB_WINDOWS][P256_COMB_ENTRIES] P256_TABLE_ALIGN;\n")
+    w("P256_TABLE_HIDDEN extern const p256_aff p256_wnaf_g_table[%d] P256_TABLE_ALIGN;\n"
+      % (1 << (WNAF_G_BITS - 2)))
+    w("#else\n\n")
 
     w("/* p256_comb_table[i][j] = (j + 1) * 2^(%d i) * G */\n" % COMB_BITS)
-    w("static const p256_aff p256_comb_table[P256_COMB_WINDOWS][P256_COMB_ENTRIES] = {\n")
+    w("P256_TABLE_STORAGE const p256_aff p256_comb_table[P256_COMB_WINDOWS][P256_COMB_ENTRIES]\n"
+      "    P256_TABLE_ALIGN = {\n")
     base = g
     for i in range(COMB_WINDOWS):
         w("    {\n")
@@ -60,13 +78,14 @@ def main(out):
     w("};\n\n")
 
     w("/* p256_wnaf_g_table[j] = (2j + 1) * G */\n")
-    w("static const p256_aff p256_wnaf_g_table[%d] = {\n" % (1 << (WNAF_G_BITS - 2)))
+    w("P256_TABLE_STORAGE const p256_aff p256_wnaf_g_table[%d] P256_TABLE_ALIGN = {\n"
+      % (1 << (WNAF_G_BITS - 2)))
     g2 = add(g, g)
     acc = g
     for _ in range(1 << (WNAF_G_BITS - 2)):
         w("    %s,\n" % point(acc))
         acc = add(acc, g2)
-    w("};\n\n#endif /* P256_PRECOMPUTED_H */\n")
+    w("};\n\n#endif /* P256_TABLES_EXTERN */\n\n#endif /* P256_PRECOMPUTED_H */\n")
 
 
 if __name__ == "__main__":

@@ -8,8 +8,8 @@
 # 2. The test dependencies (pyproject's [test] extra) as aarch64 wheels: pip download
 #    --platform manylinux..._aarch64, unpacked into a site directory.
 # 3. p256._core cross-compiled with aarch64-linux-gnu-gcc against that Python's headers,
-#    once per backend (ARM64_PY_BACKENDS: asm = the assembly, portable = the C), next to
-#    src/p256/*.py.
+#    with both variants (the assembly and the portable C, chosen by P256_BACKEND), next to
+#    src/p256/*.py; pytest runs once per backend (ARM64_PY_BACKENDS: asm, portable).
 # 4. pytest, run by the arm64 Python through a wrapper script that is also its
 #    sys.executable, so tests that start a Python subprocess get the arm64 one too.
 #    Skipped here: the tests that do not touch the core and whose outcome cannot depend
@@ -82,27 +82,37 @@ if [ ! -e "$WORK/.site-ok" ]; then
     touch "$WORK/.site-ok"
 fi
 
-# -- 3 and 4. per backend: build the extension, run pytest ----------------------------------
+# -- 3 and 4. the extension as meson builds it, then pytest once per backend ---------------
+# As meson.build does: csrc/p256.c once per variant (its API static behind the table
+# p256_api_<name>), the module, csrc/backend.c (choice at import) and the shared tables.
 ext_suffix=$("$WORK/python3" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+pkg=$WORK/pkg
+rm -rf "$pkg"
+mkdir -p "$pkg/p256" "$WORK/obj"
+cp src/p256/*.py "$pkg/p256/"
+# The flags meson uses for the extension (meson.build), at -O2.
+cflags=(-O2 -std=c99 -Wall -Wextra -fPIC -fvisibility=hidden -fno-strict-aliasing
+        -Icsrc -I"$SYSROOT/usr/include/python$PYV" -I"$SYSROOT/usr/include")
+log "building p256/_core$ext_suffix with $CC (variants portable, aarch64_asm)"
+$CC "${cflags[@]}" -DP256_VARIANT=p256_api_portable -DP256_TABLES_EXTERN \
+    -c -o "$WORK/obj/p256_portable.o" csrc/p256.c
+$CC "${cflags[@]}" -DP256_VARIANT=p256_api_aarch64_asm -DP256_TABLES_EXTERN -DP256_ASM_AARCH64 \
+    -c -o "$WORK/obj/p256_aarch64_asm.o" csrc/p256.c
+$CC "${cflags[@]}" -c -o "$WORK/obj/p256_aarch64.o" csrc/asm/p256_aarch64.S
+$CC "${cflags[@]}" -shared -DP256_HAVE_PORTABLE -DP256_HAVE_AARCH64_ASM \
+    -o "$pkg/p256/_core$ext_suffix" csrc/module.c csrc/backend.c csrc/precomputed.c \
+    "$WORK/obj/p256_portable.o" "$WORK/obj/p256_aarch64_asm.o" "$WORK/obj/p256_aarch64.o"
+$CC "${cflags[@]}" -shared -o "$pkg/p256/_allocstat$ext_suffix" csrc/allocstat.c
 for backend in $BACKENDS; do
-    pkg=$WORK/pkg-$backend
-    rm -rf "$pkg"
-    mkdir -p "$pkg/p256"
-    cp src/p256/*.py "$pkg/p256/"
     case $backend in
-        asm) extra=(-DP256_ASM_AARCH64 csrc/asm/p256_aarch64.S); want=aarch64-asm ;;
-        portable) extra=(); want=portable ;;
+        asm) want=aarch64-asm ;;
+        portable) want=portable ;;
         *) echo "unknown backend $backend (asm, portable)"; exit 2 ;;
     esac
-    log "[$backend] building p256/_core$ext_suffix with $CC"
-    # The flags meson uses for the extension (meson.build), at -O2.
-    $CC -O2 -std=c99 -Wall -Wextra -fPIC -shared -fvisibility=hidden -fno-strict-aliasing \
-        -Icsrc -I"$SYSROOT/usr/include/python$PYV" -I"$SYSROOT/usr/include" \
-        -o "$pkg/p256/_core$ext_suffix" csrc/module.c csrc/p256.c "${extra[@]}"
-    got=$(PYTHONPATH=$pkg "$WORK/python3" -c 'import p256._core as c; print(c.backend())')
+    got=$(P256_BACKEND=$want PYTHONPATH=$pkg "$WORK/python3" -c 'import p256; print(p256.backend())')
     [ "$got" = "$want" ] || { log "[$backend] the extension says backend $got, not $want"; exit 1; }
-    log "[$backend] pytest under $QEMU (backend $got)"
+    log "[$backend] pytest under $QEMU (P256_BACKEND=$want)"
     # shellcheck disable=SC2086 # PYTEST_ARGS is a list of options
-    PYTHONPATH=$pkg:$WORK/site "$WORK/python3" -m pytest -q -p no:cacheprovider $PYTEST_ARGS tests
+    P256_BACKEND=$want PYTHONPATH=$pkg:$WORK/site "$WORK/python3" -m pytest -q -p no:cacheprovider $PYTEST_ARGS tests
 done
 log "all passed"

@@ -11,6 +11,16 @@ from ._batch import p256verify, verify_many
 
 __version__ = _core.__version__
 
+
+def backend() -> str:
+    """Name of the field-arithmetic backend in use: "x86_64-adx", "aarch64-asm" or "portable".
+
+    Chosen at import: the fastest one this CPU runs, unless the environment variable
+    P256_BACKEND names one ("portable" forces the portable C).
+    """
+    return _core.backend()
+
+
 __all__ = [
     "PrivateKey",
     "PublicKey",
@@ -21,4 +31,5 @@ __all__ = [
     "N",
     "P",
     "__version__",
+    "backend",
 ]

@@ -280,6 +280,6 @@ int main(void)
     test_scalar();
     test_group_add();
     test_ecmult_agree();
-    printf("test_core: %d checks, %d failures\n", checks, failures);
+    printf("test_core (%s): %d checks, %d failures\n", p256_backend_name(), checks, failures);
     return failures != 0;
 }

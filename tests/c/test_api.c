@@ -1,0 +1,126 @@
+/*
+ * test_api.c: end-to-end known answers through the byte-level API (p256.h), run by
+ * `make ctest` once per field backend: RFC 6979 signatures, Wycheproof ECDH and ECDSA
+ * verification, base-point multiples (tests/c/api_kat.h, from tools/gen_api_kat.py).
+ */
+#include "p256.c"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "api_kat.h"
+
+static int failures;
+static int checks;
+
+#define CHECK(cond, ...)                                              \
+    do {                                                              \
+        checks++;                                                     \
+        if (!(cond)) {                                                \
+            failures++;                                               \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);      \
+            fprintf(stderr, __VA_ARGS__);                             \
+            fprintf(stderr, "\n");                                    \
+        }                                                             \
+    } while (0)
+
+/* Hex string -> bytes; returns the length. */
+static size_t unhex(uint8_t *out, size_t cap, const char *hex)
+{
+    size_t n = strlen(hex) / 2;
+    if (n > cap) {
+        fprintf(stderr, "test_api: vector longer than %zu bytes\n", cap);
+        exit(2);
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned v;
+        if (sscanf(hex + 2 * i, "%2x", &v) != 1) {
+            fprintf(stderr, "test_api: bad hex in a vector\n");
+            exit(2);
+        }
+        out[i] = (uint8_t)v;
+    }
+    return n;
+}
+
+static void test_rfc6979(void)
+{
+    uint8_t d[32], pub[65], got_pub[65], digest[64], want[64], rs[64], der[72], back[64];
+    unhex(d, sizeof d, rfc6979_d);
+    unhex(pub, sizeof pub, rfc6979_pub);
+    CHECK(p256_pubkey_create(got_pub, d) && memcmp(got_pub, pub, 65) == 0, "RFC 6979 public key");
+    for (size_t i = 0; i < sizeof rfc6979_kats / sizeof rfc6979_kats[0]; i++) {
+        const rfc6979_kat *t = &rfc6979_kats[i];
+        size_t dlen = unhex(digest, sizeof digest, t->digest);
+        unhex(want, sizeof want, t->rs);
+        CHECK(p256_sign(rs, d, digest, dlen, t->nonce) && memcmp(rs, want, 64) == 0,
+              "RFC 6979 signature %zu", i);
+        CHECK(p256_verify(pub, 65, rs, digest, dlen) == 1, "RFC 6979 verify %zu", i);
+        CHECK(p256_sig_from_der(back, der, p256_sig_to_der(der, rs)) && memcmp(back, rs, 64) == 0,
+              "RFC 6979 DER round trip %zu", i);
+        rs[63] ^= 1;
+        CHECK(p256_verify(pub, 65, rs, digest, dlen) == 0, "RFC 6979 altered signature %zu", i);
+        /* hedged: a different valid signature each time */
+        CHECK(p256_sign(rs, d, digest, dlen, P256_NONCE_HEDGED) &&
+                  p256_verify(pub, 65, rs, digest, dlen) == 1,
+              "hedged signature %zu", i);
+    }
+}
+
+static void test_ecdh(void)
+{
+    uint8_t pub[200], d[32], want[32], out[32];
+    for (size_t i = 0; i < sizeof ecdh_kats / sizeof ecdh_kats[0]; i++) {
+        const ecdh_kat *t = &ecdh_kats[i];
+        size_t len = unhex(pub, sizeof pub, t->pub);
+        unhex(d, sizeof d, t->d);
+        unhex(want, sizeof want, t->shared);
+        if (t->valid)
+            CHECK(p256_ecdh(out, d, pub, len) && memcmp(out, want, 32) == 0,
+                  "Wycheproof ECDH tcId %d", t->tc);
+        else
+            CHECK(!p256_ecdh(out, d, pub, len), "Wycheproof ECDH tcId %d accepted", t->tc);
+    }
+}
+
+static void test_verify(void)
+{
+    uint8_t pub[65], rs[64], digest[32];
+    for (size_t i = 0; i < sizeof verify_kats / sizeof verify_kats[0]; i++) {
+        const verify_kat *t = &verify_kats[i];
+        unhex(pub, sizeof pub, t->pub);
+        unhex(rs, sizeof rs, t->rs);
+        unhex(digest, sizeof digest, t->digest);
+        CHECK(p256_verify(pub, 65, rs, digest, 32) == t->valid, "Wycheproof ECDSA tcId %d", t->tc);
+    }
+}
+
+static void test_basemult(void)
+{
+    uint8_t k[32], want[65], out[65], g[65];
+    p256_aff_encode(g, &p256_generator);
+    for (size_t i = 0; i < sizeof basemult_kats / sizeof basemult_kats[0]; i++) {
+        const basemult_kat *t = &basemult_kats[i];
+        unhex(k, sizeof k, t->k);
+        if (t->ok) {
+            unhex(want, sizeof want, t->out);
+            CHECK(p256_mult_base(out, k) && memcmp(out, want, 65) == 0, "k*G %zu", i);
+            CHECK(p256_mult(out, k, g, 65) && memcmp(out, want, 65) == 0, "k*P, P = G, %zu", i);
+        } else {
+            CHECK(!p256_mult_base(out, k) && !p256_mult(out, k, g, 65), "k*G = infinity %zu", i);
+        }
+    }
+}
+
+int main(void)
+{
+    test_rfc6979();
+    test_ecdh();
+    test_verify();
+    test_basemult();
+    printf("test_api (%s): %d checks, %d failures (%zu RFC 6979, %zu ECDH, %zu ECDSA, %zu k*G)\n",
+           p256_backend_name(), checks, failures, sizeof rfc6979_kats / sizeof rfc6979_kats[0],
+           sizeof ecdh_kats / sizeof ecdh_kats[0], sizeof verify_kats / sizeof verify_kats[0],
+           sizeof basemult_kats / sizeof basemult_kats[0]);
+    return failures != 0;
+}

@@ -472,14 +472,15 @@ def _pem_decode(data, labels: tuple, kind: str):
     seen = []
     i = 0
     while i < len(lines):
-        line = lines[i].rstrip(" \t\r")
+        raw = lines[i]
+        line = raw.rstrip(" \t\r")
         i += 1
+        if raw.find("-----BEGIN ", 1) >= 0:
+            raise ValueError("ambiguous PEM: a '-----BEGIN ' boundary that does not start "
+                             "its line (readers disagree on where such a block starts)")
         if not (line.startswith("-----BEGIN ") and line.endswith("-----") and len(line) > 16):
-            if line.startswith("-----BEGIN "):
+            if raw.startswith("-----BEGIN "):
                 raise ValueError("malformed PEM BEGIN line %r" % line[:80])
-            if "-----BEGIN " in line:
-                raise ValueError("ambiguous PEM: a '-----BEGIN ' boundary that does not start "
-                                 "its line (readers disagree on where such a block starts)")
             continue
         label = line[11:-5]
         start = i

@@ -209,6 +209,66 @@ fuzz:
 	    > tests/c/bin/fuzz.log 2>&1 || { tail -n 40 tests/c/bin/fuzz.log; echo "fuzz: FAILED"; exit 1; }
 	@tail -n 1 tests/c/bin/fuzz.log
 
+# make fuzz-smoke: atheris (libFuzzer for Python) over the public Python API, one target
+# per entry point (tests/fuzz/targets.py; `python tests/fuzz/run.py --list`), each with a
+# differential oracle (pyca/cryptography, p256.reference) and round-trip checks, for
+# FUZZ_SECONDS each. Installs the `fuzz` extra (atheris) into .venv. Seeds are generated
+# from the Wycheproof vectors into tests/fuzz/bin/seeds (tools/gen_py_fuzz_corpus.py);
+# what the fuzzer finds along the way accumulates in tests/fuzz/bin/work; a finding
+# fails the target after all have run, its reproducer kept in tests/fuzz/bin/crashes
+# (replay: .venv/bin/python tests/fuzz/run.py TARGET FILE). Then the negative controls:
+# with P256_FUZZ_PLANT each planted bug must be found by its target, starting from one
+# valid input (seeds/controls), within FUZZ_PLANT_SECONDS, or the harness is broken.
+# Longer: make fuzz-smoke FUZZ_SECONDS=600.
+FUZZ_SECONDS       ?= 25
+FUZZ_PLANT_SECONDS ?= 60
+FUZZ_TARGETS       ?= pub_bytes pub_der pub_pem pub_jwk priv_der priv_pem priv_jwk verify_der verify_raw p256verify
+FUZZ_PLANTS        ?= offcurve:pub_bytes sig-trailing:verify_der eip-length:p256verify
+FUZZ_OPTIONS       ?= -timeout=30 -rss_limit_mb=2048 -print_final_stats=1
+FUZZ_DIR           := tests/fuzz/bin
+FUZZ_STAMP         := $(VENV)/.p256-fuzz-installed
+
+.PHONY: fuzz-smoke
+
+$(FUZZ_STAMP): $(VPY) $(SOURCES) Makefile
+	CC=$(CORE_CC) $(VPY) -m pip install -q '.[test,bench,fuzz]'
+	touch $(STAMP) $@
+
+fuzz-smoke: $(FUZZ_STAMP)
+	@rm -rf $(FUZZ_DIR)/seeds $(FUZZ_DIR)/logs $(FUZZ_DIR)/plants
+	@mkdir -p $(FUZZ_DIR)/logs $(FUZZ_DIR)/crashes $(FUZZ_DIR)/plants
+	@$(VPY) tools/gen_py_fuzz_corpus.py $(FUZZ_DIR)/seeds
+	@failed=; for t in $(FUZZ_TARGETS); do \
+	    log=$(FUZZ_DIR)/logs/$$t.log; mkdir -p $(FUZZ_DIR)/work/$$t; \
+	    if $(VPY) tests/fuzz/run.py $$t -max_total_time=$(FUZZ_SECONDS) $(FUZZ_OPTIONS) \
+	            -artifact_prefix=$(FUZZ_DIR)/crashes/$$t- $(FUZZ_DIR)/work/$$t $(FUZZ_DIR)/seeds/$$t \
+	            > $$log 2>&1; then \
+	        echo "fuzz-smoke: $$t: $$(grep -oE '^#[0-9]+' $$log | tail -n 1 | tr -d '#') inputs," \
+	            "$$(grep -oE 'cov: [0-9]+' $$log | tail -n 1), corpus $$(ls $(FUZZ_DIR)/work/$$t | wc -l)" \
+	            "+ $$(ls $(FUZZ_DIR)/seeds/$$t | wc -l) seeds, no finding"; \
+	    else \
+	        grep -v -E '^(#[0-9]+|INFO:|WARNING:)' $$log | head -n 60; \
+	        echo "fuzz-smoke: $$t: FINDING; reproducer: $$(ls -t $(FUZZ_DIR)/crashes/$$t-* 2>/dev/null | head -n 1)"; \
+	        failed="$$failed $$t"; \
+	    fi; \
+	done; \
+	test -z "$$failed" || { echo "fuzz-smoke: FAILED:$$failed (logs in $(FUZZ_DIR)/logs)"; exit 1; }
+	@set -e; for pt in $(FUZZ_PLANTS); do \
+	    p=$${pt%%:*}; t=$${pt##*:}; log=$(FUZZ_DIR)/plants/$$p.log; mkdir -p $(FUZZ_DIR)/plants/$$p; \
+	    if P256_FUZZ_PLANT=$$p $(VPY) tests/fuzz/run.py $$t -max_total_time=$(FUZZ_PLANT_SECONDS) \
+	            $(FUZZ_OPTIONS) -artifact_prefix=$(FUZZ_DIR)/plants/$$p- $(FUZZ_DIR)/plants/$$p \
+	            $(FUZZ_DIR)/seeds/controls/$$t > $$log 2>&1; then \
+	        echo "fuzz-smoke: negative control '$$p' was not found by $$t in $(FUZZ_PLANT_SECONDS) s: the harness is broken"; exit 1; \
+	    fi; \
+	    if ! grep -q "negative control active: P256_FUZZ_PLANT=$$p" $$log; then \
+	        grep -v -E '^(#[0-9]+|INFO:|WARNING:)' $$log | head -n 40; \
+	        echo "fuzz-smoke: negative control '$$p' failed without the expected finding: the setup is broken"; exit 1; \
+	    fi; \
+	    n=$$(grep -oE '^#[0-9]+' $$log | tail -n 1 | tr -d '#'); \
+	    echo "fuzz-smoke: negative control '$$p' found by $$t after $${n:-a few} inputs (the check works):"; \
+	    grep -m 1 -E '^Finding: ' $$log | sed 's/^/    /'; \
+	done
+
 clean:
 	rm -rf $(VENV) $(ASAN_VENV) build dist tests/c/bin
 

@@ -189,12 +189,63 @@ class Reader:
         if start != stop:
             raise self.error("NULL with contents (%s)" % name)
 
+    def any_der(self, name: str, depth: int = 0) -> bytes:
+        """The complete encoding of the next element, of any type (ASN.1 ANY), after checking
+        that it is DER all the way down: minimal definite lengths at every level; the
+        contents of a constructed encoding are elements themselves (at most MAX_NESTING
+        levels deep); BOOLEAN is 00 or FF, NULL is empty, INTEGER and OBJECT IDENTIFIER are
+        minimal, a BIT STRING's padding bits are zero; the elements of a SET appear in
+        ascending order of their encodings (X.690 11.6, which DER requires of SET OF)."""
+        start = self.pos
+        tag, vstart, vend = self.read_tlv()
+        buf = self.buf
+        if tag & 0x20:
+            if depth >= MAX_NESTING:
+                raise self.error("%s nested more than %d levels deep" % (name, MAX_NESTING))
+            inner = Reader(buf, self.what, vstart, vend)
+            previous = None
+            while not inner.at_end():
+                element = inner.any_der(name, depth + 1)
+                if tag == 0x31:
+                    if previous is not None and element < previous:
+                        raise self.error("%s: SET OF elements not in ascending order (X.690 11.6)"
+                                         % name)
+                    previous = element
+        else:
+            problem = _primitive_problem(tag, buf[vstart:vend])
+            if problem:
+                raise self.error("%s: %s" % (name, problem))
+        return buf[start:self.pos]
+
     def finish(self) -> None:
         """Require that everything was read."""
         if self.pos != self.end:
             extra = self.end - self.pos
             raise self.error("%d unexpected octet%s after the last element (starting with %s)"
                              % (extra, "" if extra == 1 else "s", tag_name(self.buf[self.pos])))
+
+
+#: How deep Reader.any_der follows constructed encodings (no real attribute comes close).
+MAX_NESTING = 32
+
+
+def _primitive_problem(tag: int, v: bytes):
+    """Why the contents v of a primitive universal element are not DER, or None."""
+    if tag == 0x01:
+        return None if len(v) == 1 and v[0] in (0x00, 0xFF) else "BOOLEAN other than 00 or FF"
+    if tag == INTEGER:
+        if not v:
+            return "empty INTEGER"
+        if len(v) > 1 and ((v[0] == 0 and v[1] < 0x80) or (v[0] == 0xFF and v[1] >= 0x80)):
+            return "non-minimal INTEGER encoding"
+    elif tag == BIT_STRING:
+        if not v or v[0] > 7 or (len(v) == 1 and v[0]) or (len(v) > 1 and v[-1] & ((1 << v[0]) - 1)):
+            return "malformed BIT STRING"
+    elif tag == NULL:
+        return "NULL with contents" if v else None
+    elif tag == OID:
+        return None if oid_to_str(v) is not None else "malformed OBJECT IDENTIFIER"
+    return None
 
 
 # ---------------------------------------------------------------------------------------

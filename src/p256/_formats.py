@@ -8,7 +8,8 @@ Private keys, DER (``PrivateKey.from_der`` tells the two apart by their structur
 - PKCS#8 ``PrivateKeyInfo`` (RFC 5208) and RFC 5958 ``OneAsymmetricKey``: version 0 (v1)
   or 1 (v2); algorithm id-ecPublicKey (1.2.840.10045.2.1) with the namedCurve parameter
   prime256v1 (1.2.840.10045.3.1.7); privateKey an OCTET STRING holding an ECPrivateKey;
-  then optionally attributes [0] (accepted, not interpreted) and, in v2 only, publicKey
+  then optionally attributes [0] (accepted when they are strict DER, X.501 Attributes in
+  DER order; not interpreted) and, in v2 only, publicKey
   [1] (checked against the scalar like SEC1's).
 - SEC1 ``ECPrivateKey`` (RFC 5915, SEC 1 v2 C.4): version 1; privateKey an OCTET STRING
   of exactly 32 bytes (RFC 5915 3: ceiling(log2(n)/8) octets; pyca/cryptography also
@@ -28,7 +29,10 @@ PEM (RFC 7468): the first block whose label fits is used ("PRIVATE KEY" = PKCS#8
 is ignored, as OpenSSL does (`openssl ecparam -genkey` writes an "EC PARAMETERS" block
 first). Lines may end in CRLF and trailing blanks; the base64 must be canonical; BEGIN
 and END labels must match; headers are refused (an encrypted "Proc-Type: 4,ENCRYPTED"
-key gets a message saying how to decrypt it).
+key gets a message saying how to decrypt it). Up to the end of the block used, a
+"-----BEGIN " anywhere but at the start of a well-formed BEGIN line that opens a block
+is refused: OpenSSL ignores it, cryptography's reader takes it as a block, so such a file
+holds different keys for different readers (found by tests/fuzz, pub_pem).
 
 JWK (RFC 7517, RFC 7518 6.2): kty "EC", crv "P-256", x and y (and d for a private key)
 base64url without padding of exactly 32 bytes each. Other members ("kid", "use", "alg",
@@ -281,6 +285,28 @@ def _load_sec1(r: Reader) -> PrivateKey:
     return sk
 
 
+def _read_attributes(a: Reader) -> None:
+    """PKCS#8 attributes (RFC 5958 2): a SET OF X.501 Attribute, each a SEQUENCE { type
+    OBJECT IDENTIFIER, values SET OF ANY }. Not interpreted, but held to strict DER like
+    the rest of the key (found by the fuzzer, tests/fuzz: they used to be skipped
+    unread): every value is DER all the way down (Reader.any_der) and both SET OFs are in
+    ascending order (X.690 11.6)."""
+    previous = None
+    while not a.at_end():
+        start = a.pos
+        attribute = a.enter(der.SEQUENCE, "Attribute")
+        if der.oid_to_str(attribute.oid("Attribute type")) is None:
+            raise a.error("malformed OBJECT IDENTIFIER (Attribute type)")
+        if attribute.peek() != 0x31:
+            attribute.read(0x31, "Attribute values (SET OF)")  # raises, naming what is there
+        attribute.any_der("Attribute values")
+        attribute.finish()
+        encoding = a.buf[start:a.pos]
+        if previous is not None and encoding < previous:
+            raise a.error("attributes not in ascending order (X.690 11.6)")
+        previous = encoding
+
+
 def _load_pkcs8(r: Reader) -> PrivateKey:
     """PrivateKeyInfo / OneAsymmetricKey after its SEQUENCE header (RFC 5208, RFC 5958)."""
     version = r.integer("version")
@@ -289,8 +315,8 @@ def _load_pkcs8(r: Reader) -> PrivateKey:
                          % _small(version))
     _read_algorithm(r)
     inner = r.octet_string_reader("privateKey", "ECPrivateKey inside PKCS#8")
-    if r.optional(0xA0):  # attributes [0] IMPLICIT SET OF Attribute: allowed, not used
-        r.read(0xA0, "attributes [0]")
+    if r.optional(0xA0):  # attributes [0] IMPLICIT SET OF Attribute: checked, not used
+        _read_attributes(r.enter(0xA0, "attributes [0]"))
     outer_point = None
     if r.optional(0x81):  # publicKey [1] IMPLICIT BIT STRING, v2 only
         if version != 1:
@@ -446,13 +472,22 @@ def _pem_decode(data, labels: tuple, kind: str):
     seen = []
     i = 0
     while i < len(lines):
-        line = lines[i].rstrip(" \t\r")
+        raw = lines[i]
+        line = raw.rstrip(" \t\r")
         i += 1
+        if raw.find("-----BEGIN ", 1) >= 0:
+            raise ValueError("ambiguous PEM: a '-----BEGIN ' boundary that does not start "
+                             "its line (readers disagree on where such a block starts)")
         if not (line.startswith("-----BEGIN ") and line.endswith("-----") and len(line) > 16):
+            if raw.startswith("-----BEGIN "):
+                raise ValueError("malformed PEM BEGIN line %r" % line[:80])
             continue
         label = line[11:-5]
         start = i
         while i < len(lines) and not lines[i].startswith("-----END "):
+            if "-----BEGIN " in lines[i]:
+                raise ValueError("ambiguous PEM: a '-----BEGIN ' inside the block %r (readers "
+                                 "disagree on where a block starts)" % label)
             i += 1
         if i == len(lines):
             raise ValueError("PEM block %r has no END line" % label)
@@ -536,6 +571,8 @@ def _jwk_point(jwk) -> tuple:
             jwk = json.loads(jwk)
         except ValueError as exc:
             raise ValueError("the JWK is not valid JSON: %s" % exc) from None
+        except RecursionError:  # "[[[[..." 1000 deep; found writing tests/fuzz (pub_jwk)
+            raise ValueError("the JWK is not valid JSON: nested too deeply") from None
         if not isinstance(jwk, dict):
             raise ValueError("the JWK must be a JSON object, not %s" % type(jwk).__name__)
     elif not isinstance(jwk, dict):

@@ -1,0 +1,1062 @@
+"""Fuzz targets for the public Python API, each with a differential oracle.
+
+Run one under atheris with ``python tests/fuzz/run.py TARGET`` (``make fuzz-smoke`` runs
+them all for a bounded time); ``tests/test_fuzz_targets.py`` feeds each one the seed
+corpus directly. A target is a function of one bytes input that returns normally or
+raises ``Finding`` (an AssertionError) when a property fails; any other exception that
+escapes is a finding too (atheris reports every uncaught exception as a crash).
+
+What every target checks, beyond "no crash":
+
+- the entry point raises only what API.md documents for bad input (ValueError, with a
+  message; never TypeError for bytes/str/dict arguments, never anything else), and the
+  bytes-like variants (memoryview, bytearray; str for PEM) behave exactly like bytes;
+- whatever is accepted round-trips: it re-encodes to the same bytes where the encoding
+  is canonical (SEC1, SPKI DER, the canonical PEM rendering of the block, JWK members)
+  and is strict DER (checked by the independent tests/fuzz/dertree.py);
+- a differential oracle agrees on accept/reject and on the key or verdict:
+  pyca/cryptography (OpenSSL) for SEC1 points, SPKI, PKCS#8/SEC1 private keys, PEM and
+  ECDSA verification (DER and raw), an independent base64url decoder plus cryptography
+  for JWK, and p256.reference (pure Python, written from the EIP text) for p256verify.
+
+Where p256 and cryptography legitimately differ, the difference is listed in
+DIFFERENCES below and checked narrowly, never skipped: the target proves that the input
+is exactly of that kind (for instance, by rebuilding it in the form the other side
+accepts and getting the same key). p256 may reject what cryptography accepts only for
+the listed non-DER, non-canonical or out-of-contract encodings; it accepts what
+cryptography rejects only for the two standard structures listed (E1, E2).
+
+Negative controls: with the environment variable P256_FUZZ_PLANT set to a name in
+PLANTS, the targets run against a deliberately broken p256 (a monkeypatch applied at
+import) and must report it; ``make fuzz-smoke`` checks that they do.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import re
+
+import p256
+from p256 import _der, reference as ref
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives import serialization as ser
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric import utils as ec_utils
+
+import dertree
+
+__all__ = ["TARGETS", "DESCRIPTIONS", "DIFFERENCES", "PLANTS", "Finding", "split_verify_input"]
+
+N, P = p256.N, p256.P
+CURVE = ec.SECP256R1()
+EIP_ONE = (1).to_bytes(32, "big")
+SCALAR_ONE = EIP_ONE
+PublicKey, PrivateKey = p256.PublicKey, p256.PrivateKey
+
+PRIME256V1 = bytes.fromhex("06082a8648ce3d030107")  # OID 1.2.840.10045.3.1.7, DER
+
+# The documented differences between p256 and the oracle, by id. Each is checked by the
+# function named in its text; the README's Security section lists them.
+DIFFERENCES = {
+    "D1-hybrid": "p256 rejects the X9.62 hybrid point form (prefix 06/07) inside an SPKI or "
+                 "ECPrivateKey, which OpenSSL accepts: API.md allows only SEC1 04/02/03 (SEC 1 v2 "
+                 "2.3.3 does not define hybrid; cryptography's own from_encoded_point refuses it). "
+                 "Checked: the same structure with the point rewritten as 04||X||Y loads in p256 "
+                 "as cryptography's key.",
+    "D2-explicit": "p256 rejects explicit (specifiedCurve) EC parameters, which cryptography "
+                   "accepts when they equal P-256's: RFC 5480 2.1.1 says they MUST NOT be used. "
+                   "Checked: the parameters element is a SEQUENCE.",
+    "D3-pem-layout": "p256's PEM reader is stricter about layout than cryptography's: no whitespace "
+                     "inside or before base64 lines, no blank lines or RFC 1421 headers inside a "
+                     "block, lines end in LF or CRLF, \"-----BEGIN \" only at the start of a "
+                     "well-formed BEGIN line. Checked: a block cryptography could have read, in "
+                     "canonical PEM layout, loads in p256 as cryptography's key.",
+    "D0-not-der": "p256 rejects input that is not DER (tests/fuzz/dertree.py finds a violation: "
+                  "BER lengths, non-minimal INTEGERs, unsorted SET OF, high tag numbers, ...) "
+                  "where cryptography checks less, as inside PKCS#8 attribute values (ASN.1 ANY). "
+                  "Checked: dertree reports the violation.",
+    "D4-attribute-depth": "p256 refuses PKCS#8 attribute values nested more than "
+                          "p256._der.MAX_NESTING (32) levels deep, which cryptography does not "
+                          "look into. Checked: the attributes' depth exceeds the limit.",
+    "E1-sec1-no-params": "p256 accepts a SEC1 ECPrivateKey without its [0] parameters (P-256 is "
+                         "the only curve it knows; RFC 5915 makes them optional in the ASN.1); "
+                         "cryptography cannot tell the curve and rejects it. Checked: the same "
+                         "key with [0] prime256v1 inserted loads in cryptography with the same d.",
+    "E2-pkcs8-v2": "p256 accepts PKCS#8 version 1 (RFC 5958 OneAsymmetricKey v2), with or without "
+                   "its [1] publicKey (which must equal d*G); cryptography rejects v2. Checked: the "
+                   "v1 structure (version 0, [1] removed) loads in cryptography with the same d, "
+                   "and the [1] point is d*G.",
+    "E3-pem-one-block": "p256 reads the first PEM block whose label fits and ignores the text "
+                        "around it, other blocks included (as OpenSSL does; `openssl ecparam "
+                        "-genkey` writes EC PARAMETERS first); cryptography parses every block "
+                        "of the file and fails on a malformed one, and for a public key takes "
+                        "only the first. Checked: cryptography loads the same key from p256's "
+                        "block alone (BEGIN line to END line).",
+}
+
+HASHES = ("sha256", "sha224", "sha384", "sha512", "sha3_256", "sha3_384", "sha3_512")
+_CRYPTO_HASHES = {
+    "sha256": hashes.SHA256, "sha224": hashes.SHA224, "sha384": hashes.SHA384,
+    "sha512": hashes.SHA512, "sha3_256": hashes.SHA3_256, "sha3_384": hashes.SHA3_384,
+    "sha3_512": hashes.SHA3_512,
+}
+
+
+class Finding(AssertionError):
+    """A property of the API failed for this input."""
+
+
+_PLANT = os.environ.get("P256_FUZZ_PLANT") or None
+
+
+def check(ok, what, data=None):
+    if not ok:
+        msg = what
+        if data is not None:
+            shown = data if len(data) <= 400 else data[:400] + b"..."
+            msg += "\n  input (%d bytes): %s" % (len(data), shown.hex() if isinstance(shown, bytes) else shown)
+        if _PLANT:
+            msg += "\n  (negative control active: P256_FUZZ_PLANT=%s)" % _PLANT
+        raise Finding(msg)
+
+
+class Rejected:
+    """The documented failure of an entry point: the ValueError it raised."""
+
+    __slots__ = ("exc",)
+
+    def __init__(self, exc):
+        self.exc = exc
+
+    def __repr__(self):
+        return "Rejected(%s: %s)" % (type(self.exc).__name__, self.exc)
+
+
+def attempt(what, fn, *args):
+    """fn(*args), or Rejected for a ValueError; any other exception is a finding."""
+    try:
+        return fn(*args)
+    except ValueError as exc:
+        if not str(exc):
+            raise Finding("%s raised ValueError without a message" % what) from exc
+        return Rejected(exc)
+    except Exception as exc:  # noqa: BLE001 -- exactly what we are looking for
+        raise Finding("%s raised %s (%s); only ValueError is documented for bad input"
+                      % (what, type(exc).__name__, exc)) from exc
+
+
+def same_outcome(a, b, what, data):
+    """Two calls that must behave identically (bytes vs memoryview, str vs bytes, ...)."""
+    if isinstance(a, Rejected) or isinstance(b, Rejected):
+        check(isinstance(a, Rejected) and isinstance(b, Rejected),
+              "%s: accepted one way and rejected the other (%r vs %r)" % (what, a, b), data)
+    else:
+        check(type(a) is type(b), "%s: different result types" % what, data)
+        if isinstance(a, PrivateKey):
+            check(a.to_bytes() == b.to_bytes(), "%s: different keys" % what, data)
+        else:
+            check(a == b, "%s: different results" % what, data)
+
+
+def oracle(fn, *args):
+    """What cryptography makes of the input: its result, or None if it raises anything."""
+    try:
+        return fn(*args)
+    except Exception:  # noqa: BLE001 -- the oracle's reasons do not matter, only its verdict
+        return None
+
+
+def c_point(key):
+    """SEC1 uncompressed point of a cryptography P-256 public key, else None."""
+    if isinstance(key, ec.EllipticCurvePublicKey) and key.curve.name == "secp256r1":
+        return key.public_bytes(ser.Encoding.X962, ser.PublicFormat.UncompressedPoint)
+    return None
+
+
+def c_scalar(key):
+    """32-byte scalar of a cryptography P-256 private key, else None."""
+    if isinstance(key, ec.EllipticCurvePrivateKey) and key.curve.name == "secp256r1":
+        return key.private_numbers().private_value.to_bytes(32, "big")
+    return None
+
+
+def c_load_der_private(data):
+    return c_scalar(ser.load_der_private_key(data, None))
+
+
+def c_load_pem_private(data):
+    return c_scalar(ser.load_pem_private_key(data, None))
+
+
+def c_public_of(d: bytes):
+    """(uncompressed, compressed) SEC1 encodings of d*G, computed by cryptography."""
+    pub = ec.derive_private_key(int.from_bytes(d, "big"), CURVE).public_key()
+    return (pub.public_bytes(ser.Encoding.X962, ser.PublicFormat.UncompressedPoint),
+            pub.public_bytes(ser.Encoding.X962, ser.PublicFormat.CompressedPoint))
+
+
+def _children(node, *tags):
+    """node's children when node is constructed and they have exactly these leading tags."""
+    kids = node.children
+    if kids is None or len(kids) < len(tags):
+        return None
+    if any(k.tag != t for k, t in zip(kids, tags)):
+        return None
+    return kids
+
+
+# ---------------------------------------------------------------------------------------
+# SEC1 points
+# ---------------------------------------------------------------------------------------
+
+TARGETS = {}
+DESCRIPTIONS = {}
+
+
+def target(name, description):
+    def register(fn):
+        TARGETS[name] = fn
+        DESCRIPTIONS[name] = description
+        return fn
+    return register
+
+
+def _hint_point(data: bytes, accepted: bool) -> None:
+    """Coverage hint (see _hint_verify): the shape of a SEC1 input and the verdict."""
+    n = len(data)
+    if n == 0:
+        return
+    prefix = data[0]
+    if n == 65:
+        x, y = int.from_bytes(data[1:33], "big"), int.from_bytes(data[33:], "big")
+        if prefix != 4:
+            _ = "65, wrong prefix"
+        elif x >= P or y >= P:
+            _ = "coordinate >= p"
+        elif x == 0 or y == 0:
+            _ = "zero coordinate"
+        elif accepted:
+            _ = "valid uncompressed"
+        else:
+            _ = "off the curve"
+    elif n == 33:
+        x = int.from_bytes(data[1:], "big")
+        if prefix not in (2, 3):
+            _ = "33, wrong prefix"
+        elif x >= P:
+            _ = "x >= p"
+        elif accepted:
+            _ = "valid compressed"
+        else:
+            _ = "no square root"
+    elif n == 1:
+        _ = "one byte"
+    else:
+        _ = "other length"
+
+
+@target("pub_bytes", "PublicKey.from_bytes (SEC1) vs cryptography from_encoded_point; "
+                     "re-encodes to the input; scalar_mult(1, Q) agrees")
+def pub_bytes(data: bytes) -> None:
+    ours = attempt("PublicKey.from_bytes", PublicKey.from_bytes, data)
+    same_outcome(ours, attempt("PublicKey.from_bytes(bytearray)", PublicKey.from_bytes, bytearray(data)),
+                 "PublicKey.from_bytes: bytes vs bytearray", data)
+    theirs = oracle(lambda: c_point(ec.EllipticCurvePublicKey.from_encoded_point(CURVE, data)))
+    mult = attempt("scalar_mult(1, Q)", p256.scalar_mult, SCALAR_ONE, data)
+    _hint_point(data, isinstance(ours, PublicKey))
+    if isinstance(ours, Rejected):
+        check(theirs is None, "PublicKey.from_bytes rejected a point cryptography accepts (%r)" % ours, data)
+        check(isinstance(mult, Rejected), "scalar_mult(1, Q) accepted a point from_bytes rejects", data)
+        return
+    check(isinstance(ours, PublicKey), "PublicKey.from_bytes returned %r" % type(ours), data)
+    check(theirs is not None, "PublicKey.from_bytes accepted a point cryptography rejects", data)
+    check(ours.to_bytes() == theirs, "PublicKey.from_bytes: a different point from cryptography's", data)
+    check(ours.to_bytes(compressed=len(data) == 33) == data, "the point does not re-encode to the input", data)
+    check(PublicKey.from_bytes(ours.to_bytes(compressed=True)) == ours, "compressed round trip", data)
+    check((ours.x, ours.y) == (int.from_bytes(theirs[1:33], "big"), int.from_bytes(theirs[33:], "big")),
+          "x, y differ from the encoding", data)
+    check(mult == theirs, "scalar_mult(1, Q) != Q", data)
+
+
+# ---------------------------------------------------------------------------------------
+# SubjectPublicKeyInfo (DER, PEM)
+# ---------------------------------------------------------------------------------------
+
+
+def _spki_parts(der):
+    """(AlgorithmIdentifier children, BIT STRING node) of an SPKI, or None."""
+    try:
+        tree = dertree.parse(der)
+    except dertree.NotDer:
+        return None
+    top = _children(tree, 0x30, 0x03) if tree.tag == 0x30 else None
+    if top is None or len(top) != 2:
+        return None
+    return top[0].children, top[1]
+
+
+def explain_spki_rejection(der, theirs):
+    """The DIFFERENCES id explaining why p256 rejects an SPKI cryptography accepts, or None."""
+    parts = _spki_parts(der)
+    if parts is None:
+        return None
+    alg, bits = parts
+    if alg and len(alg) == 2 and alg[1].tag == 0x30:
+        return "D2-explicit"
+    if len(bits.value) == 66 and bits.value[0] == 0 and bits.value[1] in (6, 7):
+        fixed = dertree.tlv(0x30, dertree.tlv(0x30, b"".join(dertree.encode(a) for a in alg))
+                            + dertree.tlv(0x03, b"\x00\x04" + bits.value[2:]))
+        again = attempt("PublicKey.from_der", PublicKey.from_der, fixed)
+        if isinstance(again, PublicKey) and again.to_bytes() == theirs:
+            return "D1-hybrid"
+    return None
+
+
+def compare_spki(der, ours, theirs, what):
+    """Check p256's outcome on an SPKI against cryptography's; the DIFFERENCES id applied,
+    if any (every target returns that, for tests/test_fuzz_targets.py)."""
+    if isinstance(ours, Rejected):
+        if theirs is None:
+            return None
+        why = explain_spki_rejection(der, theirs)
+        check(why is not None, "%s rejected an SPKI cryptography accepts as a P-256 key (%r)" % (what, ours), der)
+        return why
+    check(isinstance(ours, PublicKey), "%s returned %r" % (what, type(ours)), der)
+    problems = dertree.der_problems(der)
+    check(not problems, "%s accepted non-DER input: %s" % (what, problems), der)
+    point = _spki_parts(der)[1].value[1:]
+    check(ours.to_der(compressed=len(point) == 33) == der, "%s: the key does not re-encode to the input" % what, der)
+    check(theirs is not None, "%s accepted an SPKI cryptography rejects" % what, der)
+    check(ours.to_bytes() == theirs, "%s: a different key from cryptography's" % what, der)
+    return None
+
+
+@target("pub_der", "PublicKey.from_der (SPKI) vs cryptography load_der_public_key; strict DER; "
+                   "re-encodes to the input")
+def pub_der(data: bytes) -> None:
+    ours = attempt("PublicKey.from_der", PublicKey.from_der, data)
+    same_outcome(ours, attempt("PublicKey.from_der(memoryview)", PublicKey.from_der, memoryview(data)),
+                 "PublicKey.from_der: bytes vs memoryview", data)
+    theirs = oracle(lambda: c_point(ser.load_der_public_key(data)))
+    return compare_spki(data, ours, theirs, "PublicKey.from_der")
+
+
+# PEM -----------------------------------------------------------------------------------
+
+_B64 = re.compile(rb"[A-Za-z0-9+/]*={0,2}")
+
+
+def harness_pem_block(data: bytes, labels):
+    """The block p256 documents it uses: (label, DER, offset of its BEGIN line, offset
+    after its END line), or None.
+
+    Written from the documented rules, independently of p256/_formats.py: lines split at
+    LF, trailing spaces/tabs/CR ignored; "-----BEGIN " only at the start of a line; a
+    block is a BEGIN line and the next END line; the first block whose label is wanted is
+    used, others are skipped; its body is base64 lines only, joined, canonical."""
+    offset = 0
+    begins = []  # offsets of the BEGIN lines that open blocks
+    lines = data.split(b"\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i].rstrip(b" \t\r")
+        begin_at = offset
+        offset += len(lines[i]) + 1
+        i += 1
+        if not (line.startswith(b"-----BEGIN ") and line.endswith(b"-----") and len(line) > 16):
+            continue
+        label = line[11:-5].decode("latin-1")
+        begins.append(begin_at)
+        body = []
+        while i < len(lines) and not lines[i].startswith(b"-----END "):
+            body.append(lines[i].rstrip(b" \t\r"))
+            offset += len(lines[i]) + 1
+            i += 1
+        if i == len(lines):
+            return None
+        offset += len(lines[i]) + 1
+        i += 1
+        if label not in labels:
+            continue
+        end_at = min(offset, len(data))
+        b64 = b"".join(body)
+        if not body or not all(_B64.fullmatch(x) for x in body) or not b64 or len(b64) % 4:
+            return None
+        try:
+            raw = base64.b64decode(b64, validate=True)
+        except ValueError:
+            return None
+        if base64.b64encode(raw) != b64:
+            return None
+        # p256 refuses a "-----BEGIN " anywhere else before the end of its block
+        at = data.find(b"-----BEGIN ", 0, end_at)
+        while at >= 0:
+            if at not in begins:
+                return None
+            at = data.find(b"-----BEGIN ", at + 1, end_at)
+        return label, raw, begin_at, end_at
+    return None
+
+
+def lenient_pem_blocks(data: bytes, labels):
+    """Every (label, DER) that a lenient PEM reader could take from data, in order: each
+    "-----BEGIN <label>-----" anywhere (even inside a line), its text up to the next
+    "-----END <label>-----", RFC 1421 headers up to a blank line skipped, whitespace
+    anywhere ignored. cryptography's and OpenSSL's readers pick one of these."""
+    at = data.find(b"-----BEGIN ")
+    while at >= 0:
+        label_end = data.find(b"-----", at + 11)
+        label = data[at + 11:label_end]
+        if label_end >= 0 and b"\n" not in label and label.decode("latin-1") in labels:
+            body_end = data.find(b"-----END ", label_end + 5)
+            if body_end >= 0 and data.startswith(b"-----END %s-----" % label, body_end):
+                lines = data[label_end + 5:body_end].replace(b"\r", b"\n").split(b"\n")
+                while lines and not lines[0].strip():
+                    lines.pop(0)
+                if lines and b":" in lines[0]:
+                    while lines and lines[0].strip():
+                        lines.pop(0)
+                try:
+                    yield label.decode("latin-1"), base64.b64decode(re.sub(rb"\s+", b"", b"".join(lines)),
+                                                                    validate=True)
+                except ValueError:
+                    pass
+        at = data.find(b"-----BEGIN ", at + 1)
+
+
+def canonical_pem(label: str, der: bytes) -> bytes:
+    b64 = base64.b64encode(der)
+    body = b"\n".join(b64[i:i + 64] for i in range(0, len(b64), 64))
+    return b"-----BEGIN %s-----\n%s\n-----END %s-----\n" % (label.encode(), body, label.encode())
+
+
+def _as_text(data: bytes):
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+@target("pub_pem", "PublicKey.from_pem vs cryptography load_pem_public_key; the block's DER as "
+                   "in pub_der; canonical PEM round trip; str and bytes agree")
+def pub_pem(data: bytes) -> None:
+    ours = attempt("PublicKey.from_pem", PublicKey.from_pem, data)
+    text = _as_text(data)
+    if text is not None:
+        same_outcome(ours, attempt("PublicKey.from_pem(str)", PublicKey.from_pem, text),
+                     "PublicKey.from_pem: bytes vs str", data)
+    theirs = oracle(lambda: c_point(ser.load_pem_public_key(data)))
+    if isinstance(ours, Rejected):
+        if theirs is None:
+            return None
+        for label, der in lenient_pem_blocks(data, ("PUBLIC KEY",)):
+            canon = attempt("PublicKey.from_pem", PublicKey.from_pem, canonical_pem(label, der))
+            if isinstance(canon, PublicKey) and canon.to_bytes() == theirs:
+                return "D3-pem-layout"  # the same key in canonical layout
+            why = explain_spki_rejection(der, theirs) if isinstance(canon, Rejected) else None
+            if why is not None:
+                return why
+        check(False, "PublicKey.from_pem rejected (%r) a PEM cryptography accepts, and no block "
+                     "in it explains why" % ours, data)
+    check(isinstance(ours, PublicKey), "PublicKey.from_pem returned %r" % type(ours), data)
+    block = harness_pem_block(data, ("PUBLIC KEY",))
+    check(block is not None, "PublicKey.from_pem accepted a PEM in which the harness finds no "
+                             "valid PUBLIC KEY block", data)
+    _, der, begin, end = block
+    check(PublicKey.from_der(der) == ours, "from_pem and from_der of its block differ", data)
+    why = compare_spki(der, ours, oracle(lambda: c_point(ser.load_der_public_key(der))), "PublicKey.from_pem")
+    pem = ours.to_pem(compressed=len(der) < 91)
+    check(pem == canonical_pem("PUBLIC KEY", der), "to_pem is not the canonical PEM of the block", data)
+    if theirs is None:
+        why = "E3-pem-one-block"
+        theirs = oracle(lambda: c_point(ser.load_pem_public_key(data[begin:end])))
+        check(theirs is not None, "PublicKey.from_pem accepted a PEM cryptography rejects, even "
+                                  "its block alone", data)
+    check(theirs == ours.to_bytes(), "PublicKey.from_pem: a different key from cryptography's", data)
+    return why
+
+
+# ---------------------------------------------------------------------------------------
+# Private keys: PKCS#8 and SEC1 ECPrivateKey (DER, PEM)
+# ---------------------------------------------------------------------------------------
+
+
+def _private_parts(der):
+    """(kind, top node, ECPrivateKey node) with kind "pkcs8" or "sec1", or None."""
+    try:
+        tree = dertree.parse(der)
+        if tree.tag != 0x30 or not tree.children or len(tree.children) < 2:
+            return None
+        if tree.children[1].tag == 0x30:  # PKCS#8: version, AlgorithmIdentifier, OCTET STRING
+            kids = _children(tree, 0x02, 0x30, 0x04)
+            if kids is None:
+                return None
+            return "pkcs8", tree, dertree.parse(kids[2].value)
+        if tree.children[1].tag == 0x04:
+            return "sec1", tree, tree
+    except dertree.NotDer:
+        pass
+    return None
+
+
+def _ec_fields(ec_node):
+    """{tag: node} of an ECPrivateKey's fields after version and privateKey."""
+    return {k.tag: k for k in (ec_node.children or [])[2:]}
+
+
+def _rebuild(kind, top, ec_children):
+    """An ECPrivateKey from its children, wrapped back in top's PKCS#8 frame if kind = pkcs8."""
+    ec_der = dertree.tlv(0x30, b"".join(dertree.encode(c) for c in ec_children))
+    if kind == "sec1":
+        return ec_der
+    kids = list(top.children)
+    return dertree.tlv(0x30, b"".join(dertree.encode(k) for k in kids[:2]) + dertree.tlv(0x04, ec_der)
+                       + b"".join(dertree.encode(k) for k in kids[3:]))
+
+
+def explain_private_acceptance(der, d):
+    """The DIFFERENCES id explaining why cryptography rejects a key p256 accepts, or None."""
+    parts = _private_parts(der)
+    if parts is None:
+        return None
+    kind, top, ec_node = parts
+    if kind == "sec1" and 0xA0 not in _ec_fields(ec_node):
+        kids = ec_node.children
+        with_params = _rebuild("sec1", top, kids[:2] + [dertree.parse(dertree.tlv(0xA0, PRIME256V1))] + kids[2:])
+        if oracle(c_load_der_private, with_params) == d:
+            return "E1-sec1-no-params"
+    if kind == "pkcs8" and top.children[0].value == b"\x01":
+        v1 = dertree.tlv(0x30, dertree.uint(0) + b"".join(
+            dertree.encode(k) for k in top.children[1:] if k.tag != 0x81))
+        if oracle(c_load_der_private, v1) == d:
+            return "E2-pkcs8-v2"
+    return None
+
+
+def _private_der_problems(der):
+    """DER violations anywhere in a private key, inside PKCS#8's OCTET STRING included."""
+    problems = dertree.der_problems(der, set_tags=(0x31, 0xA0))
+    parts = _private_parts(der) if not problems else None
+    if parts is not None and parts[0] == "pkcs8":
+        inner = parts[1].children[2].value
+        problems += ["inside the privateKey OCTET STRING: " + p for p in dertree.der_problems(inner)]
+    return problems
+
+
+def explain_private_rejection(der, theirs):
+    """The DIFFERENCES id explaining why p256 rejects a key cryptography accepts, or None."""
+    if _private_der_problems(der):
+        return "D0-not-der"
+    parts = _private_parts(der)
+    if parts is None:
+        return None
+    kind, top, ec_node = parts
+    if kind == "pkcs8":
+        attributes = [k for k in top.children if k.tag == 0xA0]
+        if attributes and dertree.depth(attributes[0]) > _der.MAX_NESTING:
+            return "D4-attribute-depth"
+    fields = _ec_fields(ec_node)
+    if kind == "pkcs8":
+        alg = top.children[1].children or []
+        if len(alg) == 2 and alg[1].tag == 0x30:
+            return "D2-explicit"
+    params = fields.get(0xA0)
+    if params is not None and params.children and params.children[0].tag == 0x30:
+        return "D2-explicit"
+    pub = fields.get(0xA1)
+    if pub is not None and pub.children and pub.children[0].tag == 0x03:
+        bits = pub.children[0].value
+        if len(bits) == 66 and bits[0] == 0 and bits[1] in (6, 7):
+            kids = [k if k.tag != 0xA1 else dertree.parse(dertree.tlv(0xA1, dertree.tlv(0x03, b"\x00\x04" + bits[2:])))
+                    for k in ec_node.children]
+            again = attempt("PrivateKey.from_der", PrivateKey.from_der, _rebuild(kind, top, kids))
+            if isinstance(again, PrivateKey) and again.to_bytes() == theirs:
+                return "D1-hybrid"
+    return None
+
+
+def compare_private_der(der, ours, theirs, what):
+    """As compare_spki, for PKCS#8 and SEC1 private keys."""
+    if isinstance(ours, Rejected):
+        if theirs is None:
+            return None
+        why = explain_private_rejection(der, theirs)
+        check(why is not None, "%s rejected a key cryptography accepts as a P-256 key (%r)" % (what, ours), der)
+        return why
+    check(isinstance(ours, PrivateKey), "%s returned %r" % (what, type(ours)), der)
+    d = ours.to_bytes()
+    problems = _private_der_problems(der)
+    check(not problems, "%s accepted non-DER input: %s" % (what, problems), der)
+    parts = _private_parts(der)
+    check(parts is not None, "%s accepted something that is neither PKCS#8 nor SEC1" % what, der)
+    kind, top, ec_node = parts
+    kids = _children(ec_node, 0x02, 0x04)
+    check(kids is not None and kids[0].value == b"\x01" and kids[1].value == d,
+          "%s: the ECPrivateKey's version/privateKey are not the key's" % what, der)
+    unc, comp = c_public_of(d)
+    stored = []
+    fields = _ec_fields(ec_node)
+    if 0xA1 in fields:
+        stored.append(fields[0xA1].children[0].value[1:])
+    if kind == "pkcs8":
+        stored += [k.value[1:] for k in top.children if k.tag == 0x81]
+    for point in stored:
+        check(point in (unc, comp), "%s accepted a stored public key that is not d*G" % what, der)
+    check(ours.public_key.to_bytes() == unc, "%s: public_key is not d*G" % what, der)
+    ckey = ec.derive_private_key(int.from_bytes(d, "big"), CURVE)
+    for fmt, cfmt in (("pkcs8", ser.PrivateFormat.PKCS8), ("sec1", ser.PrivateFormat.TraditionalOpenSSL)):
+        enc = ours.to_der(fmt)
+        check(enc == ckey.private_bytes(ser.Encoding.DER, cfmt, ser.NoEncryption()),
+              "to_der(%r) differs from cryptography's encoding of the same key" % fmt, der)
+        check(PrivateKey.from_der(enc).to_bytes() == d, "to_der(%r) does not load back" % fmt, der)
+    if theirs is None:
+        why = explain_private_acceptance(der, d)
+        check(why is not None, "%s accepted a key cryptography rejects, not for a documented reason" % what, der)
+        return why
+    check(theirs == d, "%s: a different scalar from cryptography's" % what, der)
+    return None
+
+
+@target("priv_der", "PrivateKey.from_der (PKCS#8, SEC1) vs cryptography load_der_private_key; "
+                    "strict DER; stored public keys are d*G; to_der equals cryptography's")
+def priv_der(data: bytes) -> None:
+    ours = attempt("PrivateKey.from_der", PrivateKey.from_der, data)
+    same_outcome(ours, attempt("PrivateKey.from_der(bytearray)", PrivateKey.from_der, bytearray(data)),
+                 "PrivateKey.from_der: bytes vs bytearray", data)
+    return compare_private_der(data, ours, oracle(c_load_der_private, data), "PrivateKey.from_der")
+
+
+_PRIVATE_LABELS = ("PRIVATE KEY", "EC PRIVATE KEY")
+
+
+@target("priv_pem", "PrivateKey.from_pem vs cryptography load_pem_private_key; the block's DER "
+                    "as in priv_der; canonical PEM round trip; str and bytes agree")
+def priv_pem(data: bytes) -> None:
+    ours = attempt("PrivateKey.from_pem", PrivateKey.from_pem, data)
+    text = _as_text(data)
+    if text is not None:
+        same_outcome(ours, attempt("PrivateKey.from_pem(str)", PrivateKey.from_pem, text),
+                     "PrivateKey.from_pem: bytes vs str", data)
+    theirs = oracle(c_load_pem_private, data)
+    if isinstance(ours, Rejected):
+        if theirs is None:
+            return None
+        for label, der in lenient_pem_blocks(data, _PRIVATE_LABELS):
+            canon = attempt("PrivateKey.from_pem", PrivateKey.from_pem, canonical_pem(label, der))
+            if isinstance(canon, PrivateKey) and canon.to_bytes() == theirs:
+                return "D3-pem-layout"  # the same key in canonical layout
+            why = explain_private_rejection(der, theirs) if isinstance(canon, Rejected) else None
+            if why is not None:
+                return why
+        check(False, "PrivateKey.from_pem rejected (%r) a PEM cryptography accepts, and no block "
+                     "in it explains why" % ours, data)
+    check(isinstance(ours, PrivateKey), "PrivateKey.from_pem returned %r" % type(ours), data)
+    block = harness_pem_block(data, _PRIVATE_LABELS)
+    check(block is not None, "PrivateKey.from_pem accepted a PEM in which the harness finds no "
+                             "valid private key block", data)
+    label, der, begin, end = block
+    d = ours.to_bytes()
+    check(PrivateKey.from_der(der).to_bytes() == d, "from_pem and from_der of its block differ", data)
+    parts = _private_parts(der)
+    check(parts is not None and parts[0] == ("pkcs8" if label == "PRIVATE KEY" else "sec1"),
+          "PrivateKey.from_pem accepted a block whose label does not fit its contents", data)
+    why = compare_private_der(der, ours, oracle(c_load_der_private, der), "PrivateKey.from_pem")
+    fmt = "pkcs8" if label == "PRIVATE KEY" else "sec1"
+    if der == ours.to_der(fmt):
+        check(ours.to_pem(fmt) == canonical_pem(label, der), "to_pem is not the canonical PEM of the block", data)
+    if theirs is None and why is None:  # (E1/E2 were checked on the DER)
+        why = "E3-pem-one-block"
+        theirs = oracle(c_load_pem_private, data[begin:end])
+        check(theirs is not None, "PrivateKey.from_pem accepted a PEM cryptography rejects, even "
+                                  "its block alone", data)
+    check(theirs in (None, d), "PrivateKey.from_pem: a different scalar from cryptography's", data)
+    return why
+
+
+# ---------------------------------------------------------------------------------------
+# JWK
+# ---------------------------------------------------------------------------------------
+
+_B64URL = re.compile(r"[A-Za-z0-9_-]*")
+
+
+def b64url32(value):
+    """The 32 bytes of a JWK coordinate (RFC 7518 6.2.1.2: base64url, no padding, canonical,
+    exactly 32 bytes), decoded with the standard library, or None."""
+    if not isinstance(value, str) or not _B64URL.fullmatch(value) or len(value) % 4 == 1:
+        return None
+    raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    if base64.urlsafe_b64encode(raw).rstrip(b"=").decode() != value or len(raw) != 32:
+        return None
+    return raw
+
+
+def _jwk_input(data: bytes):
+    """(JSON text, the parsed object or None) of a fuzz input."""
+    text = _as_text(data)
+    if text is None:
+        text = data.decode("latin-1")
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError):
+        obj = None
+    return text, obj
+
+
+def _jwk_point(obj):
+    """The 65-byte point of a JWK object that passes the common checks, or None."""
+    if obj.get("kty") != "EC" or obj.get("crv") != "P-256":
+        return None
+    x, y = b64url32(obj.get("x")), b64url32(obj.get("y"))
+    if x is None or y is None:
+        return None
+    return b"\x04" + x + y
+
+
+@target("pub_jwk", "PublicKey.from_jwk (JSON text and dict) vs an independent base64url decoder "
+                   "+ cryptography point validation; to_jwk round trip")
+def pub_jwk(data: bytes) -> None:
+    text, obj = _jwk_input(data)
+    ours = attempt("PublicKey.from_jwk(str)", PublicKey.from_jwk, text)
+    if not isinstance(obj, dict):
+        check(isinstance(ours, Rejected), "PublicKey.from_jwk accepted JSON that is not an object", data)
+        return
+    same_outcome(ours, attempt("PublicKey.from_jwk(dict)", PublicKey.from_jwk, obj),
+                 "PublicKey.from_jwk: JSON text vs dict", data)
+    point = _jwk_point(obj)
+    expected = None
+    if point is not None and "d" not in obj:
+        expected = oracle(lambda: c_point(ec.EllipticCurvePublicKey.from_encoded_point(CURVE, point)))
+    if isinstance(ours, Rejected):
+        check(expected is None, "PublicKey.from_jwk rejected a valid public JWK (%r)" % ours, data)
+        return
+    check(expected is not None, "PublicKey.from_jwk accepted an invalid public JWK", data)
+    check(ours.to_bytes() == expected, "PublicKey.from_jwk: a different point", data)
+    check(ours.to_jwk() == {k: obj[k] for k in ("kty", "crv", "x", "y")},
+          "to_jwk does not give back the JWK's members", data)
+
+
+@target("priv_jwk", "PrivateKey.from_jwk (JSON text and dict) vs an independent base64url decoder "
+                    "+ cryptography (x, y must be d*G); to_jwk round trip")
+def priv_jwk(data: bytes) -> None:
+    text, obj = _jwk_input(data)
+    ours = attempt("PrivateKey.from_jwk(str)", PrivateKey.from_jwk, text)
+    if not isinstance(obj, dict):
+        check(isinstance(ours, Rejected), "PrivateKey.from_jwk accepted JSON that is not an object", data)
+        return
+    same_outcome(ours, attempt("PrivateKey.from_jwk(dict)", PrivateKey.from_jwk, obj),
+                 "PrivateKey.from_jwk: JSON text vs dict", data)
+    point = _jwk_point(obj)
+    d = b64url32(obj.get("d"))
+    valid = (point is not None and d is not None and 1 <= int.from_bytes(d, "big") < N
+             and c_public_of(d)[0] == point)
+    if isinstance(ours, Rejected):
+        check(not valid, "PrivateKey.from_jwk rejected a valid private JWK (%r)" % ours, data)
+        return
+    check(valid, "PrivateKey.from_jwk accepted an invalid private JWK", data)
+    check(ours.to_bytes() == d, "PrivateKey.from_jwk: a different scalar", data)
+    check(ours.to_jwk() == {k: obj[k] for k in ("kty", "crv", "x", "y", "d")},
+          "to_jwk does not give back the JWK's members", data)
+
+
+# ---------------------------------------------------------------------------------------
+# ECDSA verification
+# ---------------------------------------------------------------------------------------
+
+
+def split_verify_input(data: bytes):
+    """mode(1) | SEC1 uncompressed public key(65) | message length(1) | message | signature.
+
+    mode bit 0 set: verify_digest(sig, message); else verify(sig, message, hash=HASHES[(mode >> 1) % 7]).
+    A length past the end takes what is there. None when the input is too short."""
+    if len(data) < 67:
+        return None
+    mode, pub, n = data[0], data[1:66], min(data[66], len(data) - 67)
+    return mode, pub, data[67:67 + n], data[67 + n:]
+
+
+def _crypto_verify(pub: bytes, der_sig: bytes, msg: bytes, mode: int) -> bool:
+    key = ec.EllipticCurvePublicKey.from_encoded_point(CURVE, pub)
+    if mode & 1:
+        # FIPS 186-5 6.4.2 / SEC 1 4.1.4: e = the leftmost 256 bits of the digest, or the
+        # whole of a shorter one; as a 32-byte digest, OpenSSL reads exactly that integer.
+        digest = msg[:32].rjust(32, b"\x00")
+        algorithm = ec.ECDSA(ec_utils.Prehashed(hashes.SHA256()))
+    else:
+        digest = msg
+        algorithm = ec.ECDSA(_CRYPTO_HASHES[HASHES[(mode >> 1) % len(HASHES)]]())
+    try:
+        key.verify(der_sig, digest, algorithm)
+        return True
+    except InvalidSignature:
+        return False
+
+
+def _strict_der_sig(sig: bytes):
+    """(r, s) of a strict DER ECDSA-Sig-Value with non-negative INTEGERs, or None."""
+    if dertree.der_problems(sig):
+        return None
+    tree = dertree.parse(sig)
+    kids = _children(tree, 0x02, 0x02) if tree.tag == 0x30 else None
+    if kids is None or len(kids) != 2 or any(k.value[0] & 0x80 for k in kids):
+        return None
+    return int.from_bytes(kids[0].value, "big"), int.from_bytes(kids[1].value, "big")
+
+
+def _verify_ours(pk, sig, msg, mode, encoding):
+    if mode & 1:
+        what = "verify_digest(%s)" % encoding
+        ok = attempt(what, lambda: pk.verify_digest(sig, msg, encoding=encoding))
+    else:
+        what = "verify(%s, hash=%s)" % (encoding, HASHES[(mode >> 1) % len(HASHES)])
+        ok = attempt(what, lambda: pk.verify(sig, msg, hash=HASHES[(mode >> 1) % len(HASHES)],
+                                             encoding=encoding))
+    check(type(ok) is bool, "%s returned %r, not a bool (it must never raise for bytes)" % (what, ok))
+    return ok
+
+
+# Coverage hints. libFuzzer sees the coverage of instrumented Python code only (run.py
+# instruments p256's modules and this harness), not the C core's, so every signature
+# would look alike and the corpus would collapse to a handful of inputs. These branches
+# classify what reaches the core (which hash, how long a digest, where r and s lie, the
+# verdict), so inputs that take the core down different paths count as new coverage.
+
+
+def _hint_scalar(v: int) -> int:
+    if v == 0:
+        return 0
+    if v == 1:
+        return 1
+    if v < N // 2:
+        return 2
+    if v == N // 2 or v == N // 2 + 1:
+        return 3
+    if v < N - 1:
+        return 4
+    if v == N - 1:
+        return 5
+    if v == N:
+        return 6
+    if v < P:
+        return 7
+    if v < 2**256:
+        return 8
+    return 9
+
+
+def _hint_verify(mode: int, msg: bytes, r: int, s: int, ok: bool) -> None:
+    if mode & 1:
+        if len(msg) < 32:
+            _ = "short digest"
+        elif len(msg) == 32:
+            _ = "digest"
+        else:
+            _ = "long digest"
+    else:
+        h = (mode >> 1) % len(HASHES)
+        if h == 0:
+            _ = "sha256"
+        elif h < 4:
+            _ = "sha2"
+        else:
+            _ = "sha3"
+    a, b = _hint_scalar(r), _hint_scalar(s)
+    if a == b:
+        _ = "same range"
+    if ok:
+        _ = "valid"
+
+
+def _verify_input(data, encoding):
+    """(mode, pub, msg, sig, PublicKey, p256's verdict), or None for inputs without a valid key."""
+    parts = split_verify_input(data)
+    if parts is None:
+        return None
+    mode, pub, msg, sig = parts
+    pk = oracle(PublicKey.from_bytes, pub)
+    if pk is None:
+        # pub_bytes covers invalid keys; here a mutated key is replaced by a valid one
+        # derived from its bytes, so that the signature and message are still verified
+        # (mutations anywhere before them would otherwise waste most inputs).
+        pk = oracle(lambda: PublicKey.from_bytes(p256.scalar_base_mult(hashlib.sha256(pub).digest())))
+        if pk is None:
+            return None
+        pub = pk.to_bytes()
+    return mode, pub, msg, sig, pk, _verify_ours(pk, sig, msg, mode, encoding)
+
+
+def _verify_variants(data, pk, sig, msg, mode, encoding, ok):
+    """Other ways to ask the same question must give the same answer."""
+    check(_verify_ours(pk, memoryview(sig), bytearray(msg), mode, encoding) == ok,
+          "verify: bytes vs memoryview/bytearray differ", data)
+    if not mode & 1:
+        many = p256.verify_many([(pk, sig, msg)], hash=HASHES[(mode >> 1) % len(HASHES)],
+                                encoding=encoding, threads=1)
+        check(many == [ok], "verify_many %r != verify %r" % (many, ok), data)
+
+
+@target("verify_der", "PublicKey.verify / verify_digest with DER signatures (7 hashes) vs "
+                      "cryptography (OpenSSL; strict DER); raw encoding and verify_many agree")
+def verify_der(data: bytes) -> None:
+    common = _verify_input(data, "der")
+    if common is None:
+        return
+    mode, pub, msg, sig, pk, ok = common
+    theirs = _crypto_verify(pub, sig, msg, mode)
+    check(ok == theirs, "verify(der) says %s, cryptography says %s" % (ok, theirs), data)
+    rs = _strict_der_sig(sig)
+    if rs is not None:
+        _hint_verify(mode, msg, rs[0], rs[1], ok)
+    if rs is not None and rs[0] < 2**256 and rs[1] < 2**256:
+        raw = rs[0].to_bytes(32, "big") + rs[1].to_bytes(32, "big")
+        check(_verify_ours(pk, raw, msg, mode, "raw") == ok, "verify: DER and raw encodings of the "
+                                                            "same (r, s) differ", data)
+    else:
+        check(not ok, "verify(der) accepted a signature that is not strict DER", data)
+    _verify_variants(data, pk, sig, msg, mode, "der", ok)
+
+
+@target("verify_raw", "PublicKey.verify / verify_digest with raw r||s signatures (7 hashes) vs "
+                      "cryptography; the DER encoding of the same (r, s) agrees")
+def verify_raw(data: bytes) -> None:
+    common = _verify_input(data, "raw")
+    if common is None:
+        return
+    mode, pub, msg, sig, pk, ok = common
+    if len(sig) != 64:
+        check(not ok, "verify(raw) accepted a signature of %d bytes" % len(sig), data)
+    else:
+        r, s = int.from_bytes(sig[:32], "big"), int.from_bytes(sig[32:], "big")
+        _hint_verify(mode, msg, r, s, ok)
+        der = ec_utils.encode_dss_signature(r, s)
+        theirs = _crypto_verify(pub, der, msg, mode)
+        check(ok == theirs, "verify(raw) says %s, cryptography says %s" % (ok, theirs), data)
+        check(_verify_ours(pk, der, msg, mode, "der") == ok, "verify: raw and DER encodings of the "
+                                                            "same (r, s) differ", data)
+    _verify_variants(data, pk, sig, msg, mode, "raw", ok)
+
+
+# ---------------------------------------------------------------------------------------
+# EIP-7951 P256VERIFY
+# ---------------------------------------------------------------------------------------
+
+_C = ref.P256
+
+
+def eip7951_reference(data: bytes) -> bytes:
+    """P256VERIFY written from the EIP-7951 text, over p256.reference (pure Python)."""
+    if len(data) != 160:
+        return b""
+    h, r, s, qx, qy = (int.from_bytes(data[i:i + 32], "big") for i in range(0, 160, 32))
+    if not (0 < r < N and 0 < s < N):
+        return b""
+    if not (qx < P and qy < P) or not _C.is_on_curve(qx, qy):
+        return b""
+    w = pow(s, -1, N)
+    u1, u2 = h * w % N, r * w % N
+    R = _C.add(_C.scalar_base_mult(u1) if u1 else None, _C.scalar_mult((qx, qy), u2))
+    if R is None:
+        return b""
+    return EIP_ONE if R[0] % N == r else b""
+
+
+@target("p256verify", "p256.p256verify (EIP-7951) vs the EIP text over p256.reference; "
+                      "cryptography and verify_digest agree on well-formed inputs")
+def p256verify(data: bytes) -> None:
+    out = p256.p256verify(data)  # no exception is allowed here: any one escapes as a finding
+    check(out in (b"", EIP_ONE), "p256verify returned %r" % (out,), data)
+    check(p256.p256verify(memoryview(data)) == out, "p256verify: bytes vs memoryview differ", data)
+    expected = eip7951_reference(data)
+    check(out == expected, "p256verify says %r, the reference says %r" % (out, expected), data)
+    if len(data) != 160:
+        return
+    _hint_point(b"\x04" + data[96:160], expected == EIP_ONE)
+    _hint_verify(1, data[:32], int.from_bytes(data[32:64], "big"), int.from_bytes(data[64:96], "big"),
+                 out == EIP_ONE)
+    pub = b"\x04" + data[96:160]
+    pk = oracle(PublicKey.from_bytes, pub)
+    r, s = int.from_bytes(data[32:64], "big"), int.from_bytes(data[64:96], "big")
+    if pk is None or not (0 < r < N and 0 < s < N):
+        check(out == b"", "p256verify accepted an invalid key or r, s", data)
+        return
+    check(pk.verify_digest(data[32:96], data[:32], encoding="raw") == (out == EIP_ONE),
+          "p256verify and verify_digest(raw) differ", data)
+    theirs = _crypto_verify(pub, ec_utils.encode_dss_signature(r, s), data[:32], 1)
+    check(theirs == (out == EIP_ONE), "p256verify and cryptography differ", data)
+
+
+# ---------------------------------------------------------------------------------------
+# Negative controls: deliberately broken variants of p256 the targets must catch
+# ---------------------------------------------------------------------------------------
+
+PLANTS = {
+    "offcurve": ("PublicKey.from_bytes accepts any 04||X||Y with X, Y < p, on the curve or not "
+                 "(the invalid-curve bug)", "pub_bytes", "accepted a point cryptography rejects"),
+    "ber-length": ("the DER reader accepts non-minimal long-form lengths (BER)", "pub_der",
+                   "accepted non-DER input"),
+    "sig-trailing": ("verify ignores bytes after a DER signature's SEQUENCE", "verify_der",
+                     "cryptography says False"),
+    "eip-length": ("p256verify ignores input bytes after the first 160", "p256verify",
+                   "the reference says b''"),
+}
+
+
+def _plant(name, set_attr=setattr):
+    """Break p256 as PLANTS[name] says (set_attr: how to patch; pytest passes its
+    monkeypatch.setattr so the damage is undone after the test)."""
+    if name == "offcurve":
+        real = PublicKey.from_bytes.__func__
+
+        def from_bytes(cls, data):
+            try:
+                return real(cls, data)
+            except ValueError:
+                b = bytes(data)
+                if len(b) == 65 and b[0] == 4 and max(int.from_bytes(b[1:33], "big"),
+                                                      int.from_bytes(b[33:], "big")) < P:
+                    return cls._wrap(b)
+                raise
+        set_attr(PublicKey, "from_bytes", classmethod(from_bytes))
+    elif name == "ber-length":
+        real_tlv = _der.Reader.read_tlv
+
+        def read_tlv(self):
+            buf, pos, end = self.buf, self.pos, self.end
+            if end - pos > 3 and buf[pos + 1] in (0x81, 0x82):
+                count = buf[pos + 1] & 0x7F
+                start = pos + 2 + count
+                length = int.from_bytes(buf[pos + 2:start], "big")
+                if length <= end - start:
+                    self.pos = start + length
+                    return buf[pos], start, start + length
+            return real_tlv(self)
+        set_attr(_der.Reader, "read_tlv", read_tlv)
+    elif name == "sig-trailing":
+        real_verify, real_digest = PublicKey.verify, PublicKey.verify_digest
+
+        def cut(sig):
+            sig = bytes(sig)
+            if len(sig) > 2 and sig[0] == 0x30 and sig[1] < 0x80 and len(sig) > sig[1] + 2:
+                return sig[:sig[1] + 2]
+            return sig
+
+        def verify(self, sig, msg, *, hash="sha256", encoding="der"):
+            return real_verify(self, cut(sig) if encoding == "der" else sig, msg, hash=hash, encoding=encoding)
+
+        def verify_digest(self, sig, digest, *, encoding="der"):
+            return real_digest(self, cut(sig) if encoding == "der" else sig, digest, encoding=encoding)
+        set_attr(PublicKey, "verify", verify)
+        set_attr(PublicKey, "verify_digest", verify_digest)
+    elif name == "eip-length":
+        real_eip = p256.p256verify
+        set_attr(p256, "p256verify", lambda data: real_eip(bytes(data)[:160]))
+    else:
+        raise SystemExit("P256_FUZZ_PLANT=%s: unknown; known: %s" % (name, ", ".join(PLANTS)))
+
+
+if _PLANT:
+    _plant(_PLANT)

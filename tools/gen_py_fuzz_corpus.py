@@ -1,0 +1,325 @@
+#!/usr/bin/env python3
+"""Seed corpora for the atheris targets of tests/fuzz/targets.py, from the Wycheproof
+vectors in tests/vectors/ plus hand-made variants of the structures each parser accepts
+(so the fuzzer starts on every accepting path, not only on the rejecting ones):
+
+    python3 tools/gen_py_fuzz_corpus.py OUTDIR     # writes OUTDIR/<target>/<name>,
+                                                   # and OUTDIR/controls/<target>/<name>
+
+`make fuzz-smoke` runs it into tests/fuzz/bin/seeds on every run: the seeds are a
+deterministic function of the committed vectors and this script, a few thousand small
+files that would only duplicate the vectors in git. tests/test_fuzz_targets.py calls
+seeds() directly. Standard library only (and tools/p256_affine.py), so the seeds do not
+depend on the package under test.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import pathlib
+import shutil
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from p256_affine import A, B, G, N, P, mul  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+VECTORS = pathlib.Path(os.environ.get("P256_VECTORS") or ROOT / "tests" / "vectors") / "wycheproof"
+
+TARGETS = ("pub_bytes", "pub_der", "pub_pem", "pub_jwk", "priv_der", "priv_pem", "priv_jwk",
+           "verify_der", "verify_raw", "p256verify")
+
+
+# -- DER / PEM / JWK writers -------------------------------------------------------------
+
+
+def tlv(tag, value):
+    n = len(value)
+    if n < 0x80:
+        return bytes((tag, n)) + value
+    ln = n.to_bytes((n.bit_length() + 7) // 8, "big")
+    return bytes((tag, 0x80 | len(ln))) + ln + value
+
+
+def seq(*parts):
+    return tlv(0x30, b"".join(parts))
+
+
+def uint(v):
+    return tlv(0x02, v.to_bytes(v.bit_length() // 8 + 1, "big"))
+
+
+def octets(b):
+    return tlv(0x04, b)
+
+
+def bits(b, tag=0x03):
+    return tlv(tag, b"\x00" + b)
+
+
+def explicit(n, inner):
+    return tlv(0xA0 | n, inner)
+
+
+OID_EC = bytes.fromhex("06072a8648ce3d0201")  # id-ecPublicKey
+OID_P256 = bytes.fromhex("06082a8648ce3d030107")  # prime256v1
+OID_K256 = bytes.fromhex("06052b8104000a")  # secp256k1
+OID_PRIME_FIELD = bytes.fromhex("06072a8648ce3d0101")  # prime-field
+ALG = seq(OID_EC, OID_P256)
+
+
+def be(v, n=32):
+    return v.to_bytes(n, "big")
+
+
+def explicit_p256_params():
+    """SEC 1 C.2 specifiedCurve ECParameters equal to P-256's (version 1, no seed)."""
+    return seq(uint(1), seq(OID_PRIME_FIELD, uint(P)), seq(octets(be(A)), octets(be(B))),
+               octets(b"\x04" + be(G[0]) + be(G[1])), uint(N), uint(1))
+
+
+def pem(label, der, newline=b"\n"):
+    b64 = base64.b64encode(der)
+    lines = [b"-----BEGIN %s-----" % label.encode()] + [b64[i:i + 64] for i in range(0, len(b64), 64)]
+    return newline.join(lines + [b"-----END %s-----" % label.encode(), b""])
+
+
+def b64url(b):
+    return base64.urlsafe_b64encode(b).rstrip(b"=").decode()
+
+
+def point(d):
+    q = mul(d, G)
+    return b"\x04" + be(q[0]) + be(q[1]), bytes([2 + (q[1] & 1)]) + be(q[0])
+
+
+# -- Wycheproof ----------------------------------------------------------------------------
+
+
+def load(name):
+    with open(VECTORS / name, "rb") as f:
+        return json.load(f)
+
+
+def tests(name):
+    for group in load(name)["testGroups"]:
+        for t in group["tests"]:
+            yield group, t
+
+
+def fixed32(hexval):
+    """A Wycheproof coordinate/scalar hex (maybe with a leading 00 or short) as 32 bytes."""
+    return int(hexval, 16).to_bytes(32, "big")
+
+
+# -- the corpora ---------------------------------------------------------------------------
+
+
+def seeds():
+    """{target: {name: bytes}}, deterministic."""
+    out = {t: {} for t in TARGETS}
+    seen = {t: set() for t in TARGETS}
+
+    def add(target, name, blob):
+        if blob not in seen[target]:
+            seen[target].add(blob)
+            out[target][name] = blob
+
+    ecdsa_files = {
+        "ecdsa_secp256r1_sha256_test.json": ("der", "sha256"),
+        "ecdsa_secp256r1_sha512_test.json": ("der", "sha512"),
+        "ecdsa_secp256r1_sha256_p1363_test.json": ("raw", "sha256"),
+        "ecdsa_secp256r1_sha512_p1363_test.json": ("raw", "sha512"),
+    }
+    hash_modes = {"sha256": 0 << 1, "sha512": 3 << 1}  # index into targets.HASHES, shifted
+    keys = []  # (uncompressed, DER, PEM, JWK or None) of the ECDSA test groups
+    for name, (encoding, hname) in ecdsa_files.items():
+        short = name.replace("ecdsa_secp256r1_", "").replace("_test.json", "")
+        for group, t in tests(name):
+            pub = bytes.fromhex(group["publicKey"]["uncompressed"])
+            keys.append((pub, bytes.fromhex(group["publicKeyDer"]), group["publicKeyPem"].encode(),
+                         group.get("publicKeyJwk")))
+            msg, sig = bytes.fromhex(t["msg"]), bytes.fromhex(t["sig"])
+            tid = "%s-%s" % (short, t["tcId"])
+            if len(msg) > 255:
+                continue
+            target = "verify_der" if encoding == "der" else "verify_raw"
+            add(target, tid, bytes([hash_modes[hname]]) + pub + bytes([len(msg)]) + msg + sig)
+            if hname == "sha256" and int(t["tcId"]) % 8 == 1:  # verify_digest with the digest
+                digest = hashlib.sha256(msg).digest()
+                add(target, tid + "-digest", b"\x01" + pub + bytes([32]) + digest + sig)
+            if hname == "sha256":  # EIP-7951 input: h || r || s || qx || qy
+                if encoding == "raw" and len(sig) == 64:
+                    rs = sig
+                elif encoding == "der":
+                    rs = _der_rs(sig)
+                    if rs is None:
+                        continue
+                else:
+                    continue
+                add("p256verify", tid, hashlib.sha256(msg).digest() + rs + pub[1:])
+    eip = list(out["p256verify"].values())[0]
+    add("p256verify", "short", eip[:159])
+    add("p256verify", "long", eip + b"\x00")
+    add("p256verify", "zero-point", eip[:96] + bytes(64))
+
+    for i, (pub, der, pem_, jwk) in enumerate(keys):
+        add("pub_bytes", "ecdsa-key-%d" % i, pub)
+        add("pub_der", "ecdsa-key-%d" % i, der)
+        add("pub_pem", "ecdsa-key-%d" % i, pem_)
+        if jwk is not None:
+            add("pub_jwk", "ecdsa-key-%d" % i, json.dumps(jwk).encode())
+
+    for group, t in tests("ecdh_secp256r1_ecpoint_test.json"):
+        add("pub_bytes", "ecpoint-%s" % t["tcId"], bytes.fromhex(t["public"]))
+    for group, t in tests("ecdh_secp256r1_test.json"):
+        add("pub_der", "ecdh-%s" % t["tcId"], bytes.fromhex(t["public"]))
+    for group, t in tests("ecdh_secp256r1_pem_test.json"):
+        add("pub_pem", "ecdh-%s" % t["tcId"], t["public"].encode())
+        add("priv_pem", "ecdh-%s" % t["tcId"], t["private"].encode())
+    for group, t in tests("ecdh_secp256r1_webcrypto_test.json"):
+        add("pub_jwk", "webcrypto-%s" % t["tcId"], json.dumps(t["public"]).encode())
+        add("priv_jwk", "webcrypto-%s" % t["tcId"], json.dumps(t["private"]).encode())
+
+    # SEC1 and SPKI variants of one key
+    pub, der, pem_, jwk = keys[0]
+    comp = bytes([2 + (pub[64] & 1)]) + pub[1:33]
+    add("pub_bytes", "compressed", comp)
+    add("pub_bytes", "hybrid", bytes([6 + (pub[64] & 1)]) + pub[1:])
+    add("pub_bytes", "infinity", b"\x00")
+    add("pub_der", "compressed", seq(ALG, bits(comp)))
+    add("pub_der", "hybrid", seq(ALG, bits(bytes([6 + (pub[64] & 1)]) + pub[1:])))
+    add("pub_der", "explicit-params", seq(seq(OID_EC, explicit_p256_params()), bits(pub)))
+    add("pub_pem", "compressed", pem("PUBLIC KEY", seq(ALG, bits(comp))))
+    add("pub_pem", "crlf", pem_.replace(b"\n", b"\r\n"))
+    add("pub_pem", "surrounded", b"Subject: test key\n\n" + pem_ + b"\ntrailing text\n")
+    add("pub_pem", "params-first", pem("EC PARAMETERS", OID_P256) + pem_)
+    add("pub_pem", "private-label", pem("PRIVATE KEY", der))
+    jx, jy = b64url(pub[1:33]), b64url(pub[33:])
+    add("pub_jwk", "members", json.dumps({"kty": "EC", "crv": "P-256", "x": jx, "y": jy,
+                                          "kid": "k1", "use": "sig", "alg": "ES256"}).encode())
+    add("pub_jwk", "compact", b'{"crv":"P-256","kty":"EC","x":"%s","y":"%s"}' % (jx.encode(), jy.encode()))
+    add("pub_jwk", "with-d", json.dumps({"kty": "EC", "crv": "P-256", "x": jx, "y": jy,
+                                         "d": b64url(be(1))}).encode())
+    # Regression seed: JSON nested deeper than the interpreter's recursion limit (found by
+    # review; from_jwk raised RecursionError instead of ValueError).
+    add("pub_jwk", "deep-nesting", b"[" * 1200)
+    add("priv_jwk", "deep-nesting", b'{"a":' * 1200)
+
+    # Private keys: the structures PrivateKey.from_der accepts, over Wycheproof scalars
+    scalars = sorted({int(t["private"], 16) for _, t in tests("ecdh_secp256r1_test.json")})
+    valid = [d for d in scalars if 1 <= d < N]
+    for i, d in enumerate(valid):
+        unc, cmp_ = point(d)
+        db = be(d)
+        ec_full = seq(uint(1), octets(db), explicit(0, OID_P256), explicit(1, bits(unc)))
+        ec_inner = seq(uint(1), octets(db), explicit(1, bits(unc)))
+        p8 = seq(uint(0), ALG, octets(ec_inner))
+        add("priv_der", "pkcs8-%d" % i, p8)
+        add("priv_der", "sec1-%d" % i, ec_full)
+        if i >= 6:
+            continue
+        pk8, sec = "PRIVATE KEY", "EC PRIVATE KEY"
+        variants = {
+            "sec1-no-params": (sec, seq(uint(1), octets(db), explicit(1, bits(unc)))),
+            "sec1-no-public": (sec, seq(uint(1), octets(db), explicit(0, OID_P256))),
+            "sec1-bare": (sec, seq(uint(1), octets(db))),
+            "sec1-compressed": (sec, seq(uint(1), octets(db), explicit(0, OID_P256), explicit(1, bits(cmp_)))),
+            "sec1-hybrid": (sec, seq(uint(1), octets(db), explicit(0, OID_P256),
+                                     explicit(1, bits(bytes([6 + (unc[64] & 1)]) + unc[1:])))),
+            "sec1-explicit": (sec, seq(uint(1), octets(db), explicit(0, explicit_p256_params()),
+                                       explicit(1, bits(unc)))),
+            "pkcs8-inner-params": (pk8, seq(uint(0), ALG, octets(ec_full))),
+            "pkcs8-no-public": (pk8, seq(uint(0), ALG, octets(seq(uint(1), octets(db))))),
+            "pkcs8-attributes": (pk8, seq(uint(0), ALG, octets(ec_inner), explicit(0, seq(
+                bytes.fromhex("06092a864886f70d010914"), tlv(0x31, tlv(0x0C, b"key one")))))),
+            "pkcs8-v2-public": (pk8, seq(uint(1), ALG, octets(seq(uint(1), octets(db))), bits(unc, 0x81))),
+            "pkcs8-v2": (pk8, seq(uint(1), ALG, octets(ec_inner))),
+            "pkcs8-explicit": (pk8, seq(uint(0), seq(OID_EC, explicit_p256_params()), octets(ec_inner))),
+            "pkcs8-secp256k1-inner": (pk8, seq(uint(0), ALG, octets(seq(uint(1), octets(db),
+                                                                          explicit(0, OID_K256))))),
+            "encrypted-pkcs8": (pk8, seq(seq(bytes.fromhex("06092a864886f70d01050d"), seq()),
+                                         octets(b"\x00" * 48))),
+        }
+        for name, (label, blob) in variants.items():
+            add("priv_der", "%s-%d" % (name, i), blob)
+            if i < 2:
+                add("priv_pem", "%s-%d" % (name, i), pem(label, blob))
+        if i < 2:
+            add("priv_pem", "pkcs8-%d" % i, pem("PRIVATE KEY", p8))
+            add("priv_pem", "sec1-%d" % i, pem("EC PRIVATE KEY", ec_full))
+            add("priv_pem", "ecparam-genkey-%d" % i, pem("EC PARAMETERS", OID_P256) + pem("EC PRIVATE KEY", ec_full))
+            add("priv_pem", "crlf-%d" % i, pem("PRIVATE KEY", p8, b"\r\n"))
+            add("priv_pem", "encrypted-%d" % i, b"-----BEGIN EC PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n"
+                b"DEK-Info: AES-128-CBC,00000000000000000000000000000000\n\nAAAA\n-----END EC PRIVATE KEY-----\n")
+            add("priv_pem", "public-%d" % i, pem("PUBLIC KEY", seq(ALG, bits(unc))))
+        jwk = {"kty": "EC", "crv": "P-256", "x": b64url(unc[1:33]), "y": b64url(unc[33:]), "d": b64url(db)}
+        add("priv_jwk", "key-%d" % i, json.dumps(jwk).encode())
+        add("priv_jwk", "members-%d" % i, json.dumps(dict(jwk, kid="k", use="sig")).encode())
+    for d in (0, N, N + 1, 2**256 - 1):
+        add("priv_der", "scalar-out-of-range-%x" % (d & 0xFFFF), seq(uint(1), octets(be(d)), explicit(0, OID_P256)))
+    add("priv_der", "short-scalar", seq(uint(1), octets(be(5)[1:]), explicit(0, OID_P256)))
+    return out
+
+
+def control_seeds(all_seeds=None):
+    """{target: {name: bytes}}: one input per target that passes under every planted bug
+    of tests/fuzz/targets.PLANTS (a valid key, a valid signature, a 160-byte EIP input),
+    for the negative controls, so that the fuzzer must find each bug by mutation; the
+    full corpora contain Wycheproof's invalid cases, which would hand it the bug."""
+    all_seeds = all_seeds or seeds()
+    picks = {
+        "pub_bytes": "ecdsa-key-0",
+        "pub_der": "ecdsa-key-0",
+        "verify_der": "sha256-1",
+        "p256verify": "sha256-1",
+    }
+    return {t: {name: all_seeds[t][name]} for t, name in picks.items()}
+
+
+def _der_rs(sig):
+    """r || s (32 bytes each) of a minimal DER signature with small positive INTEGERs."""
+    if len(sig) < 8 or sig[0] != 0x30 or sig[1] != len(sig) - 2:
+        return None
+    pos, vals = 2, []
+    for _ in range(2):
+        if pos + 2 > len(sig) or sig[pos] != 0x02:
+            return None
+        n = sig[pos + 1]
+        v = sig[pos + 2:pos + 2 + n]
+        if n == 0 or n > 33 or len(v) != n or v[0] & 0x80 or (n > 1 and v[0] == 0 and v[1] < 0x80):
+            return None
+        vals.append(int.from_bytes(v, "big"))
+        pos += 2 + n
+    if pos != len(sig) or max(vals) >= 2**256:
+        return None
+    return be(vals[0]) + be(vals[1])
+
+
+def main(argv):
+    if len(argv) != 2:
+        raise SystemExit(__doc__)
+    outdir = pathlib.Path(argv[1])
+    all_seeds = seeds()
+    for target, corpus in all_seeds.items():
+        d = outdir / target
+        if d.exists():
+            shutil.rmtree(d)
+        d.mkdir(parents=True)
+        for name, blob in corpus.items():
+            (d / name).write_bytes(blob)
+    for target, corpus in control_seeds(all_seeds).items():
+        d = outdir / "controls" / target
+        if d.exists():
+            shutil.rmtree(d)
+        d.mkdir(parents=True)
+        for name, blob in corpus.items():
+            (d / name).write_bytes(blob)
+    print("gen_py_fuzz_corpus: %s" % ", ".join("%s %d" % (t, len(c)) for t, c in all_seeds.items()))
+
+
+if __name__ == "__main__":
+    main(sys.argv)

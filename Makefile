@@ -265,7 +265,7 @@ fuzz-smoke: $(FUZZ_STAMP)
 	        echo "fuzz-smoke: negative control '$$p' failed without the expected finding: the setup is broken"; exit 1; \
 	    fi; \
 	    n=$$(grep -oE '^#[0-9]+' $$log | tail -n 1 | tr -d '#'); \
-	    echo "fuzz-smoke: negative control '$$p' found by $$t after $${n:-a few} inputs (the check works):"; \
+	    echo "fuzz-smoke: negative control '$$p' found by $$t from one valid input (last status line before it: $${n:-none} inputs; the check works):"; \
 	    grep -m 1 -E '^Finding: ' $$log | sed 's/^/    /'; \
 	done
 

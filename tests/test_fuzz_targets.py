@@ -113,6 +113,12 @@ def test_difference_is_reached_and_attributed(difference):
     assert targets.TARGETS[name](data) == difference
 
 
+def test_d4_is_exactly_the_nesting_limit():
+    limit = p256._der.MAX_NESTING
+    assert targets.priv_der(pkcs8_with_attribute(nested(limit - 1))) is None  # accepted by both
+    assert targets.priv_der(pkcs8_with_attribute(nested(limit))) == "D4-attribute-depth"
+
+
 def test_d1_hybrid_inside_private_keys():
     data = seq(uint(1), octets(D), tlv(0xA0, OID_P256), tlv(0xA1, bits(HYBRID)))
     assert targets.priv_der(data) == "D1-hybrid"

@@ -557,7 +557,9 @@ def explain_private_rejection(der, theirs):
     kind, top, ec_node = parts
     if kind == "pkcs8":
         attributes = [k for k in top.children if k.tag == 0xA0]
-        if attributes and dertree.depth(attributes[0]) > _der.MAX_NESTING:
+        # [0] > Attribute > values SET > the value: p256 follows MAX_NESTING levels below
+        # the SET, so it refuses when the [0] is more than MAX_NESTING + 2 deep
+        if attributes and dertree.depth(attributes[0]) > _der.MAX_NESTING + 2:
             return "D4-attribute-depth"
     fields = _ec_fields(ec_node)
     if kind == "pkcs8":

@@ -8,6 +8,7 @@ the NIST curves, kept as a baseline and test oracle. See API.md for the contract
 from . import _core
 from ._keys import N, P, PrivateKey, PublicKey, scalar_base_mult, scalar_mult
 from ._batch import p256verify, verify_many
+from . import jws, webauthn  # after _keys: they import it (and _keys never imports them)
 
 __version__ = _core.__version__
 
@@ -28,6 +29,8 @@ __all__ = [
     "scalar_mult",
     "verify_many",
     "p256verify",
+    "jws",
+    "webauthn",
     "N",
     "P",
     "__version__",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from . import _core
+from . import _core, _cose, _jose
 
 __all__ = ["PrivateKey", "PublicKey", "scalar_base_mult", "scalar_mult", "N", "P"]
 
@@ -254,6 +254,44 @@ class PublicKey:
     def from_jwk(cls, jwk) -> PublicKey:
         """From a public JWK (dict or JSON str)."""
         return _formats.public_from_jwk(jwk)
+
+    # COSE, JWK thumbprint, X.509: the code is in _cose, _jose, x509 (bytes in, bytes out).
+
+    def to_cose(self, *, include_alg: bool = True) -> bytes:
+        """COSE_Key (RFC 9053 EC2, crv 1) in deterministic CBOR, as WebAuthn writes it.
+
+        Args:
+            include_alg: write alg -7 (ES256), which restricts the key to ES256.
+
+        Returns:
+            The CBOR bytes of {1: 2, 3: -7, -1: 1, -2: x, -3: y}.
+        """
+        return _cose.encode(self.to_bytes(), include_alg is True)
+
+    @classmethod
+    def from_cose(cls, data) -> PublicKey:
+        """From a COSE_Key: deterministic CBOR bytes, or a mapping (as cbor2 decodes it).
+
+        Args:
+            data: the CBOR encoding (bytes-like) or a mapping of labels to values.
+
+        Returns:
+            The public key.
+
+        Raises:
+            TypeError: data is neither bytes-like nor a mapping.
+            ValueError: malformed or non-deterministic CBOR, not an EC2 P-256 public key,
+                or a point not on the curve; see p256._cose for the rules.
+        """
+        return cls.from_bytes(_cose.decode_any(data))
+
+    def jwk_thumbprint(self) -> str:
+        """RFC 7638 JWK thumbprint: base64url SHA-256 of the canonical public JWK.
+
+        Returns:
+            43 characters of base64url (no padding).
+        """
+        return _jose.thumbprint(self.to_bytes())
 
 
 def scalar_base_mult(k) -> bytes:

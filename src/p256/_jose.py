@@ -1,0 +1,83 @@
+"""JOSE helpers on bytes, shared by ``p256.jws`` and ``PublicKey.jwk_thumbprint``:
+strict base64url (RFC 7515 section 2: the URL-safe alphabet, no padding, no other
+characters, canonical: the unused low bits of the last character are zero), and the
+RFC 7638 JWK thumbprint of a P-256 point. Imports nothing of p256, so ``_keys`` may
+import it without a cycle.
+"""
+
+from __future__ import annotations
+
+import binascii
+import hashlib
+import json
+from typing import Any, Dict, List, Tuple
+
+__all__ = ["b64url_encode", "b64url_decode", "thumbprint", "parse_json_object"]
+
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+_DELETE = str.maketrans("", "", _ALPHABET)
+_TO_STD = str.maketrans("-_", "+/")
+_TO_URL = bytes.maketrans(b"+/", b"-_")
+
+
+def b64url_encode(data: bytes) -> str:
+    """base64url without padding (RFC 7515 2)."""
+    return binascii.b2a_base64(data, newline=False).rstrip(b"=").translate(_TO_URL).decode("ascii")
+
+
+def b64url_decode(text: str, what: str) -> bytes:
+    """Strict base64url without padding; ValueError naming ``what`` otherwise.
+
+    Refused: "=" padding, any character outside [A-Za-z0-9_-] (whitespace, "+", "/"
+    included), a length of 1 mod 4, and non-zero unused bits in the last character (so
+    every byte string has exactly one encoding)."""
+    if "=" in text:
+        raise ValueError("%s has base64 padding ('='); base64url in JOSE has none" % what)
+    if not text.isascii() or text.translate(_DELETE):
+        raise ValueError("%s is not base64url (characters outside A-Z a-z 0-9 - _)" % what)
+    if len(text) % 4 == 1:
+        raise ValueError("%s is not base64url (its length is 1 mod 4)" % what)
+    std = text.translate(_TO_STD) + "=" * (-len(text) % 4)
+    raw = binascii.a2b_base64(std)
+    if binascii.b2a_base64(raw, newline=False).decode("ascii") != std:
+        raise ValueError("%s is not canonical base64url (non-zero unused bits at the end)" % what)
+    return raw
+
+
+def thumbprint(point: bytes) -> str:
+    """RFC 7638 thumbprint of a 65-byte uncompressed P-256 point: base64url(SHA-256) of
+    {"crv","kty","x","y"} in that (lexicographic) order, without whitespace (3.2)."""
+    canonical = '{"crv":"P-256","kty":"EC","x":"%s","y":"%s"}' % (
+        b64url_encode(point[1:33]), b64url_encode(point[33:65]))
+    return b64url_encode(hashlib.sha256(canonical.encode("ascii")).digest())
+
+
+def _no_duplicates(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    for name, value in pairs:
+        if name in out:
+            raise ValueError("duplicate member %r" % name)
+        out[name] = value
+    return out
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError("%s is not JSON (RFC 8259 has no NaN or Infinity)" % name)
+
+
+def parse_json_object(raw: bytes, what: str) -> Dict[str, Any]:
+    """A JSON object from UTF-8 bytes, strictly: duplicate member names refused (RFC 7515
+    4 allows refusing them and p256 does), NaN/Infinity refused; ValueError naming what."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("%s is not UTF-8" % what) from None
+    try:
+        value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError("%s is not valid JSON: nested too deeply" % what) from None
+    except ValueError as exc:
+        raise ValueError("%s is not valid JSON: %s" % (what, exc)) from None
+    if not isinstance(value, dict):
+        raise ValueError("%s must be a JSON object, not %s" % (what, type(value).__name__))
+    return value

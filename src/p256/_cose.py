@@ -3,8 +3,10 @@ bytes, over a minimal strict CBOR (RFC 8949) reader and writer of its own.
 
 What is read: one CBOR map, the whole input, in deterministic encoding (RFC 8949
 4.2.1): every head minimal (no non-minimal integers or lengths), definite lengths
-only (no indefinite strings, arrays or maps), map keys in strictly ascending bytewise
-order of their encodings (which also refuses duplicate keys), text strings valid
+only (no indefinite strings, arrays or maps), map keys distinct and in ascending
+bytewise order of their encodings (RFC 8949 4.2.1) or in length-first order (4.2.3,
+the RFC 7049 "canonical" order that CTAP2 authenticators use; both orders agree on
+every registered COSE_Key label), text strings valid
 UTF-8, nesting at most ``MAX_DEPTH`` levels. Tags, floating-point numbers and simple
 values other than false/true/null are refused: no COSE_Key parameter uses them.
 
@@ -31,7 +33,7 @@ key classes (``_keys`` wraps it).
 
 from __future__ import annotations
 
-from typing import Dict, List, Mapping, Optional, Tuple, Union
+from typing import Dict, List, Mapping, Set, Tuple, Union
 
 __all__ = ["encode", "decode", "decode_mapping", "decode_any", "loads", "dumps", "CborMap", "MAX_DEPTH"]
 
@@ -143,23 +145,32 @@ class _Reader:
         return CborMap(self.pairs(value, depth))
 
     def pairs(self, count: int, depth: int) -> List[Tuple[Value, Value]]:
-        """The (key, value) pairs of a map of count entries, keys in strict canonical order."""
+        """The (key, value) pairs of a map of count entries, its keys distinct and in a
+        deterministic order: RFC 8949 4.2.1 (bytewise) or 4.2.3 (length-first, the order
+        of RFC 7049 canonical CBOR and of CTAP2, which WebAuthn authenticators write).
+        The two agree on every registered COSE_Key label; only maps whose keys encode to
+        different lengths have two accepted encodings."""
         out: List[Tuple[Value, Value]] = []
-        previous: Optional[bytes] = None
+        encoded: List[bytes] = []
+        seen: Set[bytes] = set()
         for _ in range(count):
             start = self.pos
             key = self.item(depth + 1)
-            encoded = self.buf[start:self.pos]
-            if previous is not None:
-                if encoded == previous:
-                    raise _error("duplicate map key %r" % (key,))
-                if encoded < previous:
-                    raise _error("map keys not in canonical order (RFC 8949 4.2.1: ascending "
-                                 "bytewise order of their encodings); %r after a greater key"
-                                 % (key,))
-            previous = encoded
+            raw = self.buf[start:self.pos]
+            if raw in seen:
+                raise _error("duplicate map key %s" % _short(key))
+            seen.add(raw)
+            encoded.append(raw)
             out.append((key, self.item(depth + 1)))
+        if encoded != sorted(encoded) and encoded != sorted(encoded, key=lambda k: (len(k), k)):
+            raise _error("map keys not in a deterministic order (RFC 8949 4.2.1: ascending "
+                         "bytewise order of their encodings, or 4.2.3 length-first)")
         return out
+
+
+def _short(value: Value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def loads(data: bytes) -> Value:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from typing import Mapping, Union
 
 from . import _core, _cose, _jose
 
@@ -269,7 +270,8 @@ class PublicKey:
         return _cose.encode(self.to_bytes(), include_alg is True)
 
     @classmethod
-    def from_cose(cls, data) -> PublicKey:
+    def from_cose(cls, data: Union[bytes, bytearray, memoryview, Mapping[object, object]]
+                  ) -> PublicKey:
         """From a COSE_Key: deterministic CBOR bytes, or a mapping (as cbor2 decodes it).
 
         Args:

@@ -159,7 +159,7 @@ def _jwk_for_verify(jwk: Mapping[str, Any], where: str) -> PublicKey:
     ops = jwk.get("key_ops")
     if ops is not None and (not isinstance(ops, list) or "verify" not in ops):
         raise ValueError("%s has key_ops %r, without 'verify'" % (where, ops))
-    return PublicKey.from_jwk(jwk)  # type: ignore[arg-type]
+    return PublicKey.from_jwk(jwk)
 
 
 def _select_key(key_or_jwks: KeyOrJwks, kid: Optional[str]) -> PublicKey:

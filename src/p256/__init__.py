@@ -8,7 +8,7 @@ the NIST curves, kept as a baseline and test oracle. See API.md for the contract
 from . import _core
 from ._keys import N, P, PrivateKey, PublicKey, scalar_base_mult, scalar_mult
 from ._batch import p256verify, verify_many
-from . import jws, webauthn  # after _keys: they import it (and _keys never imports them)
+from . import jws, webauthn, x509  # jws, webauthn import _keys; _keys imports x509
 
 __version__ = _core.__version__
 
@@ -31,6 +31,7 @@ __all__ = [
     "p256verify",
     "jws",
     "webauthn",
+    "x509",
     "N",
     "P",
     "__version__",

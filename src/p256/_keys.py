@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Mapping, Union
 
-from . import _core, _cose, _jose
+from . import _core, _cose, _jose, x509
 
 __all__ = ["PrivateKey", "PublicKey", "scalar_base_mult", "scalar_mult", "N", "P"]
 
@@ -294,6 +294,23 @@ class PublicKey:
             43 characters of base64url (no padding).
         """
         return _jose.thumbprint(self.to_bytes())
+
+    @classmethod
+    def from_certificate(cls, data: Union[bytes, bytearray, memoryview, str]) -> PublicKey:
+        """The subject's key of an X.509 certificate (DER, or PEM "CERTIFICATE").
+
+        Args:
+            data: the certificate.
+
+        Returns:
+            The P-256 public key of its SubjectPublicKeyInfo.
+
+        Raises:
+            TypeError: data is not bytes-like or str.
+            ValueError: a malformed certificate (strict DER, RFC 5280 structure), or a
+                key that is not P-256 (named in the message).
+        """
+        return cls.from_der(x509.subject_public_key_info(data))
 
 
 def scalar_base_mult(k) -> bytes:

@@ -277,3 +277,16 @@ def test_webauthn_bad_arguments():
         webauthn.verify_assertion(b64url(case["cose"]), b"\x00" * 37, b"{}", b"")
     with pytest.raises(TypeError, match="client_data_json"):
         webauthn.verify_assertion(pk, b"\x00" * 37, "{}", b"")
+
+
+def test_one_key_order_for_the_whole_item():
+    m = key_map()
+    m[24] = {24: 0, -1: 0}
+    length_first, bytewise = enc(m), _cose.dumps(m)
+    assert p256.PublicKey.from_cose(length_first) == PK
+    assert p256.PublicKey.from_cose(bytewise) == PK
+    inner_lf, inner_bw = bytes.fromhex("a2200018180 0".replace(" ", "")), bytes.fromhex("a2181800 2000".replace(" ", ""))
+    mixed = length_first.replace(inner_lf, inner_bw)
+    assert mixed != length_first and cbor2.loads(mixed) == m
+    with pytest.raises(ValueError, match="same rule for every map"):
+        p256.PublicKey.from_cose(mixed)

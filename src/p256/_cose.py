@@ -6,7 +6,7 @@ What is read: one CBOR map, the whole input, in deterministic encoding (RFC 8949
 only (no indefinite strings, arrays or maps), map keys distinct and in ascending
 bytewise order of their encodings (RFC 8949 4.2.1) or in length-first order (4.2.3,
 the RFC 7049 "canonical" order that CTAP2 authenticators use; both orders agree on
-every registered COSE_Key label), text strings valid
+every registered COSE_Key label; one order for all maps of the input), text strings valid
 UTF-8, nesting at most ``MAX_DEPTH`` levels. Tags, floating-point numbers and simple
 values other than false/true/null are refused: no COSE_Key parameter uses them.
 
@@ -54,6 +54,10 @@ class CborMap(Tuple[Tuple["Value", "Value"], ...]):
     (a tuple, since CBOR keys need not be hashable)."""
 
 
+_BYTEWISE, _LENGTH_FIRST = 1, 2
+_BOTH = _BYTEWISE | _LENGTH_FIRST
+
+
 def _error(problem: str) -> ValueError:
     return ValueError("malformed COSE_Key: %s" % problem)
 
@@ -61,11 +65,13 @@ def _error(problem: str) -> ValueError:
 class _Reader:
     """Reads one deterministic CBOR item at a time from ``buf``."""
 
-    __slots__ = ("buf", "pos")
+    __slots__ = ("buf", "pos", "orders")
 
     def __init__(self, buf: bytes):
         self.buf = buf
         self.pos = 0
+        # the key orders every map read so far satisfies: one rule for the whole item
+        self.orders = _BOTH
 
     def head(self) -> Tuple[int, int]:
         """(major type, argument) of the next head; minimal and definite, else ValueError."""
@@ -147,9 +153,10 @@ class _Reader:
     def pairs(self, count: int, depth: int) -> List[Tuple[Value, Value]]:
         """The (key, value) pairs of a map of count entries, its keys distinct and in a
         deterministic order: RFC 8949 4.2.1 (bytewise) or 4.2.3 (length-first, the order
-        of RFC 7049 canonical CBOR and of CTAP2, which WebAuthn authenticators write).
-        The two agree on every registered COSE_Key label; only maps whose keys encode to
-        different lengths have two accepted encodings."""
+        of RFC 7049 canonical CBOR and of CTAP2, which WebAuthn authenticators write),
+        the same one for all maps of the item. The two agree on every registered
+        COSE_Key label; only maps whose keys encode to different lengths have two
+        accepted encodings."""
         out: List[Tuple[Value, Value]] = []
         encoded: List[bytes] = []
         seen: Set[bytes] = set()
@@ -162,9 +169,16 @@ class _Reader:
             seen.add(raw)
             encoded.append(raw)
             out.append((key, self.item(depth + 1)))
-        if encoded != sorted(encoded) and encoded != sorted(encoded, key=lambda k: (len(k), k)):
+        orders = self.orders
+        if encoded != sorted(encoded):
+            orders &= ~_BYTEWISE
+        if encoded != sorted(encoded, key=lambda k: (len(k), k)):
+            orders &= ~_LENGTH_FIRST
+        if not orders:
             raise _error("map keys not in a deterministic order (RFC 8949 4.2.1: ascending "
-                         "bytewise order of their encodings, or 4.2.3 length-first)")
+                         "bytewise order of their encodings, or 4.2.3 length-first, the "
+                         "same rule for every map of the item)")
+        self.orders = orders
         return out
 
 

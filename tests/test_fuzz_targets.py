@@ -102,6 +102,22 @@ DIFFERENCE_WITNESSES = {
     "E3-pem-one-block": ("pub_pem", gen_py_fuzz_corpus.pem("EC PARAMETERS", OID_P256) + PK.to_pem()),
 }
 
+# COSE_Key, JWS and X.509 (issue 15): inputs from the seeds' own builders.
+_COSE = SEEDS["cose_key"]["webauthn-0"]
+_D1 = gen_py_fuzz_corpus.INTEGRATION_D[0]
+_CA = SEEDS["x509_cert"]["ca-sha256"]
+_T = _CA.index(b"\x17\x0d")  # the first UTCTime, with a letter among its digits
+DIFFERENCE_WITNESSES.update({
+    "C1-cbor-types": ("cose_key", SEEDS["cose_key"]["float-0"]),
+    "C2-cbor-depth": ("cose_key", b"\xa6" + _COSE[1:] + b"\x18\x64" + b"\x81" * 20 + b"\x00"),
+    "J1-base64": ("jws_verify", SEEDS["jws_verify"]["padded-0"]),
+    "J2-header-json": ("jws_verify", SEEDS["jws_verify"]["dup-0"]),
+    "J3-crit": ("jws_verify", b"\x00" + gen_py_fuzz_corpus.jws_token(_D1, {"alg": "ES256", "b64": "x"}, b"{}")),
+    "X1-structure": ("x509_cert", SEEDS["x509_cert"]["v1-with-extensions"]),
+    "X2-fields": ("x509_cert", _CA[:_T + 2] + b"2601X1000000Z" + _CA[_T + 15:]),
+    "X3-v2": ("x509_cert", SEEDS["x509_cert"]["v2"]),
+})
+
 
 def test_every_difference_has_a_witness():
     assert set(DIFFERENCE_WITNESSES) == set(targets.DIFFERENCES)
@@ -291,3 +307,38 @@ def test_runner_fuzzes_and_catches_a_planted_bug(tmp_path):
     replay = _run(["pub_bytes", str(crash[0])], env={"P256_FUZZ_PLANT": "offcurve"})
     assert replay.returncode != 0
     assert _run(["pub_bytes", str(crash[0])]).returncode == 0  # sound p256: no finding
+
+
+# -- the issue-15 targets catch a broken p256 (negative controls) -------------------------
+
+
+def test_cose_target_catches_a_lenient_reader(monkeypatch):
+    import cbor2
+    from p256 import _cose
+
+    unordered = b"\xa5\x03\x26\x01\x02" + _COSE[5:]
+    assert targets.cose_key(unordered) is None  # sound: refused by both readings
+    monkeypatch.setattr(_cose, "decode", lambda data: _cose.decode_mapping(cbor2.loads(data)))
+    with pytest.raises(targets.Finding, match="non-deterministic"):
+        targets.cose_key(unordered)
+
+
+def test_jws_target_catches_a_missing_header_check(monkeypatch):
+    from p256 import jws
+
+    token = b"\x00" + gen_py_fuzz_corpus.jws_token(_D1, {"alg": "ES256", "crit": ["exp"], "exp": 1}, b"{}")
+    assert targets.jws_verify(token) is None
+    monkeypatch.setattr(jws, "_check_header", lambda header: None)
+    with pytest.raises(targets.Finding, match="PyJWT refuses"):
+        targets.jws_verify(token)
+
+
+def test_x509_target_catches_a_wrong_verdict(monkeypatch):
+    from p256 import x509
+
+    leaf = SEEDS["x509_cert"]["leaf-sha256"]
+    assert targets.x509_cert(leaf) is None
+    real = x509.verify_signature
+    monkeypatch.setattr(x509, "verify_signature", lambda cert, key: True if real(cert, key) is not None else None)
+    with pytest.raises(targets.Finding, match="cryptography says False"):
+        targets.x509_cert(leaf)

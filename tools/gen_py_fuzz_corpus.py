@@ -30,7 +30,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 VECTORS = pathlib.Path(os.environ.get("P256_VECTORS") or ROOT / "tests" / "vectors") / "wycheproof"
 
 TARGETS = ("pub_bytes", "pub_der", "pub_pem", "pub_jwk", "priv_der", "priv_pem", "priv_jwk",
-           "verify_der", "verify_raw", "p256verify")
+           "verify_der", "verify_raw", "p256verify", "cose_key", "jws_verify", "x509_cert")
 
 
 # -- DER / PEM / JWK writers -------------------------------------------------------------
@@ -262,7 +262,146 @@ def seeds():
     for d in (0, N, N + 1, 2**256 - 1):
         add("priv_der", "scalar-out-of-range-%x" % (d & 0xFFFF), seq(uint(1), octets(be(d)), explicit(0, OID_P256)))
     add("priv_der", "short-scalar", seq(uint(1), octets(be(5)[1:]), explicit(0, OID_P256)))
+    integration_seeds(add)
     return out
+
+
+# -- COSE_Key, JWS, X.509 (targets cose_key, jws_verify, x509_cert) ----------------------
+# The keys tests/fuzz/targets.py verifies with: INTEGRATION_D[0] is "k1" and the CA,
+# INTEGRATION_D[1] is "k2" and the leaf.
+
+INTEGRATION_D = (0x1D1D0001, 0x2E2E0002)
+
+
+def ecdsa_sign(d, msg, hash_name="sha256"):
+    """(r, s) of a deterministic ECDSA signature (nonce from a hash of d and msg; for
+    seeds only)."""
+    digest = hashlib.new(hash_name, msg).digest()
+    e = int.from_bytes(digest[:32], "big")
+    k = int.from_bytes(hashlib.sha256(be(d) + msg).digest(), "big") % (N - 1) + 1
+    r = mul(k, G)[0] % N
+    s = pow(k, -1, N) * (e + r * d) % N
+    return r, s
+
+
+def cbor_head(major, value):
+    if value < 24:
+        return bytes([major << 5 | value])
+    for info, size in ((24, 1), (25, 2), (26, 4), (27, 8)):
+        if value < 1 << (8 * size):
+            return bytes([major << 5 | info]) + value.to_bytes(size, "big")
+    raise ValueError(value)
+
+
+def cbor(v):
+    """Deterministic CBOR (bytewise key order) of int, bytes, str, list, dict, bool, None."""
+    if v is None or v is True or v is False:
+        return {None: b"\xf6", True: b"\xf5", False: b"\xf4"}[v]
+    if isinstance(v, int):
+        return cbor_head(0, v) if v >= 0 else cbor_head(1, -1 - v)
+    if isinstance(v, bytes):
+        return cbor_head(2, len(v)) + v
+    if isinstance(v, str):
+        return cbor_head(3, len(v.encode())) + v.encode()
+    if isinstance(v, list):
+        return cbor_head(4, len(v)) + b"".join(cbor(x) for x in v)
+    items = sorted((cbor(k), cbor(x)) for k, x in v.items())
+    return cbor_head(5, len(items)) + b"".join(k + x for k, x in items)
+
+
+def jws_token(d, header, payload, sig=None):
+    h = b64url(header if isinstance(header, bytes) else json.dumps(header).encode())
+    signing_input = "%s.%s" % (h, b64url(payload))
+    if sig is None:
+        r, s_ = ecdsa_sign(d, signing_input.encode())
+        sig = be(r) + be(s_)
+    return ("%s.%s" % (signing_input, b64url(sig))).encode()
+
+
+OID_ECDSA_SHA = {"sha256": bytes.fromhex("06082a8648ce3d040302"),
+                 "sha384": bytes.fromhex("06082a8648ce3d040303"),
+                 "sha512": bytes.fromhex("06082a8648ce3d040304")}
+
+
+def name(cn):
+    return seq(tlv(0x31, seq(bytes.fromhex("0603550403"), tlv(0x0C, cn.encode()))))
+
+
+def certificate(subject_d, issuer_d, subject="leaf", issuer="CA", hash_name="sha256",
+                version=2, extensions=True, serial=0x1234, explicit_v1=False):
+    """A certificate (RFC 5280 4.1) in DER, signed with issuer_d."""
+    alg = seq(OID_ECDSA_SHA[hash_name])
+    validity = seq(tlv(0x17, b"260101000000Z"), tlv(0x17, b"260201000000Z"))
+    parts = [explicit(0, uint(version))] if version or explicit_v1 else []
+    parts += [uint(serial), alg, name(issuer), validity, name(subject),
+              seq(ALG, bits(point(subject_d)[0]))]
+    if extensions:  # basicConstraints, critical, cA TRUE
+        parts.append(explicit(3, seq(seq(bytes.fromhex("0603551d13"), b"\x01\x01\xff",
+                                         octets(seq(b"\x01\x01\xff"))))))
+    tbs = seq(*parts)
+    r, s_ = ecdsa_sign(issuer_d, tbs, hash_name)
+    return seq(tbs, alg, bits(seq(uint(r), uint(s_))))
+
+
+def integration_seeds(add):
+    d1, d2 = INTEGRATION_D
+    # cose_key: the COSE_Key CBOR bytes
+    for i, d in enumerate((d1, d2, 3, N - 1)):
+        q = point(d)[0]
+        x, y = q[1:33], q[33:]
+        key = {1: 2, 3: -7, -1: 1, -2: x, -3: y}
+        add("cose_key", "webauthn-%d" % i, cbor(key))
+        add("cose_key", "no-alg-%d" % i, cbor({1: 2, -1: 1, -2: x, -3: y}))
+        add("cose_key", "kid-ops-%d" % i, cbor(dict(key) | {2: b"id", 4: ["verify", 2], 5: b"iv"}))
+        add("cose_key", "unknown-%d" % i, cbor(dict(key) | {-70000: [1, {"a": None}], "t": True}))
+        # RFC 8949 4.2.3 length-first order (CTAP2's): -1 (0x20) before 24 (0x18 0x18)
+        add("cose_key", "length-first-%d" % i, cbor_head(5, 6) + b"".join(
+            cbor(k) + cbor(v) for k, v in [(1, 2), (3, -7), (-1, 1), (-2, x), (-3, y), (24, 0)]))
+        add("cose_key", "y-bool-%d" % i, cbor(dict(key) | {-3: bool(q[64] & 1)}))
+        add("cose_key", "private-%d" % i, cbor(dict(key) | {-4: be(d)}))
+        add("cose_key", "nested-%d" % i, cbor(dict(key) | {100: [[[[[[1]]]]]]}))
+        add("cose_key", "crv2-%d" % i, cbor(dict(key) | {-1: 2}))
+        add("cose_key", "es384-%d" % i, cbor(dict(key) | {3: -35}))
+        add("cose_key", "off-curve-%d" % i, cbor(dict(key) | {-3: y[:-1] + bytes([y[-1] ^ 1])}))
+        good = cbor(key)
+        add("cose_key", "nonminimal-%d" % i, good.replace(b"\x01\x02", b"\x01\x18\x02", 1))
+        add("cose_key", "indefinite-%d" % i, b"\xbf" + good[1:] + b"\xff")
+        add("cose_key", "duplicate-%d" % i, b"\xa6" + good[1:] + b"\x03\x26")
+        add("cose_key", "tag-%d" % i, b"\xa6" + good[1:] + b"\x18\x64\xc2\x41\x05")
+        add("cose_key", "float-%d" % i, b"\xa6" + good[1:] + b"\x18\x64\xf9\x3c\x00")
+    # jws_verify: one mode byte (0 PublicKey k1, 1 JWK set k1+k2, 2 JWK k1) + the token
+    for mode in (0, 1, 2):
+        m = bytes([mode])
+        for j, payload in enumerate((b"", b'{"sub":"alice"}', bytes(range(40)))):
+            add("jws_verify", "k1-%d-%d" % (mode, j), m + jws_token(d1, {"alg": "ES256", "kid": "k1"}, payload))
+            add("jws_verify", "nokid-%d-%d" % (mode, j), m + jws_token(d1, {"alg": "ES256"}, payload))
+            add("jws_verify", "k2-%d-%d" % (mode, j), m + jws_token(d2, {"alg": "ES256", "kid": "k2"}, payload))
+        add("jws_verify", "typ-%d" % mode, m + jws_token(d1, {"typ": "JWT", "alg": "ES256", "kid": "k1"}, b"{}"))
+        add("jws_verify", "none-%d" % mode, m + jws_token(d1, {"alg": "none"}, b"{}", b""))
+        add("jws_verify", "hs256-%d" % mode, m + jws_token(d1, {"alg": "HS256"}, b"{}", bytes(32)))
+        add("jws_verify", "crit-%d" % mode, m + jws_token(d1, {"alg": "ES256", "crit": ["exp"], "exp": 1}, b"{}"))
+        add("jws_verify", "b64-%d" % mode, m + jws_token(d1, {"alg": "ES256", "b64": False, "crit": ["b64"]}, b"{}"))
+        add("jws_verify", "dup-%d" % mode, m + jws_token(d1, b'{"alg":"ES256","alg":"ES256"}', b"{}"))
+        r, s_ = ecdsa_sign(d1, b"x")
+        add("jws_verify", "der-%d" % mode, m + jws_token(d1, {"alg": "ES256"}, b"{}", seq(uint(r), uint(s_))))
+        add("jws_verify", "padded-%d" % mode, m + jws_token(d1, {"alg": "ES256"}, b"{}") + b"==")
+    # x509_cert: DER certificates, a CA (k1, self-signed) and leaves it signed
+    for hash_name in ("sha256", "sha384", "sha512"):
+        add("x509_cert", "ca-" + hash_name, certificate(d1, d1, "CA", "CA", hash_name))
+        add("x509_cert", "leaf-" + hash_name, certificate(d2, d1, hash_name=hash_name, extensions=False))
+    add("x509_cert", "v1", certificate(d2, d1, version=0, extensions=False))
+    add("x509_cert", "v2", certificate(d2, d1, version=1, extensions=False))
+    add("x509_cert", "v1-with-extensions", certificate(d2, d1, version=0))
+    add("x509_cert", "explicit-v1", certificate(d2, d1, version=0, extensions=False, explicit_v1=True))
+    for serial in (1, 2**63, 2**159):
+        add("x509_cert", "serial-%x" % (serial & 0xFFFF), certificate(d2, d1, serial=serial))
+    for i in range(3, 20):
+        add("x509_cert", "leaf-d%d" % i, certificate(i, d1 if i % 2 else i, "leaf%d" % i))
+    ca = certificate(d1, d1, "CA", "CA")
+    add("x509_cert", "trailing", ca + b"\x00")
+    add("x509_cert", "nonminimal", b"\x30\x82\x00" + bytes([ca[1]]) + ca[2:] if ca[1] < 0x80 else
+        b"\x30\x83\x00" + ca[2:])
+    add("x509_cert", "ber-bool", ca.replace(b"\x01\x01\xff", b"\x01\x01\x01", 1))
 
 
 def control_seeds(all_seeds=None):

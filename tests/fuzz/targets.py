@@ -1062,3 +1062,311 @@ def _plant(name, set_attr=setattr):
 
 if _PLANT:
     _plant(_PLANT)
+
+
+# ---------------------------------------------------------------------------------------
+# COSE_Key, JWS ES256, X.509 (issue 15): cbor2, PyJWT and cryptography as the oracles
+# ---------------------------------------------------------------------------------------
+
+import cbor2  # noqa: E402
+import jwt as pyjwt  # noqa: E402
+from cryptography import x509 as c_x509  # noqa: E402
+
+from p256 import _cose, jws as p_jws, x509 as p_x509  # noqa: E402
+
+DIFFERENCES.update({
+    "C1-cbor-types": "p256 refuses CBOR tags, floating-point numbers and simple values other than "
+                     "false/true/null anywhere in a COSE_Key (no COSE_Key parameter uses them), "
+                     "which cbor2 decodes. Checked: cbor2's decoding holds a value of another type "
+                     "(float, a tag's object, undefined, or an int beyond 64 bits, which only a "
+                     "bignum tag gives).",
+    "C2-cbor-depth": "p256 refuses arrays and maps nested more than p256._cose.MAX_DEPTH (16) "
+                     "levels in a COSE_Key; cbor2 reads deeper. Checked: the decoded value's depth "
+                     "exceeds the limit.",
+    "J1-base64": "p256 refuses base64url that is not canonical (padding, characters outside the "
+                 "alphabet, non-zero unused bits), which PyJWT's lenient decoder (re-padding, then "
+                 "urlsafe_b64decode, which drops other characters) accepts. Checked: a part, split "
+                 "as PyJWT splits the token, is not the canonical base64url of what it decodes to.",
+    "J2-header-json": "p256 refuses a JWS header with a duplicate member (PyJWT takes the last), "
+                      "NaN or Infinity, or text that is not UTF-8 (json.loads of bytes also reads "
+                      "UTF-16 and UTF-32; RFC 7515 says UTF-8). Checked: the header, read strictly "
+                      "as UTF-8 JSON, has that defect.",
+    "J3-crit": "p256 refuses every 'crit' (it implements no extension; RFC 7515 4.1.11) and 'b64' "
+               "other than true, which PyJWT may accept. Checked: the header has them.",
+    "X1-structure": "p256 checks RFC 5280 4.1 rules that cryptography does not: unique identifiers "
+                    "only from v2 and extensions only in v3, the inner signature algorithm equal to "
+                    "the outer one, no parameters with ECDSA. Checked: the certificate (parsed by "
+                    "tests/fuzz/dertree.py) breaks one of them.",
+    "X2-fields": "p256 does not interpret names, validity, serial number, extensions or the "
+                 "subject key's algorithm (it checks them as DER only), which cryptography parses "
+                 "and may reject. Checked: cryptography's error points into one of those fields.",
+    "X3-v2": "p256 reads v2 certificates (RFC 5280 4.1.2.1 defines them); cryptography refuses "
+             "version 1 (v2). Checked: the explicit version is 1 and cryptography says so.",
+})
+
+INTEGRATION_SK = [PrivateKey.from_int(d) for d in (0x1D1D0001, 0x2E2E0002)]  # gen_py_fuzz_corpus
+INTEGRATION_PK = [sk.public_key for sk in INTEGRATION_SK]
+_C_INTEGRATION = [ser.load_der_public_key(pk.to_der()) for pk in INTEGRATION_PK]
+_JWKS = {"keys": [dict(pk.to_jwk(), kid="k%d" % (i + 1)) for i, pk in enumerate(INTEGRATION_PK)]}
+
+
+def _cbor_allowed(v) -> bool:
+    """Whether a cbor2-decoded value holds only what a COSE_Key may (see C1)."""
+    if v is None or isinstance(v, (bool, bytes, str)):
+        return True
+    if isinstance(v, int):
+        return -2**64 <= v < 2**64
+    if isinstance(v, (list, tuple)):
+        return all(_cbor_allowed(x) for x in v)
+    if isinstance(v, dict) or type(v).__name__ == "FrozenDict":
+        return all(_cbor_allowed(k) and _cbor_allowed(x) for k, x in v.items())
+    return False
+
+
+def _cbor_depth(v) -> int:
+    if isinstance(v, (list, tuple)):
+        return 1 + max((_cbor_depth(x) for x in v), default=0)
+    if isinstance(v, dict) or type(v).__name__ == "FrozenDict":
+        return 1 + max((max(_cbor_depth(k), _cbor_depth(x)) for k, x in v.items()), default=0)
+    return 0
+
+
+def _cbor_head(major: int, n: int) -> bytes:
+    if n < 24:
+        return bytes([major << 5 | n])
+    size = 1 if n < 256 else 2 if n < 65536 else 4 if n < 2**32 else 8
+    return bytes([major << 5 | {1: 24, 2: 25, 4: 26, 8: 27}[size]]) + n.to_bytes(size, "big")
+
+
+def _cbor_bytewise(v) -> bytes:
+    """RFC 8949 4.2.1 encoding (bytewise key order): containers written out here, the
+    leaves by cbor2 (cbor2's canonical=True sorts maps length-first, RFC 8949 4.2.3)."""
+    if isinstance(v, (list, tuple)):
+        return _cbor_head(4, len(v)) + b"".join(_cbor_bytewise(x) for x in v)
+    if isinstance(v, dict) or type(v).__name__ == "FrozenDict":
+        items = sorted((_cbor_bytewise(k), _cbor_bytewise(x)) for k, x in v.items())
+        return _cbor_head(5, len(items)) + b"".join(k + x for k, x in items)
+    return cbor2.dumps(v, canonical=True)
+
+
+def _cose_expected(v):
+    """The point an independent reading of the COSE_Key rules gives, or None."""
+    if not isinstance(v, dict) or any(type(k) is not int and not isinstance(k, str) for k in v):
+        return None
+    if type(v.get(1)) is not int or v[1] != 2 or type(v.get(-1)) is not int or v[-1] != 1:
+        return None
+    if 3 in v and (type(v[3]) is not int or v[3] != -7):
+        return None
+    if -4 in v or any(k in v and not isinstance(v[k], bytes) for k in (2, 5)):
+        return None
+    if 4 in v and not (isinstance(v[4], list) and v[4] and all(
+            type(o) is int or isinstance(o, str) for o in v[4])):
+        return None
+    x, y = v.get(-2), v.get(-3)
+    if not (isinstance(x, bytes) and isinstance(y, bytes) and len(x) == len(y) == 32):
+        return None
+    return oracle(lambda: c_point(ec.EllipticCurvePublicKey.from_encoded_point(CURVE, b"\x04" + x + y)))
+
+
+@target("cose_key", "PublicKey.from_cose (deterministic CBOR, COSE_Key rules) vs cbor2 plus the "
+                    "rules written out; the mapping form agrees; to_cose round-trips")
+def cose_key(data: bytes):
+    ours = attempt("PublicKey.from_cose", PublicKey.from_cose, data)
+    same_outcome(ours, attempt("PublicKey.from_cose(memoryview)", PublicKey.from_cose, memoryview(data)),
+                 "PublicKey.from_cose: bytes vs memoryview", data)
+    try:
+        v = cbor2.loads(data)
+    except Exception:  # noqa: BLE001 -- not one CBOR item (or trailing data): p256 must agree
+        check(isinstance(ours, Rejected), "PublicKey.from_cose accepted what cbor2 cannot read", data)
+        return None
+    if not _cbor_allowed(v):
+        check(isinstance(ours, Rejected), "PublicKey.from_cose accepted a tag, float or simple value", data)
+        return "C1-cbor-types"
+    if _cbor_depth(v) > _cose.MAX_DEPTH:
+        check(isinstance(ours, Rejected), "PublicKey.from_cose accepted nesting beyond MAX_DEPTH", data)
+        return "C2-cbor-depth"
+    expected = _cose_expected(v)
+    if isinstance(v, dict):
+        mapped = attempt("PublicKey.from_cose(mapping)", PublicKey.from_cose, v)
+        check(isinstance(mapped, Rejected) == (expected is None),
+              "PublicKey.from_cose(mapping) says %r, the rules say %r" % (mapped, expected), data)
+        if expected is not None:
+            check(mapped.to_bytes() == expected, "PublicKey.from_cose(mapping): another point", data)
+    deterministic = data in (cbor2.dumps(v, canonical=True), _cbor_bytewise(v))
+    if not deterministic or expected is None:
+        check(isinstance(ours, Rejected), "PublicKey.from_cose accepted %s" %
+              ("a non-deterministic encoding" if not deterministic else "a map the rules refuse"), data)
+        return None
+    check(isinstance(ours, PublicKey), "PublicKey.from_cose rejected a valid COSE_Key (%r)" % (ours,), data)
+    check(ours.to_bytes() == expected, "PublicKey.from_cose: a different point from the rules'", data)
+    check(PublicKey.from_cose(ours.to_cose()) == ours, "to_cose does not round-trip", data)
+    if set(v) <= {1, 3, -1, -2, -3}:
+        check(ours.to_cose(include_alg=3 in v) == data, "to_cose does not re-encode the input", data)
+    return None
+
+
+def _lenient_b64(part: bytes) -> bytes:
+    return base64.urlsafe_b64decode(part + b"=" * (-len(part) % 4))
+
+
+def explain_jws_rejection(token: bytes):
+    """The DIFFERENCES id explaining why p256 refuses a token PyJWT accepts, or None."""
+    rest, _, sig = token.rpartition(b".")
+    header, _, payload = rest.partition(b".")
+    for part in (header, payload, sig):
+        try:
+            canonical = base64.urlsafe_b64encode(_lenient_b64(part)).rstrip(b"=")
+        except Exception:  # noqa: BLE001
+            return "J1-base64"
+        if canonical != part:
+            return "J1-base64"
+    raw = _lenient_b64(header)
+
+    def no_dup(pairs):
+        names = [k for k, _ in pairs]
+        if len(set(names)) != len(names):
+            raise ValueError("dup")
+        return dict(pairs)
+
+    def no_constant(name):
+        raise ValueError(name)
+
+    try:
+        h = json.loads(raw.decode("utf-8"), object_pairs_hook=no_dup, parse_constant=no_constant)
+    except ValueError:
+        return "J2-header-json"
+    if isinstance(h, dict) and ("crit" in h or h.get("b64", True) is not True):
+        return "J3-crit"
+    return None
+
+
+@target("jws_verify", "p256.jws.verify (ES256 compact; PublicKey, JWK set by kid, single JWK) vs "
+                      "PyJWT's PyJWS.decode with the key the kid names; str and bytes agree")
+def jws_verify(data: bytes):
+    if not data:
+        return None
+    mode, token = data[0] % 3, data[1:]
+    key = (INTEGRATION_PK[0], _JWKS, _JWKS["keys"][0])[mode]
+    ours = attempt("jws.verify", p_jws.verify, token, key)
+    try:
+        text = token.decode("ascii")
+    except UnicodeDecodeError:
+        check(isinstance(ours, Rejected), "jws.verify accepted a token that is not ASCII", data)
+        return None
+    same_outcome(ours, attempt("jws.verify(str)", p_jws.verify, text, key), "jws.verify: bytes vs str", data)
+    header = oracle(pyjwt.get_unverified_header, token)
+    kid = header.get("kid") if isinstance(header, dict) else None
+    if mode == 0:
+        c_key = _C_INTEGRATION[0]
+    elif mode == 1:
+        c_key = {"k1": _C_INTEGRATION[0], "k2": _C_INTEGRATION[1]}.get(kid) if isinstance(kid, str) else None
+    else:
+        c_key = _C_INTEGRATION[0] if kid in (None, "k1") else None
+    theirs = None
+    if c_key is not None:
+        theirs = oracle(lambda: pyjwt.PyJWS().decode(token, c_key, algorithms=["ES256"]))
+    if isinstance(ours, Rejected):
+        if theirs is None:
+            return None
+        why = explain_jws_rejection(token)
+        check(why is not None, "jws.verify refused a token PyJWT accepts (%r)" % (ours,), data)
+        return why
+    check(isinstance(ours, bytes), "jws.verify returned %r" % type(ours), data)
+    check(theirs is not None, "jws.verify accepted a token PyJWT refuses (or a kid it should not)", data)
+    check(ours == theirs, "jws.verify and PyJWT return different payloads", data)
+    check(kid is not None or mode != 1, "jws.verify chose a key of a JWK set without a kid", data)
+    return None
+
+
+_X509_FIELDS = ("TbsCertificate::issuer", "TbsCertificate::subject", "TbsCertificate::validity",
+                "TbsCertificate::serial", "TbsCertificate::raw_extensions", "TbsCertificate::spki",
+                "TbsCertificate::issuer_unique_id", "TbsCertificate::subject_unique_id")
+
+
+def _x509_structure_problem(data: bytes):
+    """Which RFC 5280 rule of X1 the certificate breaks, or None (dertree's reading)."""
+    try:
+        cert = dertree.parse(data)
+    except dertree.NotDer:
+        return None
+    kids = _children(cert, 0x30, 0x30, 0x03)
+    if kids is None or len(kids) != 3 or kids[0].children is None:
+        return None
+    tbs = kids[0].children
+    version = 0
+    if tbs and tbs[0].tag == 0xA0 and tbs[0].children and tbs[0].children[0].tag == 0x02:
+        version = int.from_bytes(tbs[0].children[0].value, "big", signed=True)
+        tbs = tbs[1:]
+    if len(tbs) > 2 and dertree.encode(tbs[1]) != dertree.encode(kids[1]):
+        return "inner and outer signature algorithms differ"
+    alg = kids[1].children or []
+    if len(alg) > 1 and alg[0].value in p_x509.SIGNATURE_HASHES:
+        return "ECDSA with parameters"
+    for node in tbs[6:]:
+        if node.tag in (0x81, 0x82) and version < 1 or node.tag == 0xA3 and version < 2:
+            return "a field its version does not have"
+    return None
+
+
+@target("x509_cert", "p256.x509.parse / PublicKey.from_certificate / verify_signature (DER) vs "
+                     "cryptography's load_der_x509_certificate and ECDSA verification")
+def x509_cert(data: bytes):
+    if data[:1] != b"\x30":
+        return None  # PEM is the PEM reader's (pub_pem); this target is about the DER
+    ours = attempt("x509.parse", p_x509.parse, data)
+    same_outcome(ours, attempt("x509.parse(memoryview)", p_x509.parse, memoryview(data)),
+                 "x509.parse: bytes vs memoryview", data)
+    key = attempt("PublicKey.from_certificate", PublicKey.from_certificate, data)
+    errors = []
+
+    def load(raw):
+        try:
+            return c_x509.load_der_x509_certificate(raw)
+        except Exception as exc:  # noqa: BLE001
+            errors.append(str(exc))
+            raise
+
+    theirs = oracle(load, data)
+    if isinstance(ours, Rejected):
+        check(isinstance(key, Rejected), "from_certificate accepted what x509.parse refuses", data)
+        if theirs is None:
+            return None
+        if dertree.der_problems(data):
+            return "D0-not-der"
+        why = _x509_structure_problem(data)
+        check(why is not None, "x509.parse refused a certificate cryptography accepts (%r)" % (ours,), data)
+        return "X1-structure"
+    if theirs is None:
+        first = dertree.parse(ours.tbs_certificate).children[0]
+        if dertree.encode(first) == b"\xa0\x03\x02\x01\x01":  # [0] EXPLICIT INTEGER 1: v2
+            check(any("1 is not a valid X509 version" in e for e in errors),
+                  "cryptography refuses a v2 certificate for another reason (%s)" % errors[:1], data)
+            return "X3-v2"
+        check(any(f in e for e in errors for f in _X509_FIELDS),
+              "x509.parse accepted a certificate cryptography refuses (%s)" % errors[:1], data)
+        return "X2-fields"
+    check(ours.tbs_certificate == theirs.tbs_certificate_bytes, "a different TBSCertificate", data)
+    check(ours.signature == theirs.signature, "a different signature", data)
+    check(p_x509.der.oid_to_str(ours.signature_algorithm) == theirs.signature_algorithm_oid.dotted_string,
+          "a different signature algorithm", data)
+    c_key = oracle(theirs.public_key)
+    c_q = c_point(c_key)
+    if isinstance(key, Rejected):
+        check(c_q is None, "from_certificate refused a P-256 key cryptography reads", data)
+    else:
+        check(key.to_bytes() == c_q, "from_certificate: a different key from cryptography's", data)
+    hash_name = p_x509.SIGNATURE_HASHES.get(ours.signature_algorithm)
+    for issuer, c_issuer in zip(INTEGRATION_PK, _C_INTEGRATION):
+        ok = attempt("x509.verify_signature", p_x509.verify_signature, data, issuer)
+        if hash_name is None:
+            check(isinstance(ok, Rejected), "verify_signature accepted a non-ECDSA-SHA2 algorithm", data)
+            continue
+        check(type(ok) is bool, "verify_signature returned %r" % (ok,), data)
+        c_hash = {"sha256": hashes.SHA256, "sha384": hashes.SHA384, "sha512": hashes.SHA512}[hash_name]
+        try:
+            c_issuer.verify(theirs.signature, theirs.tbs_certificate_bytes, ec.ECDSA(c_hash()))
+            c_ok = True
+        except Exception:  # noqa: BLE001
+            c_ok = False
+        check(ok == c_ok, "verify_signature says %s, cryptography says %s" % (ok, c_ok), data)
+    return None

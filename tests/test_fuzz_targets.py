@@ -342,3 +342,10 @@ def test_x509_target_catches_a_wrong_verdict(monkeypatch):
     monkeypatch.setattr(x509, "verify_signature", lambda cert, key: True if real(cert, key) is not None else None)
     with pytest.raises(targets.Finding, match="cryptography says False"):
         targets.x509_cert(leaf)
+
+
+def test_x509_v2_with_a_bad_name_is_a_field_difference():
+    # found by x509_cert: a v2 certificate whose issuer name cryptography cannot parse
+    # (the harness first demanded cryptography's v2 error for every v2 certificate)
+    data = bytes.fromhex("3082010a3081b0a00302010102021234300a06082a8648ce3d040302300d310b300906075504030c024341301e170d3236303130313030303030305a170d3236303230313030303030305a300f310d300b06035504030c046c6561663059301306072a8648ce3d060106082a8648ce3d030107034200041b5f15b2f4bec16538218146137f47dcb94fef2d44b073f4ec83cb7b88044c25da9797b73e302aae49540a6e98e96b35929c68f181f3537c988a29440a9d9fe1300a06082a8648ce3d0403020349003046022100ab174f6a817cf3c2f96363df86a2d97f11540c6b9b7f4eaa36470180d7d4f617022100955920f6d499185c1c87e51e20b12ec7b927eac97fe14321bef4180eedacc39a")
+    assert targets.x509_cert(data) == "X2-fields"

@@ -1337,14 +1337,13 @@ def x509_cert(data: bytes):
         check(why is not None, "x509.parse refused a certificate cryptography accepts (%r)" % (ours,), data)
         return "X1-structure"
     if theirs is None:
+        if any(f in e for e in errors for f in _X509_FIELDS):
+            return "X2-fields"
         first = dertree.parse(ours.tbs_certificate).children[0]
-        if dertree.encode(first) == b"\xa0\x03\x02\x01\x01":  # [0] EXPLICIT INTEGER 1: v2
-            check(any("1 is not a valid X509 version" in e for e in errors),
-                  "cryptography refuses a v2 certificate for another reason (%s)" % errors[:1], data)
-            return "X3-v2"
-        check(any(f in e for e in errors for f in _X509_FIELDS),
+        check(dertree.encode(first) == b"\xa0\x03\x02\x01\x01"  # [0] EXPLICIT INTEGER 1: v2
+              and any("1 is not a valid X509 version" in e for e in errors),
               "x509.parse accepted a certificate cryptography refuses (%s)" % errors[:1], data)
-        return "X2-fields"
+        return "X3-v2"
     check(ours.tbs_certificate == theirs.tbs_certificate_bytes, "a different TBSCertificate", data)
     check(ours.signature == theirs.signature, "a different signature", data)
     check(p_x509.der.oid_to_str(ours.signature_algorithm) == theirs.signature_algorithm_oid.dotted_string,

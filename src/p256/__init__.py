@@ -8,7 +8,7 @@ the NIST curves, kept as a baseline and test oracle. See API.md for the contract
 from . import _core
 from ._keys import N, P, PrivateKey, PublicKey, scalar_base_mult, scalar_mult
 from ._batch import p256verify, verify_many
-from . import jws, webauthn, x509  # jws, webauthn import _keys; _keys imports x509
+from . import jws, webauthn, x509  # after _keys, which they import (nothing imports them)
 
 __version__ = _core.__version__
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Mapping, Union
 
-from . import _core, _cose, _jose, x509
+from . import _core, _cose, _jose, _x509
 
 __all__ = ["PrivateKey", "PublicKey", "scalar_base_mult", "scalar_mult", "N", "P"]
 
@@ -256,7 +256,7 @@ class PublicKey:
         """From a public JWK (dict or JSON str)."""
         return _formats.public_from_jwk(jwk)
 
-    # COSE, JWK thumbprint, X.509: the code is in _cose, _jose, x509 (bytes in, bytes out).
+    # COSE, JWK thumbprint, X.509: the code is in _cose, _jose, _x509 (bytes in, bytes out).
 
     def to_cose(self, *, include_alg: bool = True) -> bytes:
         """COSE_Key (RFC 9053 EC2, crv 1) in deterministic CBOR, as WebAuthn writes it.
@@ -310,7 +310,7 @@ class PublicKey:
             ValueError: a malformed certificate (strict DER, RFC 5280 structure), or a
                 key that is not P-256 (named in the message).
         """
-        return cls.from_der(x509.subject_public_key_info(data))
+        return cls.from_der(_x509.subject_public_key_info(data))
 
 
 def scalar_base_mult(k) -> bytes:

@@ -1346,7 +1346,7 @@ def x509_cert(data: bytes):
         return "X3-v2"
     check(ours.tbs_certificate == theirs.tbs_certificate_bytes, "a different TBSCertificate", data)
     check(ours.signature == theirs.signature, "a different signature", data)
-    check(p_x509.der.oid_to_str(ours.signature_algorithm) == theirs.signature_algorithm_oid.dotted_string,
+    check(_der.oid_to_str(ours.signature_algorithm) == theirs.signature_algorithm_oid.dotted_string,
           "a different signature algorithm", data)
     c_key = oracle(theirs.public_key)
     c_q = c_point(c_key)

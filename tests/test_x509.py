@@ -207,3 +207,13 @@ def test_inputs():
     # a certificate is not a SubjectPublicKeyInfo, and the PEM reader says where to go
     with pytest.raises(ValueError):
         p256.PublicKey.from_der(der(LEAF))
+
+
+def test_signature_bit_string_with_unused_bits():
+    raw = der(LEAF)
+    n = len(LEAF.signature)
+    assert raw[-n - 3:-n] == bytes([0x03, n + 1, 0x00])  # BIT STRING, length, 0 unused bits
+    # 2 unused bits (zero, so still DER): an ECDSA signature is never that
+    shifted = raw[:-n - 1] + b"\x02" + LEAF.signature[:-1] + bytes([LEAF.signature[-1] & 0xFC])
+    with pytest.raises(ValueError, match="unused bits"):
+        px509.verify_signature(shifted, p256.PublicKey.from_certificate(der(CA)))

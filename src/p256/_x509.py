@@ -118,7 +118,11 @@ def parse(data: Data) -> Certificate:
             raise cert.error("ECDSA signature algorithm with parameters (RFC 5758 3.2: absent)")
         outer.any_der("the signature algorithm parameters")
     outer.finish()
-    signature = cert.bit_string("signatureValue")
+    start, stop = cert.read(der.BIT_STRING, "signatureValue")
+    if raw[start] != 0:  # any_der has checked that the BIT STRING is not empty
+        raise cert.error("signatureValue BIT STRING with %d unused bits; a signature is "
+                         "whole octets" % raw[start])
+    signature = raw[start + 1:stop]
     cert.finish()
 
     version = 0

@@ -1095,8 +1095,9 @@ DIFFERENCES.update({
                "other than true, which PyJWT may accept. Checked: the header has them.",
     "X1-structure": "p256 checks RFC 5280 4.1 rules that cryptography does not: unique identifiers "
                     "only from v2 and extensions only in v3, the inner signature algorithm equal to "
-                    "the outer one, no parameters with ECDSA. Checked: the certificate (parsed by "
-                    "tests/fuzz/dertree.py) breaks one of them.",
+                    "the outer one, no parameters with ECDSA, a signatureValue of whole octets (no "
+                    "unused bits: an ECDSA signature is a DER SEQUENCE). Checked: the certificate "
+                    "(parsed by tests/fuzz/dertree.py) breaks one of them.",
     "X2-fields": "p256 does not interpret names, validity, serial number, extensions or the "
                  "subject key's algorithm (it checks them as DER only), which cryptography parses "
                  "and may reject. Checked: cryptography's error points into one of those fields.",
@@ -1278,9 +1279,13 @@ def jws_verify(data: bytes):
     return None
 
 
+# Where cryptography's parse errors point (its Rust structures) for the fields p256 does
+# not interpret; names are parsed lazily, so their errors may lack the TbsCertificate prefix.
 _X509_FIELDS = ("TbsCertificate::issuer", "TbsCertificate::subject", "TbsCertificate::validity",
                 "TbsCertificate::serial", "TbsCertificate::raw_extensions", "TbsCertificate::spki",
-                "TbsCertificate::issuer_unique_id", "TbsCertificate::subject_unique_id")
+                "TbsCertificate::issuer_unique_id", "TbsCertificate::subject_unique_id",
+                "\"AttributeTypeValue::", "\"AttributeValue::", "\"Validity::", "\"Time::",
+                "\"Extension::")
 
 
 def _x509_structure_problem(data: bytes):
@@ -1292,6 +1297,8 @@ def _x509_structure_problem(data: bytes):
     kids = _children(cert, 0x30, 0x30, 0x03)
     if kids is None or len(kids) != 3 or kids[0].children is None:
         return None
+    if kids[2].value[:1] != b"\x00":
+        return "signatureValue with unused bits"
     tbs = kids[0].children
     version = 0
     if tbs and tbs[0].tag == 0xA0 and tbs[0].children and tbs[0].children[0].tag == 0x02:

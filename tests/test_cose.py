@@ -290,3 +290,36 @@ def test_one_key_order_for_the_whole_item():
     assert mixed != length_first and cbor2.loads(mixed) == m
     with pytest.raises(ValueError, match="same rule for every map"):
         p256.PublicKey.from_cose(mixed)
+
+
+# -- the CBOR reader and writer against cbor2, on generated values -------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_leaves = (st.integers(-2**64, 2**64 - 1) | st.binary(max_size=40) | st.text(max_size=20)
+           | st.booleans() | st.none())
+_values = st.recursive(_leaves, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+    st.integers(-2**64, 2**64 - 1) | st.text(max_size=8), inner, max_size=4), max_leaves=12)
+
+
+def plain(v):
+    if isinstance(v, _cose.CborMap):
+        return {plain(k): plain(x) for k, x in v}
+    if isinstance(v, list):
+        return [plain(x) for x in v]
+    return v
+
+
+@settings(max_examples=300, deadline=None)
+@given(_values)
+def test_cbor_round_trips_with_cbor2(v):
+    ours = _cose.dumps(v)
+    assert cbor2.loads(ours) == v
+    assert plain(_cose.loads(ours)) == v
+    theirs = cbor2.dumps(v, canonical=True)  # length-first: accepted too
+    assert plain(_cose.loads(theirs)) == v
+    if len(ours) > 1:
+        with pytest.raises(ValueError):
+            _cose.loads(ours[:-1])
+        with pytest.raises(ValueError, match="after the CBOR item"):
+            _cose.loads(ours + b"\x00")

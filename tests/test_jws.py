@@ -306,6 +306,8 @@ def test_sign_header_rules():
         jws.sign(b"m", SK, {"alg": "none"})
     with pytest.raises(ValueError, match="crit"):
         jws.sign(b"m", SK, {"crit": ["exp"], "exp": 1})
+    with pytest.raises(ValueError, match="RFC 7797"):
+        jws.sign(b"m", SK, {"b64": False})
     with pytest.raises(ValueError):
         jws.sign(b"m", SK, {"n": float("nan")})
     assert jws.verify(jws.sign(b"m", SK, {"alg": "ES256"}), PK) == b"m"

@@ -88,7 +88,8 @@ def sign(payload: bytes, key: PrivateKey, header: Optional[Mapping[str, Any]] = 
         TypeError: payload not bytes-like, key not a PrivateKey, header not a mapping
             with str keys, or a header value JSON cannot encode.
         ValueError: an "alg" other than "ES256", a "crit" member (p256 implements no
-            extension, so its own verify would refuse the token), or a non-finite float.
+            extension, so its own verify would refuse the token), "b64" other than true,
+            or a non-finite float.
     """
     data = _as_bytes(payload, "payload")
     if not isinstance(key, PrivateKey):
@@ -105,6 +106,9 @@ def sign(payload: bytes, key: PrivateKey, header: Optional[Mapping[str, Any]] = 
             if name == "crit":
                 raise ValueError("header 'crit': p256.jws implements no JWS extension, and "
                                  "its verify refuses tokens that name one")
+            if name == "b64" and value is not True:
+                raise ValueError("header b64 %r: RFC 7797 unencoded payloads are not supported"
+                                 % (value,))
             members[name] = value
     protected = json.dumps(members, separators=(",", ":"), ensure_ascii=False,
                            allow_nan=False).encode("utf-8")

@@ -376,3 +376,20 @@ bench-arm64:
 	$(ARM64_CC) -O2 -std=c99 -Icsrc -DP256_ASM_AARCH64 -o $(ARM64_BIN)/bench_field-asm tests/c/bench_field.c $(ARM64_ASM)
 	$(ARM64_CC) -O2 -std=c99 -Icsrc -o $(ARM64_BIN)/bench_field-portable tests/c/bench_field.c
 	$(PYTHON) tools/bench_arm64.py --run "$(ARM64_RUN)" --rounds $(BENCH_ARM64_ROUNDS) --bin $(ARM64_BIN)
+
+# ---- docs ----
+# make docs: the documentation site (mkdocs.yml: docs/*.md and a reference generated from
+# the docstrings) into build/site with `mkdocs build --strict`, so any warning (a broken
+# link or anchor, a docstring that does not parse) fails. It installs the packages of the
+# `docs` extra into .venv, read from pyproject.toml so that the extra stays their only
+# list (tomllib: Python >= 3.11); p256 itself is not rebuilt, since mkdocstrings reads
+# src/ without importing it. The code blocks of the docs run in tests/test_docs.py.
+DOCS_STAMP := $(VENV)/.p256-docs-installed
+
+$(DOCS_STAMP): $(VPY) pyproject.toml
+	$(VPY) -c 'import subprocess, sys, tomllib; reqs = tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["docs"]; subprocess.check_call([sys.executable, "-m", "pip", "install", "-q", *reqs])'
+	touch $@
+
+.PHONY: docs
+docs: $(DOCS_STAMP)
+	$(VENV)/bin/mkdocs build --strict

@@ -117,3 +117,9 @@ def test_failures_name_file_and_line():
 def test_unclosed_fence_is_an_error():
     with pytest.raises(ValueError, match="line 2"):
         python_blocks("text\n```python\nx = 1\n")
+
+
+def test_readme_stays_short():
+    """Issue 11: the README is an overview of at most ~200 lines; the details live in docs/."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
+    assert lines <= 200, "README.md has %d lines; move the details into docs/" % lines

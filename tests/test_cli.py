@@ -209,18 +209,16 @@ def test_pem_file_with_several_blocks(keys, tmp_path):
 @pytest.mark.parametrize("hname", ["sha224", "sha256", "sha384", "sha512", "sha3_256",
                                    "sha3_384", "sha3_512"])
 def test_prehashed_signing_is_the_api_signature(keys, hname):
-    """The CLI hashes in chunks then signs the digest: byte for byte sk.sign(msg, ...)."""
+    """The CLI hashes in chunks then signs the digest with sign_digest(hash=...): byte for
+    byte sk.sign(msg, ...), for every hash (API v2: the nonce's HMAC is the digest's hash)."""
     digest = hashlib.new(hname, MSG).digest()
-    for raw in (False, True):
-        got = _cli._sign_prehashed(keys.sk, digest, hname, raw, True)
-        assert got == keys.sk.sign(MSG, hash=hname, encoding="raw" if raw else "der",
-                                   deterministic=True)
-        hedged = _cli._sign_prehashed(keys.sk, digest, hname, raw, False)
+    for enc in ("der", "raw"):
+        got = keys.sk.sign_digest(digest, hash=hname, encoding=enc, deterministic=True)
+        assert got == keys.sk.sign(MSG, hash=hname, encoding=enc, deterministic=True)
+        hedged = keys.sk.sign_digest(digest, hash=hname, encoding=enc)
         assert hedged != got
-        assert keys.pk.verify(hedged, MSG, hash=hname, encoding="raw" if raw else "der")
-    if hname != "sha256":  # sign_digest's nonce uses SHA-256: it would differ
-        assert keys.sk.sign_digest(digest, deterministic=True) != \
-            keys.sk.sign(MSG, hash=hname, deterministic=True)
+        assert keys.pk.verify(hedged, MSG, hash=hname, encoding=enc)
+        assert keys.pk.verify_digest(hedged, digest, hash=hname, encoding=enc)
 
 
 @pytest.mark.parametrize("hname", HASHES)

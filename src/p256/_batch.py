@@ -6,7 +6,10 @@ import os
 import threading
 
 from . import _core
-from ._keys import _ENCODINGS, _HASHES, PublicKey, _lookup
+from ._common import ENCODINGS as _ENCODINGS
+from ._common import HASHES as _HASHES
+from ._common import lookup as _lookup
+from ._keys import PublicKey
 
 __all__ = ["verify_many", "p256verify"]
 
@@ -38,7 +41,15 @@ def verify_many(items, *, hash: str = "sha256", encoding: str = "der", threads=N
         raise TypeError("threads must be an int or None, not %s" % type(threads).__name__)
     elif threads < 1:
         raise ValueError("threads must be at least 1, got %d" % threads)
-    batch = _core.Batch(items, PublicKey, raw, hash_id)
+    if not isinstance(items, (list, tuple)):
+        try:  # keep what a generator gave, to name a bad item precisely below
+            items = tuple(items)
+        except TypeError:
+            pass  # not iterable: the core says so
+    try:
+        batch = _core.Batch(items, PublicKey, raw, hash_id)
+    except TypeError as exc:
+        raise _item_error(items, exc) from None
     workers = min(threads, len(batch) // _MIN_ITEMS_PER_THREAD)
     helpers = []
     try:
@@ -54,6 +65,20 @@ def verify_many(items, *, hash: str = "sha256", encoding: str = "der", threads=N
         for t in helpers:
             t.join()
     return batch.results()
+
+
+def _item_error(items: object, exc: TypeError) -> TypeError:
+    """The core's TypeError; for an item that is a tuple or list of the wrong size, one
+    that says so (the core names only its type)."""
+    import re
+
+    m = re.match(r"items\[(\d+)\] must be a \(PublicKey, signature, message\) triple", str(exc))
+    if m and isinstance(items, (list, tuple)):
+        item = items[int(m.group(1))]
+        if isinstance(item, (tuple, list)):
+            return TypeError("%s, got a %s of %d item%s" % (
+                m.group(0), type(item).__name__, len(item), "" if len(item) == 1 else "s"))
+    return exc
 
 
 _p256verify = _core.p256verify

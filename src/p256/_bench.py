@@ -50,7 +50,8 @@ import sys
 import time
 import tracemalloc
 
-from . import PrivateKey, PublicKey, _core, scalar_base_mult, scalar_mult
+from . import _core
+from ._keys import PrivateKey, PublicKey, scalar_base_mult, scalar_mult
 from . import reference as ref
 
 try:
@@ -494,12 +495,8 @@ def cpu_info():
 
 
 def environment(peer_versions):
-    import p256
-
-    backend = getattr(p256, "backend", None)
+    backend = getattr(_core, "backend", None)  # what p256.backend() returns
     backend_source = "p256.backend()"
-    if backend is None:
-        backend, backend_source = getattr(_core, "backend", None), "p256._core.backend()"
     openssl = None
     if "cryptography" in peer_versions:
         try:
@@ -513,7 +510,7 @@ def environment(peer_versions):
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "python": platform.python_version(),
         "python_implementation": platform.python_implementation(),
-        "p256": p256.__version__,
+        "p256": _core.__version__,
         "p256_backend": backend() if callable(backend) else None,
         "p256_backend_source": backend_source,
         "p256_compiler": getattr(_core, "compiler", None),
@@ -729,36 +726,3 @@ def run(settings, with_peers=True, out=sys.stdout, err=sys.stderr):
         "ratio_definition": "table 2: peer ns_per_op / p256 ns_per_op; table 1 delta: (p256 - reference) / reference",
         "benchmarks": flat,
     }
-
-
-def run_cli(args):
-    """The `p256 bench` handler (see p256._cli)."""
-    from ._cli import CLIError
-
-    mode = "smoke" if args.smoke else "quick" if args.quick else "default"
-    try:
-        settings = Settings(mode, repeats=args.repeat, min_time=args.min_time)
-    except ValueError as e:
-        raise CLIError(str(e)) from None
-    if args.json:
-        parent = os.path.dirname(os.path.abspath(args.json))
-        if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
-            raise CLIError("cannot write %s: directory %s is missing or not writable" % (args.json, parent))
-    for stream in (sys.stdout, sys.stderr):  # "µs" and "—" on an ASCII console: escape, not crash
-        try:
-            "µ—".encode(stream.encoding or "ascii")
-        except (LookupError, UnicodeEncodeError):
-            try:
-                stream.reconfigure(errors="backslashreplace")
-            except AttributeError:
-                pass
-    doc = run(settings, with_peers=not args.no_peers)
-    if args.json:
-        try:
-            with open(args.json, "w", encoding="utf-8") as f:
-                json.dump(doc, f, indent=1)
-                f.write("\n")
-        except OSError as e:
-            raise CLIError("cannot write %s: %s" % (args.json, e.strerror or e)) from None
-        print("p256 bench: raw figures written to %s" % args.json, file=sys.stderr)
-    return 0

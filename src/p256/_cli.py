@@ -54,12 +54,44 @@ def _cmd_bench(sub) -> None:
     # For the test suite: one short repeat of everything, seconds in all.
     p.add_argument("--smoke", action="store_true", help=argparse.SUPPRESS)
 
-    def handler(args) -> int:
-        from . import _bench
+    p.set_defaults(handler=_run_bench)
 
-        return _bench.run_cli(args)
 
-    p.set_defaults(handler=handler)
+def _run_bench(args) -> int:
+    """The `p256 bench` handler: settings from the options, then p256._bench.run."""
+    import json
+    import os
+
+    from . import _bench
+
+    mode = "smoke" if args.smoke else "quick" if args.quick else "default"
+    try:
+        settings = _bench.Settings(mode, repeats=args.repeat, min_time=args.min_time)
+    except ValueError as e:
+        raise CLIError(str(e)) from None
+    if args.json:
+        parent = os.path.dirname(os.path.abspath(args.json))
+        if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
+            raise CLIError("cannot write %s: directory %s is missing or not writable" % (args.json, parent))
+    for stream in (sys.stdout, sys.stderr):  # "µs" and "—" on an ASCII console: escape, not crash
+        try:
+            "µ—".encode(stream.encoding or "ascii")
+        except (LookupError, UnicodeEncodeError):
+            try:
+                stream.reconfigure(errors="backslashreplace")
+            except AttributeError:
+                pass
+    doc = _bench.run(settings, with_peers=not args.no_peers)
+    if args.json:
+        try:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(doc, f, indent=1)
+                f.write("\n")
+        except OSError as e:
+            raise CLIError("cannot write %s: %s" % (args.json, e.strerror or e)) from None
+        print("p256 bench: raw figures written to %s" % args.json, file=sys.stderr)
+    return 0
+
 
 
 # ---------------------------------------------------------------------------------------
@@ -157,37 +189,19 @@ def _digest(path, hash_name: str) -> bytes:
     return h.digest()
 
 
-def _der_is_public(data: bytes) -> bool:
-    """Whether DER data is shaped like a SubjectPublicKeyInfo: SEQUENCE { SEQUENCE, BIT
-    STRING ...} (PKCS#8 and SEC1 start with an INTEGER, EncryptedPrivateKeyInfo has an
-    OCTET STRING second). Only picks the parser, which then checks everything."""
-    from . import _der
-
-    try:
-        r = _der.Reader(data, "key").enter(_der.SEQUENCE, "SEQUENCE")
-        if r.peek() != _der.SEQUENCE:
-            return False
-        r.read_tlv()
-        return r.peek() == _der.BIT_STRING
-    except ValueError:
-        return False
-
-
 def _load_key(path, command: str, private: bool):
     """(PrivateKey or None, PublicKey) from a PEM or DER key file.
 
     private=True: the file must hold a private key. Otherwise a public or a private key
     (then the first key block of a PEM file decides)."""
-    import re
-
+    from . import _formats, _pem
     from ._keys import PrivateKey, PublicKey
 
     data = _read_small(path, _KEY_LIMIT, "a key")
     shown = _shown(path)
     try:
         if b"-----BEGIN " in data:
-            labels = [m.decode("latin-1") for m in
-                      re.findall(rb"^-----BEGIN ([^\r\n]*?)-----[ \t\r]*$", data, re.M)]
+            labels = _pem.labels(data)  # the BEGIN lines that the API's PEM reader sees
             keys = [x for x in labels if x in _PEM_PRIVATE or x == _PEM_PUBLIC]
             if not keys:
                 hint = ""
@@ -208,7 +222,7 @@ def _load_key(path, command: str, private: bool):
         if data[0] != 0x30:
             raise CLIError("%s: not a key: neither PEM (no '-----BEGIN' line) nor DER"
                            % shown)
-        if _der_is_public(data):
+        if _formats.sniff(data) == "spki":
             if private:
                 raise CLIError("%s: this is a public key; `p256 %s` needs the private key"
                                % (shown, command))
@@ -416,17 +430,6 @@ def _cmd_pubkey(sub) -> None:
     p.set_defaults(handler=_guarded(handler))
 
 
-def _sign_prehashed(sk, digest: bytes, hash_name: str, raw: bool, deterministic: bool) -> bytes:
-    """sk.sign(msg, hash=hash_name, ...) for digest = hash_name(msg): the core call that
-    PrivateKey.sign makes after hashing, so a deterministic signature is RFC 6979 with HMAC
-    over hash_name, byte for byte the API's (sign_digest would use SHA-256 for the nonce).
-    tests/test_cli.py checks the equality for every hash."""
-    from . import _core
-
-    nonce = _core.NONCE_HASH[hash_name] if deterministic else _core.NONCE_HEDGED
-    return sk._sk.sign(digest, raw, nonce)
-
-
 def _cmd_sign(sub) -> None:
     p = sub.add_parser(
         "sign",
@@ -461,8 +464,10 @@ def _cmd_sign(sub) -> None:
         _not_an_input(args.out, args.key, args.file)
         sk, _ = _load_key(args.key, args.command, private=True)
         digest = _digest(args.file, args.hash)
-        _write_public(args.out, _sign_prehashed(sk, digest, args.hash, args.raw,
-                                                args.deterministic))
+        # sign_digest with the digest's hash: byte for byte sk.sign(msg, hash=...)
+        _write_public(args.out, sk.sign_digest(digest, hash=args.hash,
+                                               encoding="raw" if args.raw else "der",
+                                               deterministic=args.deterministic))
         return 0
 
     p.set_defaults(handler=_guarded(handler))
@@ -502,7 +507,7 @@ def _cmd_verify(sub) -> None:
         _, pk = _load_key(args.pubkey, args.command, private=False)
         sig = _read_signature(args.sig, args.raw)
         digest = _digest(args.file, args.hash)
-        ok = pk.verify_digest(sig, digest, encoding="raw" if args.raw else "der")
+        ok = pk.verify_digest(sig, digest, hash=args.hash, encoding="raw" if args.raw else "der")
         _write_public(None, b"OK\n" if ok else b"FAIL\n")
         return 0 if ok else 1
 
@@ -556,7 +561,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Fast constant-time P-256 (secp256r1): keys, ECDSA, ECDH, benchmarks.",
         epilog="Run 'p256 <command> --help' for a command's options and an example.",
     )
-    from . import __version__
+    from ._core import __version__
 
     parser.add_argument("--version", action="version", version="p256 " + __version__)
     sub = parser.add_subparsers(dest="command", metavar="<command>")

@@ -101,7 +101,7 @@ def test_their_signatures_verify_here(d, msg, hname):
     # The reference with a random nonce, on a raw digest of any length.
     digest = hashlib.new(hname, msg).digest()
     r2, s2 = ref.ecdsa_sign(C, d, digest, k=(d * 7919 + len(msg)) % (N - 1) + 1)
-    assert pk.verify_digest(r2.to_bytes(32, "big") + s2.to_bytes(32, "big"), digest, encoding="raw")
+    assert pk.verify_digest(r2.to_bytes(32, "big") + s2.to_bytes(32, "big"), digest, hash=hname, encoding="raw")
 
 
 @given(scalars, st.sampled_from(["sha224", "sha256", "sha384", "sha512"]), messages)

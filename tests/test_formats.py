@@ -783,3 +783,74 @@ def test_mutations_raise_only_valueerror(case):
                 assert p256.PrivateKey.from_pem(text).to_bytes() == sk.to_bytes()
             except ValueError as exc:
                 assert "does not fit" in str(exc)
+
+
+# -- issue 11 part 5: BOM, and hints that name a reader only when it would work ------------
+
+BOM = b"\xef\xbb\xbf"
+
+
+def test_pem_with_a_utf8_bom_is_read_as_cryptography_reads_it():
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key, load_pem_public_key
+
+    for data in (BOM + SK.to_pem(), BOM + SK.to_pem("sec1"), BOM + SK.to_pem().replace(b"\n", b"\r\n")):
+        theirs = load_pem_private_key(data, None).private_numbers().private_value
+        assert p256.PrivateKey.from_pem(data).to_int() == theirs
+        assert p256.PrivateKey.from_pem(data.decode("utf-8")).to_int() == theirs  # str: U+FEFF
+    data = BOM + PK.to_pem()
+    assert load_pem_public_key(data).public_numbers().x == PK.x
+    assert p256.PublicKey.from_pem(data) == PK == p256.PublicKey.from_pem(data.decode("utf-8"))
+    # only at the very start, as editors write it: elsewhere it is text before a BEGIN
+    # (cryptography would take that block, OpenSSL would not): refused as ambiguous
+    raises("ambiguous PEM", p256.PrivateKey.from_pem, b"comment\n" + BOM + SK.to_pem())
+    raises("ambiguous PEM", p256.PrivateKey.from_pem, BOM + BOM + SK.to_pem())
+
+
+def _other_keys():
+    from cryptography.hazmat.primitives.asymmetric import ed25519, rsa
+
+    enc = ser.BestAvailableEncryption(b"passphrase")
+    rsa_key = rsa.generate_private_key(65537, 1024)
+    ed = ed25519.Ed25519PrivateKey.generate()
+    ours = crypto_key(D)
+    return [
+        ("rsa pkcs8", rsa_key.private_bytes(PEM, PKCS8, NO_ENC), "rsaEncryption"),
+        ("ed25519 pkcs8", ed.private_bytes(PEM, PKCS8, NO_ENC), "Ed25519"),
+        ("encrypted pkcs8", ours.private_bytes(PEM, PKCS8, enc), "encrypted"),
+        ("encrypted sec1", ours.private_bytes(PEM, TRAD, enc), "encrypted"),
+    ]
+
+
+@pytest.mark.parametrize("name,data,reason", _other_keys(), ids=lambda v: v if isinstance(v, str) and len(v) < 20 else "")
+def test_public_from_pem_of_an_unreadable_private_key_does_not_send_you_there(name, data, reason):
+    e = raises(reason, p256.PublicKey.from_pem, data)
+    assert "use PrivateKey.from_pem" not in str(e) and "this is a private key" in str(e)
+    with pytest.raises(ValueError):  # indeed it would fail
+        p256.PrivateKey.from_pem(data)
+    if name.endswith("pkcs8") and "encrypted" not in name:
+        der_data = ser.load_pem_private_key(data, None).private_bytes(DER, PKCS8, NO_ENC)
+        e = raises(reason, p256.PublicKey.from_der, der_data)
+        assert "use PrivateKey.from_der" not in str(e)
+
+
+def test_public_from_pem_of_a_readable_private_key_says_how():
+    for data in (SK.to_pem(), SK.to_pem("sec1")):
+        raises("use PrivateKey.from_pem(data).public_key", p256.PublicKey.from_pem, data)
+        assert p256.PrivateKey.from_pem(data).public_key == PK  # and that works
+    raises("use PrivateKey.from_der(data).public_key", p256.PublicKey.from_der, SK.to_der())
+
+
+def test_encrypted_pkcs8_der_is_named_not_its_oid():
+    enc = crypto_key(D).private_bytes(DER, PKCS8, ser.BestAvailableEncryption(b"pw"))
+    for fn in (p256.PublicKey.from_der, p256.PrivateKey.from_der):
+        e = raises("encrypted private key", fn, enc)
+        assert "1.2.840.113549.1.5.13" not in str(e)
+
+
+def test_der_readers_given_pem_say_so():
+    for fn, data, reader in ((p256.PrivateKey.from_der, SK.to_pem(), "PrivateKey.from_pem"),
+                             (p256.PublicKey.from_der, PK.to_pem(), "PublicKey.from_pem"),
+                             (p256.PrivateKey.from_der, BOM + SK.to_pem(), "PrivateKey.from_pem"),
+                             (p256.PublicKey.from_der, b"\n" + PK.to_pem(), "PublicKey.from_pem")):
+        raises("this is PEM text, not DER: use %s()" % reader, fn, data)
+        raises("use %s()" % reader, fn, data.decode(), exc=TypeError)

@@ -144,6 +144,17 @@ def _stdout():
     return sys.stdout.buffer
 
 
+def _discard_stdout() -> None:
+    """Point fd 1 at /dev/null after a failed write, so the interpreter's final flush of
+    what is still buffered does not print a second error."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def _one_stdin(*paths) -> None:
     if sum(p == _STDIN for p in paths) > 1:
         raise CLIError("<stdin>: only one input can be read from stdin ('-')")
@@ -293,14 +304,52 @@ def _write_public(path, data: bytes) -> None:
     """data to path ('-' or None: stdout), replacing an existing file as openssl does."""
     if path in (None, _STDIN):
         out = _stdout()
-        out.write(data)
-        out.flush()
+        try:
+            out.write(data)
+            out.flush()
+        except BrokenPipeError:
+            raise  # main() handles it: the reader went away
+        except OSError as exc:  # `> /dev/full`: ENOSPC, EIO, ...
+            _discard_stdout()
+            raise CLIError("<stdout>: %s" % _os_reason(exc)) from None
         return
     try:
         with open(path, "wb") as f:
             f.write(data)
     except OSError as exc:
         raise CLIError("%s: %s" % (path, _os_reason(exc))) from None
+
+
+def _replaceable(path: str) -> None:
+    """Refuse to replace anything but a regular file, a symlink to one, a dangling symlink
+    (the link itself is replaced, never followed) or nothing: --force once turned
+    /dev/full into a key file when run as root."""
+    import os
+    import stat
+
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise CLIError("%s: %s" % (path, _os_reason(exc))) from None
+    via = ""
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            return  # dangling: nothing is behind it
+        except OSError as exc:
+            raise CLIError("%s: %s" % (path, _os_reason(exc))) from None
+        via = "a symlink to "
+    if stat.S_ISREG(st.st_mode):
+        return
+    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+             (stat.S_ISSOCK, "a socket"))
+    kind = next((name for test, name in kinds if test(st.st_mode)), "not a regular file")
+    raise CLIError("%s: is %s%s, not a regular file; not replaced (--force replaces only a "
+                   "regular file)" % (path, via, kind))
 
 
 def _write_private(path, data: bytes, force: bool) -> None:
@@ -315,6 +364,8 @@ def _write_private(path, data: bytes, force: bool) -> None:
     target = path
     if force:
         import secrets
+
+        _replaceable(path)
 
         head, tail = os.path.split(path)
         target = os.path.join(head, ".%s.%s.tmp" % (tail, secrets.token_hex(6)))

@@ -52,8 +52,8 @@ def _check_digest(digest: object, size: int, hash: Optional[str]) -> None:
     if n == size:
         return
     raise ValueError("digest must be %d bytes for hash=%r (the size of its output), got %d; "
-                     "a message is signed with sign(), a digest of another hash with its "
-                     "hash=" % (size, hash, n))
+                     "name the hash that made it, or use sign()/verify() on the message"
+                     % (size, hash, n))
 
 
 class PrivateKey:

@@ -11,6 +11,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Dict, Optional, Sequence, Tuple
+
+if TYPE_CHECKING:
+    from ._keys import PrivateKey, PublicKey
+
+_Subparsers = Any  # argparse's _SubParsersAction (private in typeshed)
+_Handler = Callable[[argparse.Namespace], int]
 
 
 class CLIError(Exception):
@@ -21,7 +28,7 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
     """Keeps the examples in epilogs as written."""
 
 
-def _cmd_bench(sub) -> None:
+def _cmd_bench(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "bench",
         help="benchmark p256 against the pure-Python reference and installed peers",
@@ -57,7 +64,7 @@ def _cmd_bench(sub) -> None:
     p.set_defaults(handler=_run_bench)
 
 
-def _run_bench(args) -> int:
+def _run_bench(args: argparse.Namespace) -> int:
     """The `p256 bench` handler: settings from the options, then p256._bench.run."""
     import json
     import os
@@ -77,10 +84,9 @@ def _run_bench(args) -> int:
         try:
             "µ—".encode(stream.encoding or "ascii")
         except (LookupError, UnicodeEncodeError):
-            try:
-                stream.reconfigure(errors="backslashreplace")
-            except AttributeError:
-                pass
+            reconfigure = getattr(stream, "reconfigure", None)  # a TextIOWrapper's
+            if reconfigure is not None:
+                reconfigure(errors="backslashreplace")
     doc = _bench.run(settings, with_peers=not args.no_peers)
     if args.json:
         try:
@@ -123,7 +129,7 @@ _EXIT_HELP = (
     "exit status: 0 success, 2 bad usage or input (one line on stderr naming the file).")
 
 
-def _shown(path) -> str:
+def _shown(path: str) -> str:
     return "<stdin>" if path == _STDIN else path
 
 
@@ -131,14 +137,14 @@ def _os_reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def _stdin():
+def _stdin() -> BinaryIO:
     """The binary stdin; CLIError when the process has none (started with fd 0 closed)."""
     if sys.stdin is None:
         raise CLIError("<stdin>: closed; name a file instead of '-'")
     return sys.stdin.buffer
 
 
-def _stdout():
+def _stdout() -> BinaryIO:
     if sys.stdout is None:
         raise CLIError("<stdout>: closed (the process has no standard output)")
     return sys.stdout.buffer
@@ -155,12 +161,12 @@ def _discard_stdout() -> None:
         pass
 
 
-def _one_stdin(*paths) -> None:
+def _one_stdin(*paths: str) -> None:
     if sum(p == _STDIN for p in paths) > 1:
         raise CLIError("<stdin>: only one input can be read from stdin ('-')")
 
 
-def _read_small(path, limit: int, what: str) -> bytes:
+def _read_small(path: str, limit: int, what: str) -> bytes:
     """All bytes of a small input file ('-': stdin), or CLIError naming it."""
     try:
         if path == _STDIN:
@@ -177,15 +183,15 @@ def _read_small(path, limit: int, what: str) -> bytes:
     return data
 
 
-def _digest(path, hash_name: str) -> bytes:
+def _digest(path: str, hash_name: str) -> bytes:
     """The hash of a whole file ('-': stdin), read in chunks."""
     import hashlib
 
-    h = getattr(hashlib, hash_name)()  # the constructor p256's sign()/verify() use
+    h = hashlib.new(hash_name)  # what p256's sign()/verify() compute
     buf = bytearray(_CHUNK)
     view = memoryview(buf)
     try:
-        f = _stdin() if path == _STDIN else open(path, "rb")
+        f: Any = _stdin() if path == _STDIN else open(path, "rb")
         try:
             while True:
                 n = f.readinto(buf)
@@ -200,7 +206,7 @@ def _digest(path, hash_name: str) -> bytes:
     return h.digest()
 
 
-def _load_key(path, command: str, private: bool):
+def _load_key(path: str, command: str, private: bool) -> Tuple[Optional[PrivateKey], PublicKey]:
     """(PrivateKey or None, PublicKey) from a PEM or DER key file.
 
     private=True: the file must hold a private key. Otherwise a public or a private key
@@ -244,7 +250,16 @@ def _load_key(path, command: str, private: bool):
         raise CLIError("%s: %s" % (shown, exc)) from None
 
 
-def _read_signature(path, raw: bool) -> bytes:
+def _load_private(path: str, command: str) -> PrivateKey:
+    """The private key of a key file (CLIError for a public key or anything else)."""
+    sk, _ = _load_key(path, command, private=True)
+    if sk is None:  # _load_key(private=True) raises instead; for the type checker
+        raise CLIError("%s: this is a public key; `p256 %s` needs the private key"
+                       % (_shown(path), command))
+    return sk
+
+
+def _read_signature(path: str, raw: bool) -> bytes:
     """The signature bytes, checked for shape: exactly 64 bytes with --raw, else a DER
     SEQUENCE of two INTEGERs. A well-formed signature that does not verify is a FAIL
     (exit 1); an unreadable one is an input error (exit 2)."""
@@ -263,7 +278,7 @@ def _read_signature(path, raw: bool) -> bytes:
     return sig
 
 
-def _der_signature_problem(sig: bytes):
+def _der_signature_problem(sig: bytes) -> Optional[str]:
     """None if sig is a strict DER SEQUENCE { INTEGER, INTEGER } (X.690 10), else what is
     wrong. Every signature the core's stricter decoder (p256_sig_der_decode: short lengths,
     non-negative integers of at most 33 bytes) accepts passes; what passes here but not
@@ -284,12 +299,12 @@ def _der_signature_problem(sig: bytes):
     return None
 
 
-def _not_an_input(path, *inputs) -> None:
+def _not_an_input(path: Optional[str], *inputs: str) -> None:
     """Refuse an output file that is one of the inputs (`p256 pubkey key.pem -o key.pem`
     would replace the private key by its public key)."""
     import os
 
-    if path in (None, _STDIN) or not os.path.exists(path):
+    if path is None or path == _STDIN or not os.path.exists(path):
         return
     for other in inputs:
         try:
@@ -300,9 +315,9 @@ def _not_an_input(path, *inputs) -> None:
             raise CLIError("%s: is also an input of this command; not overwritten" % path)
 
 
-def _write_public(path, data: bytes) -> None:
+def _write_public(path: Optional[str], data: bytes) -> None:
     """data to path ('-' or None: stdout), replacing an existing file as openssl does."""
-    if path in (None, _STDIN):
+    if path is None or path == _STDIN:
         out = _stdout()
         try:
             out.write(data)
@@ -352,7 +367,7 @@ def _replaceable(path: str) -> None:
                    "regular file)" % (path, via, kind))
 
 
-def _write_private(path, data: bytes, force: bool) -> None:
+def _write_private(path: str, data: bytes, force: bool) -> None:
     """A new file with mode 0600 (O_CREAT|O_EXCL: an existing file, or a symlink, is never
     followed or overwritten). With force, a temporary 0600 file in the same directory is
     written, synced and renamed over path (os.replace: atomic on POSIX; a symlink at
@@ -393,17 +408,17 @@ def _write_private(path, data: bytes, force: bool) -> None:
         raise
 
 
-def _refuse_binary_tty(output) -> None:
+def _refuse_binary_tty(output: Optional[str]) -> None:
     if output in (None, _STDIN) and sys.stdout is not None and sys.stdout.isatty():
         raise CLIError("<stdout>: is a terminal; refusing to write a binary signature there "
                        "(use -o FILE or a redirect, e.g. '> msg.sig' or '| xxd -p')")
 
 
-def _guarded(handler):
+def _guarded(handler: _Handler) -> _Handler:
     """The subcommand boundary: an unexpected OSError/ValueError/TypeError becomes one line
     on stderr and exit 2 (the handlers name the file for every expected one)."""
 
-    def run(args) -> int:
+    def run(args: argparse.Namespace) -> int:
         try:
             return handler(args)
         except (CLIError, BrokenPipeError):
@@ -414,7 +429,7 @@ def _guarded(handler):
     return run
 
 
-def _cmd_keygen(sub) -> None:
+def _cmd_keygen(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "keygen",
         help="generate a private key (PEM)",
@@ -438,7 +453,7 @@ def _cmd_keygen(sub) -> None:
     p.add_argument("--force", action="store_true",
                    help="replace FILE if it exists (a new 0600 file renamed over it)")
 
-    def handler(args) -> int:
+    def handler(args: argparse.Namespace) -> int:
         from ._keys import PrivateKey
 
         pem = PrivateKey.generate().to_pem(args.format)
@@ -451,7 +466,7 @@ def _cmd_keygen(sub) -> None:
     p.set_defaults(handler=_guarded(handler))
 
 
-def _cmd_pubkey(sub) -> None:
+def _cmd_pubkey(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "pubkey",
         help="the public key (SPKI PEM) of a private key",
@@ -472,7 +487,7 @@ def _cmd_pubkey(sub) -> None:
     p.add_argument("--compressed", action="store_true",
                    help="encode the point compressed (33 bytes) instead of uncompressed (65)")
 
-    def handler(args) -> int:
+    def handler(args: argparse.Namespace) -> int:
         _not_an_input(args.out, args.key)
         _, pk = _load_key(args.key, args.command, private=False)
         _write_public(args.out, pk.to_pem(compressed=args.compressed))
@@ -481,7 +496,7 @@ def _cmd_pubkey(sub) -> None:
     p.set_defaults(handler=_guarded(handler))
 
 
-def _cmd_sign(sub) -> None:
+def _cmd_sign(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "sign",
         help="sign a file (ECDSA; DER by default)",
@@ -509,11 +524,11 @@ def _cmd_sign(sub) -> None:
     p.add_argument("--hash", choices=_HASH_NAMES, default="sha256", metavar="HASH",
                    help="message hash: %s (default sha256)" % ", ".join(_HASH_NAMES[1:]))
 
-    def handler(args) -> int:
+    def handler(args: argparse.Namespace) -> int:
         _refuse_binary_tty(args.out)
         _one_stdin(args.key, args.file)
         _not_an_input(args.out, args.key, args.file)
-        sk, _ = _load_key(args.key, args.command, private=True)
+        sk = _load_private(args.key, args.command)
         digest = _digest(args.file, args.hash)
         # sign_digest with the digest's hash: byte for byte sk.sign(msg, hash=...)
         _write_public(args.out, sk.sign_digest(digest, hash=args.hash,
@@ -524,7 +539,7 @@ def _cmd_sign(sub) -> None:
     p.set_defaults(handler=_guarded(handler))
 
 
-def _cmd_verify(sub) -> None:
+def _cmd_verify(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "verify",
         help="verify a signature: prints OK (exit 0) or FAIL (exit 1)",
@@ -553,7 +568,7 @@ def _cmd_verify(sub) -> None:
     p.add_argument("--hash", choices=_HASH_NAMES, default="sha256", metavar="HASH",
                    help="message hash: %s (default sha256)" % ", ".join(_HASH_NAMES[1:]))
 
-    def handler(args) -> int:
+    def handler(args: argparse.Namespace) -> int:
         _one_stdin(args.pubkey, args.file, args.sig)
         _, pk = _load_key(args.pubkey, args.command, private=False)
         sig = _read_signature(args.sig, args.raw)
@@ -565,7 +580,7 @@ def _cmd_verify(sub) -> None:
     p.set_defaults(handler=_guarded(handler))
 
 
-def _cmd_ecdh(sub) -> None:
+def _cmd_ecdh(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "ecdh",
         help="ECDH shared secret (hex) with a peer's public key",
@@ -584,9 +599,9 @@ def _cmd_ecdh(sub) -> None:
     p.add_argument("key", metavar="KEY", help="your private key file, PEM or DER")
     p.add_argument("peerkey", metavar="PEERKEY", help="the peer's public (or private) key file")
 
-    def handler(args) -> int:
+    def handler(args: argparse.Namespace) -> int:
         _one_stdin(args.key, args.peerkey)
-        sk, _ = _load_key(args.key, args.command, private=True)
+        sk = _load_private(args.key, args.command)
         _, peer = _load_key(args.peerkey, args.command, private=False)
         _write_public(None, sk.exchange(peer).hex().encode("ascii") + b"\n")
         return 0
@@ -618,17 +633,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="<command>")
     for add in _COMMANDS:
         add(sub)
-    parser.p256_commands = sub.choices  # name -> subparser, for _parse_args
+    setattr(parser, "p256_commands", sub.choices)  # name -> subparser, for _parse_args
     return parser
 
 
-def _parse_args(parser, argv):
+def _parse_args(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]) -> argparse.Namespace:
     """parser.parse_args, except that a subcommand's options and positionals may be
     intermixed (`p256 verify pub.pem msg --raw sig`): plain argparse assigns the positionals
     seen before an option at once, and would take "msg" for SIG here. The command is the
     first argument (the top-level options, --help and --version, exit)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    commands = getattr(parser, "p256_commands", {})
+    commands: Dict[str, argparse.ArgumentParser] = getattr(parser, "p256_commands", {})
     if argv and argv[0] in commands:
         args = commands[argv[0]].parse_intermixed_args(argv[1:])
         args.command = argv[0]
@@ -636,7 +651,7 @@ def _parse_args(parser, argv):
     return parser.parse_args(argv)
 
 
-def main(argv=None) -> int:
+def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = _parse_args(parser, argv)
     if getattr(args, "handler", None) is None:

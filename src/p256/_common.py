@@ -5,9 +5,12 @@ native core, so any module may import it without a cycle."""
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Dict, Literal, Mapping, NoReturn, Optional, Tuple, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Literal, Mapping, NoReturn, Optional, Tuple, TypeVar, Union
 
 from . import _core
+
+if TYPE_CHECKING:
+    from hashlib import _Hash
 
 #: The hash names of ``sign``/``verify`` (``hash=``).
 HashName = Literal["sha256", "sha224", "sha384", "sha512", "sha3_256", "sha3_384", "sha3_512"]
@@ -28,7 +31,7 @@ N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
 B = 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B
 
 # hash name -> (hashlib constructor, the core's RFC 6979 id for that hash)
-HASHES: Dict[str, Tuple[Any, int]] = {
+HASHES: Dict[str, Tuple[Callable[[Buffer], _Hash], int]] = {
     name: (getattr(hashlib, name), ident) for name, ident in _core.NONCE_HASH.items()}
 # hash name (None: any length, the explicit opt-in) -> (digest size, or -1 for any
 # non-empty length; the RFC 6979 id)

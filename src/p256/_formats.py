@@ -68,7 +68,7 @@ def sniff(data: bytes) -> Optional[str]:
     if first == der.SEQUENCE:
         return "spki" if second == der.BIT_STRING else None
     if first == der.INTEGER:
-        return {der.OCTET_STRING: "sec1", der.SEQUENCE: "pkcs8"}.get(second)
+        return "sec1" if second == der.OCTET_STRING else "pkcs8" if second == der.SEQUENCE else None
     return None
 
 

@@ -77,7 +77,7 @@ def read(jwk: object) -> Tuple[Mapping[str, Any], bytes]:
 
         if not isinstance(jwk, _Mapping):
             raise TypeError("a JWK must be a dict or a JSON str, not %s" % type(jwk).__name__)
-    mapping: Mapping[str, Any] = jwk  # type: ignore[assignment]
+    mapping: Mapping[str, Any] = jwk
     kty = mapping.get("kty")
     if kty != "EC":
         if kty is None:

@@ -66,6 +66,8 @@ class PrivateKey:
     """
 
     __slots__ = ("_sk", "_pub")
+    _sk: _core.SecretKey
+    _pub: Optional[PublicKey]
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         raise TypeError("use PrivateKey.generate(), PrivateKey.from_bytes() or PrivateKey.from_int()")
@@ -74,7 +76,7 @@ class PrivateKey:
     def _wrap(cls, sk: _core.SecretKey) -> PrivateKey:
         self = _new(cls)
         self._sk = sk
-        self._pub: Optional[PublicKey] = None
+        self._pub = None
         return self
 
     @classmethod
@@ -391,6 +393,7 @@ class PublicKey:
     """
 
     __slots__ = ("_b",)
+    _b: bytes
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         raise TypeError("use PublicKey.from_bytes()")

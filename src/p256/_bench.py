@@ -41,7 +41,6 @@ import datetime
 import gc
 import hashlib
 import itertools
-import json
 import os
 import platform
 import random

@@ -63,17 +63,10 @@ def flag_error(what: str, value: object) -> NoReturn:
     raise TypeError("%s must be True or False, not %s" % (what, type(value).__name__))
 
 
-def check_flag(value: object, what: str) -> bool:
-    """value when it is a bool, else TypeError naming the argument."""
-    if value is True or value is False:
-        return value
-    flag_error(what, value)
-
-
 def buffer_error(what: str, value: object) -> TypeError:
     """The TypeError for a non-bytes argument, naming it and what came."""
     hint = " (encode text first, e.g. msg.encode())" if isinstance(value, str) else ""
-    return TypeError("%s must be bytes, bytearray or memoryview, not %s%s"
+    return TypeError("%s must be bytes-like (bytes, bytearray, memoryview), not %s%s"
                      % (what, type(value).__name__, hint))
 
 

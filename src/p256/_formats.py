@@ -124,6 +124,7 @@ def _private_from_der_full(data: bytes, expect: Optional[str]) -> Parts:
                              "use PublicKey.from_der()")
         if kind == "encrypted":
             raise ValueError(_pem.ENCRYPTED + " (this is a PKCS#8 EncryptedPrivateKeyInfo)")
+        Reader(data, r.what, r.pos, r.end).read_tlv()  # the precise error if it is malformed
         raise r.error("neither PKCS#8 nor SEC1 ECPrivateKey")
     if first != der.INTEGER:
         r.integer("version")  # raises: neither format starts with anything else

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """API v2 (API.md): digests checked against their hash, RFC 6979 per hash equal to
 pyca/cryptography's, hash=None as the explicit opt-in, bool flags, and error texts that
 name the argument and what came."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The package's structure: every module imports, and the import graph of src/p256 has
 no cycle (lazy imports inside functions included: a cycle through one still ties the
 modules together); no module reads another's private key attributes."""

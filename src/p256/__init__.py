@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """p256: fast constant-time P-256 (secp256r1 / prime256v1) for Python.
 
 Keys, ECDSA (DER and raw r||s; hedged or RFC 6979 nonces), ECDH and SEC1 points on a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """verify_many (many signatures on several threads) and p256verify (EIP-7951)."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """``p256 bench``: the seed's benchmark table, and p256 beside the other Python libraries.
 
 Table 1 follows the seed (Go's ``benchstat`` old/new for the optimized P-256): the generic

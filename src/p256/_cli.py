@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The ``p256`` command line (``python -m p256`` and the console script ``p256``).
 
 Each subcommand is one ``_cmd_<name>(subparsers)`` function that adds its parser and sets
@@ -111,7 +112,8 @@ def _run_bench(args: argparse.Namespace) -> int:
 # chunks, so files of any size are signed and verified in constant memory.
 #
 # Outputs: private keys are created with mode 0600 and never overwrite a file unless
-# --force (then a temporary 0600 file in the same directory replaces it atomically).
+# --force (then a temporary 0600 file in the same directory replaces it atomically; only
+# a regular file, or a symlink to one, is ever replaced: never a FIFO, device or directory).
 # Binary signatures are refused on a terminal (like `age`, unlike `openssl dgst`): bytes
 # sprayed on a terminal are useless and can garble it; use -o FILE or a redirect.
 #
@@ -438,7 +440,8 @@ def _cmd_keygen(sub: _Subparsers) -> None:
             "Generate a P-256 private key from the OS CSPRNG and write it as PEM: PKCS#8\n"
             "('PRIVATE KEY', as `openssl genpkey` writes) or SEC1 ('EC PRIVATE KEY', as\n"
             "`openssl ecparam -genkey` writes). A file is created with mode 0600 and an\n"
-            "existing file is never overwritten unless --force."),
+            "existing file is never overwritten unless --force, which replaces only a\n"
+            "regular file (never a FIFO, a device or a directory, nor a symlink to one)."),
         epilog=(
             "examples:\n"
             "  p256 keygen -o key.pem                  # PKCS#8 PEM, mode 0600\n"
@@ -451,7 +454,7 @@ def _cmd_keygen(sub: _Subparsers) -> None:
     p.add_argument("--format", choices=("pkcs8", "sec1"), default="pkcs8",
                    help="PKCS#8 (default) or SEC1 ECPrivateKey")
     p.add_argument("--force", action="store_true",
-                   help="replace FILE if it exists (a new 0600 file renamed over it)")
+                   help="replace FILE if it is a regular file (a new 0600 file renamed over it)")
 
     def handler(args: argparse.Namespace) -> int:
         from ._keys import PrivateKey

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What every module of p256 shares: the curve constants, the hash and encoding tables,
 argument checks and the error texts built from them. Imports nothing of p256 but the
 native core, so any module may import it without a cycle."""

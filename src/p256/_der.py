@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A small, strict DER reader and writer (ITU-T X.690 section 10) for the key formats.
 
 Only what PKCS#8, SEC1 ECPrivateKey and SubjectPublicKeyInfo need: single-byte tags,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The EC key's algorithm identifier and curve parameters (RFC 5480), shared by every
 format that carries a P-256 key (PKCS#8, SEC1, SubjectPublicKeyInfo, and the X.509 and
 encrypted PKCS#8 to come): the OIDs, the readers that accept only id-ecPublicKey with the

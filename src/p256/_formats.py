@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Key formats: which encoding a DER or PEM input is, and the one entry point per
 direction over the per-format modules. Everything here is on bytes: scalars (32 bytes)
 and SEC1 points in, DER/PEM out; DER/PEM in, the fields out (checked by the key classes

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """JWK (RFC 7517, RFC 7518 6.2) of a P-256 key, on bytes: kty "EC", crv "P-256", x and y
 (and d for a private key), base64url without padding of exactly 32 bytes each.
 

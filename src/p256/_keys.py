@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """PrivateKey and PublicKey: the public API over the native core (docs/api.md).
 
 The key formats are read and written by _formats and the per-format modules, on bytes;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """PEM armor (RFC 7468) and strict base64: label + DER bytes <-> text. Knows nothing of
 what the DER holds; the format modules say which labels they take (see _formats).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """PKCS#8 ``PrivateKeyInfo`` (RFC 5208) and RFC 5958 ``OneAsymmetricKey`` holding a P-256
 ECPrivateKey, on bytes (see _sec1 for the inner structure and Parts).
 

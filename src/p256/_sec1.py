@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SEC1 ``ECPrivateKey`` (RFC 5915, SEC 1 v2 C.4), on bytes: the 32-byte scalar and the
 65-byte SEC1 public point in, DER out, and back.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """``SubjectPublicKeyInfo`` (RFC 5280 4.1.2.7, RFC 5480) of a P-256 key, on bytes: the
 SEC1 point in, DER out, and back. id-ecPublicKey, namedCurve prime256v1, the point
 compressed or uncompressed (validated by the caller); what we write is the uncompressed

@@ -658,15 +658,16 @@ def test_keygen_force_refuses_fifos_devices_and_links_to_them(tmp_path):
     assert not [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]  # nothing left behind
 
 
-def test_keygen_stdout_write_error_keeps_the_label():
+def test_stdout_write_error_keeps_the_label(keys):
     if not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full")
     with open("/dev/full", "wb") as full:
-        for args in (["keygen"], ["keygen", "--format", "sec1"]):
-            proc = subprocess.run([sys.executable, "-m", "p256", *args], stdout=full,
+        for args in (["keygen"], ["keygen", "--format", "sec1"], ["pubkey", keys.sec1_pem],
+                     ["ecdh", keys.sec1_pem, keys.other_pub_pem]):
+            proc = subprocess.run([sys.executable, "-m", "p256", *map(str, args)], stdout=full,
                                   stderr=subprocess.PIPE, timeout=60)
             assert proc.returncode == 2
-            assert proc.stderr.decode() == "p256 keygen: <stdout>: No space left on device\n"
+            assert proc.stderr.decode() == "p256 %s: <stdout>: No space left on device\n" % args[0]
 
 
 def test_key_files_with_a_utf8_bom(keys, tmp_path):

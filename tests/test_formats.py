@@ -854,3 +854,16 @@ def test_der_readers_given_pem_say_so():
                              (p256.PublicKey.from_der, b"\n" + PK.to_pem(), "PublicKey.from_pem")):
         raises("this is PEM text, not DER: use %s()" % reader, fn, data)
         raises("use %s()" % reader, fn, data.decode(), exc=TypeError)
+
+
+def test_private_readers_given_another_curves_public_key_do_not_send_you_there():
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    for key, reason in ((rsa.generate_private_key(65537, 1024).public_key(), "rsaEncryption"),
+                        (ec.generate_private_key(ec.SECP384R1()).public_key(), "secp384r1")):
+        for fn, data, reader in ((p256.PrivateKey.from_pem, key.public_bytes(PEM, SPKI), "from_pem"),
+                                 (p256.PrivateKey.from_der, key.public_bytes(DER, SPKI), "from_der")):
+            e = raises(reason, fn, data)
+            assert "use PublicKey.%s" % reader not in str(e) and "this is a public key" in str(e)
+    raises("use PublicKey.from_pem(data)", p256.PrivateKey.from_pem, PK.to_pem())
+    raises("use PublicKey.from_der(data)", p256.PrivateKey.from_der, PK.to_der())

@@ -121,8 +121,8 @@ def _private_from_der_full(data: bytes, expect: Optional[str]) -> Parts:
     if first == der.SEQUENCE:  # SubjectPublicKeyInfo or EncryptedPrivateKeyInfo
         kind = sniff(data)
         if kind == "spki":
-            raise ValueError("this is a public key (SubjectPublicKeyInfo), not a private key; "
-                             "use PublicKey.from_der()")
+            raise ValueError(_instead("public key (SubjectPublicKeyInfo)", "PublicKey",
+                                      "from_der", data, "a private key"))
         if kind == "encrypted":
             raise ValueError(_pem.ENCRYPTED + " (this is a PKCS#8 EncryptedPrivateKeyInfo)")
         Reader(data, r.what, r.pos, r.end).read_tlv()  # the precise error if it is malformed
@@ -161,12 +161,15 @@ def _public_hint(seen: List[str]) -> str:
     return ""
 
 
-def _private_hint(seen: List[str]) -> str:
-    return "; this is a public key: use PublicKey.from_pem()" if PEM_SPKI in seen else ""
-
-
 def private_from_pem(data: Union[str, Buffer]) -> Parts:
-    label, body = _pem.decode(data, PRIVATE_LABELS, _private_hint, encrypted_label_is_wanted=True)
+    """The parts of the first PEM "PRIVATE KEY" (PKCS#8) or "EC PRIVATE KEY" (SEC1)."""
+
+    def hint(seen: List[str]) -> str:
+        if PEM_SPKI in seen:
+            return "; " + _instead("public key", "PublicKey", "from_pem", data, "a private key")
+        return ""
+
+    label, body = _pem.decode(data, PRIVATE_LABELS, hint, encrypted_label_is_wanted=True)
     return _private_from_der(body, "pkcs8" if label == PEM_PKCS8 else "sec1")
 
 
@@ -183,18 +186,23 @@ def public_to_pem(point: bytes) -> bytes:
     return _pem.encode(PEM_SPKI, _spki.encode(point))
 
 
-def _private_instead(reader: str, attempt: Union[str, Buffer], instead_of: str) -> str:
-    """The message for a private key given to a public-key reader: use the private
-    reader, when it reads this key; else why it would not."""
+def _instead(what: str, cls: str, reader: str, attempt: Union[str, Buffer], instead_of: str) -> str:
+    """The message for a key of the other kind (what: "private key" or "public key"):
+    use cls.reader, when it reads this input; else why it would not either."""
     try:
-        if isinstance(attempt, bytes) and reader == "from_der":
-            _private_from_der(attempt, None)
-        else:
+        if (cls, reader) == ("PrivateKey", "from_der"):
+            _private_from_der(as_bytes(attempt, "data"), None)
+        elif cls == "PrivateKey":
             private_from_pem(attempt)
+        elif reader == "from_der":
+            _public_from_der(as_bytes(attempt, "data"))
+        else:
+            public_from_pem(attempt)
     except ValueError as exc:
-        return ("this is a private key, not %s, and not one that PrivateKey.%s reads either: %s"
-                % (instead_of, reader, exc))
-    return "this is a private key, not %s; use PrivateKey.%s(data).public_key" % (instead_of, reader)
+        return ("this is a %s, not %s, and not one that %s.%s reads either: %s"
+                % (what, instead_of, cls, reader, exc))
+    tail = ".public_key" if what == "private key" else ""
+    return "this is a %s, not %s; use %s.%s(data)%s" % (what, instead_of, cls, reader, tail)
 
 
 def _public_from_der_full(data: bytes) -> bytes:
@@ -202,7 +210,8 @@ def _public_from_der_full(data: bytes) -> bytes:
     if kind == "pem":
         raise ValueError(_pem_hint("PublicKey"))
     if kind in ("sec1", "pkcs8"):
-        raise ValueError(_private_instead("from_der", data, "a SubjectPublicKeyInfo"))
+        raise ValueError(_instead("private key", "PrivateKey", "from_der", data,
+                                  "a SubjectPublicKeyInfo"))
     if kind == "encrypted":
         raise ValueError("this is an encrypted private key (PKCS#8 EncryptedPrivateKeyInfo), "
                          "not a public key")
@@ -227,7 +236,7 @@ def public_from_pem(data: Union[str, Buffer]) -> bytes:
 
     def hint(seen: List[str]) -> str:
         if {PEM_PKCS8, PEM_SEC1, _pem.ENCRYPTED_LABEL} & set(seen):
-            return "; " + _private_instead("from_pem", data, "a public key")
+            return "; " + _instead("private key", "PrivateKey", "from_pem", data, "a public key")
         return _public_hint(seen)
 
     return _public_from_der(_pem.decode(data, (PEM_SPKI,), hint)[1])

@@ -48,6 +48,10 @@ def bad(sk: PrivateKey, pk: PublicKey) -> None:
     pk.verify(sig, b"m").hex()  # E: attr-defined
     as_bytes: bytes = pk.verify(sig, b"m")  # E: assignment
     # Formats.
+    sk.to_der(format="pkcs1")  # E: arg-type
+    sk.to_pem(format="PKCS8")  # E: arg-type
+    PrivateKey.from_der("MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg")  # E: arg-type
+    PublicKey.from_jwk(42)  # E: arg-type
     jwk: dict[str, int] = sk.to_jwk()  # E: assignment
     pem: str = pk.to_pem()  # E: assignment
     # Batch and P256VERIFY.

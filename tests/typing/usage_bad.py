@@ -34,6 +34,7 @@ def bad(sk: PrivateKey, pk: PublicKey) -> None:
     sk.sign("text")  # E: arg-type
     sk.sign(b"m", hash="md5")  # E: arg-type
     sk.sign(b"m", hash="SHA256")  # E: arg-type
+    sk.sign(b"m", hash=None)  # E: arg-type
     sk.sign(b"m", encoding="pem")  # E: arg-type
     sk.sign(b"m", deterministic="yes")  # E: arg-type
     sk.sign(b"m", "sha256")  # E: misc
@@ -41,6 +42,7 @@ def bad(sk: PrivateKey, pk: PublicKey) -> None:
     sk.sign_digest("ab" * 32)  # E: arg-type
     pk.verify(sig, "m")  # E: arg-type
     pk.verify(sig, b"m", encoding="jws")  # E: arg-type
+    pk.verify(sig, b"m", hash=None)  # E: arg-type
     pk.verify_digest(sig, digest, hash="sha1")  # E: arg-type
     pk.sign(b"m")  # E: attr-defined
     needs_private(pk)  # E: arg-type

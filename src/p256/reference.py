@@ -70,7 +70,7 @@ import hmac
 from typing import TYPE_CHECKING, Iterator, cast, overload
 
 if TYPE_CHECKING:  # names for annotations only: nothing here runs
-    from typing import Literal, Optional, Tuple, Union
+    from typing import Literal, Optional, Tuple
 
     from typing_extensions import TypeAlias, TypeGuard
 
@@ -78,7 +78,6 @@ if TYPE_CHECKING:  # names for annotations only: nothing here runs
     _Point: TypeAlias = Optional[_Affine]  # None is the point at infinity
     _Jacobian: TypeAlias = Tuple[int, int, int]  # (X, Y, Z), Z == 0 at infinity
     _Table: TypeAlias = Tuple[Tuple[_Affine, ...], ...]
-    _Bytes: TypeAlias = Union[bytes, bytearray, memoryview]
 
 __all__ = [
     "Curve",
@@ -311,7 +310,7 @@ class Curve:
 
     # -- group law ------------------------------------------------------------------------------
 
-    def add(self, p1: _Point, p2: _Point) -> _Point:
+    def add(self, p1: tuple[int, int] | None, p2: tuple[int, int] | None) -> tuple[int, int] | None:
         """p1 + p2 (affine tuples or None)."""
         p1 = self._point(p1)
         p2 = self._point(p2)
@@ -322,7 +321,7 @@ class Curve:
         p = self.p
         return _to_affine(*_jadd_affine(p1[0], p1[1], 1, p2[0], p2[1], p), p)
 
-    def double(self, p1: _Point) -> _Point:
+    def double(self, p1: tuple[int, int] | None) -> tuple[int, int] | None:
         """2 * p1."""
         p1 = self._point(p1)
         if p1 is None:
@@ -330,7 +329,7 @@ class Curve:
         p = self.p
         return _to_affine(*_jdouble(p1[0], p1[1], 1, p), p)
 
-    def scalar_mult(self, p1: _Point, k: int) -> _Point:
+    def scalar_mult(self, p1: tuple[int, int] | None, k: int) -> tuple[int, int] | None:
         """k * p1 for any int k >= 0 (reduced mod n); None when the result is infinity."""
         p1 = self._point(p1)
         k = self._scalar(k)
@@ -338,7 +337,7 @@ class Curve:
             return None
         return _to_affine(*self._mult_jac(p1, k), self.p)
 
-    def scalar_base_mult(self, k: int) -> _Point:
+    def scalar_base_mult(self, k: int) -> tuple[int, int] | None:
         """k * G for any int k >= 0 (reduced mod n); None when k = 0 mod n."""
         k = self._scalar(k)
         if not k:
@@ -536,7 +535,7 @@ _HASH_BY_DIGEST_LEN = {28: "sha224", 32: "sha256", 48: "sha384", 64: "sha512"}
 _RFC6979_HASHES = ("sha1", "sha224", "sha256", "sha384", "sha512")
 
 
-def bits2int(data: _Bytes, qlen: int) -> int:
+def bits2int(data: bytes | bytearray | memoryview, qlen: int) -> int:
     """The leftmost qlen bits of data as a big-endian integer (RFC 6979 2.3.2, FIPS 186-5 6.4.1)."""
     v = int.from_bytes(data, "big")
     blen = len(data) * 8
@@ -576,7 +575,7 @@ def _rfc6979_nonces(c: Curve, d: int, digest: bytes, hash_name: str) -> Iterator
         V = mac(K, V)
 
 
-def rfc6979_nonce(c: Curve, d: int, digest: _Bytes, hash_name: str) -> int:
+def rfc6979_nonce(c: Curve, d: int, digest: bytes | bytearray | memoryview, hash_name: str) -> int:
     """The first RFC 6979 nonce for private key d and message digest h1 = digest.
 
     hash_name is the HMAC hash: "sha1", "sha224", "sha256", "sha384" or "sha512" (ValueError
@@ -608,7 +607,9 @@ def _sign_with(c: Curve, d: int, e: int, k: int) -> tuple[int, int] | None:
     return r, s
 
 
-def ecdsa_sign(c: Curve, d: int, digest: _Bytes, k: int | None = None) -> tuple[int, int]:
+def ecdsa_sign(
+    c: Curve, d: int, digest: bytes | bytearray | memoryview, k: int | None = None
+) -> tuple[int, int]:
     """ECDSA signature (r, s) of a message digest with private key d (1 <= d < n).
 
     k=None: RFC 6979 nonce with HMAC-sha224/256/384/512 for a 28/32/48/64-byte digest
@@ -642,7 +643,9 @@ def ecdsa_sign(c: Curve, d: int, digest: _Bytes, k: int | None = None) -> tuple[
     raise AssertionError("unreachable: the RFC 6979 candidates never run out")
 
 
-def ecdsa_verify(c: Curve, q: _Affine, digest: _Bytes, r: int, s: int) -> bool:
+def ecdsa_verify(
+    c: Curve, q: tuple[int, int], digest: bytes | bytearray | memoryview, r: int, s: int
+) -> bool:
     """True iff (r, s) is a valid signature of digest under public key q.
 
     False for r or s outside [1, n-1]; ValueError if q is None or not on the curve, TypeError
@@ -666,7 +669,7 @@ def ecdsa_verify(c: Curve, q: _Affine, digest: _Bytes, r: int, s: int) -> bool:
     return R[0] % n == r
 
 
-def ecdh(c: Curve, d: int, q: _Affine) -> bytes:
+def ecdh(c: Curve, d: int, q: tuple[int, int]) -> bytes:
     """SEC 1 / NIST SP 800-56A ECDH: the x-coordinate of d*Q, big-endian, c.byte_len bytes.
 
     1 <= d < n (ValueError otherwise); Q must be a valid point (ValueError for None or off-curve).

@@ -119,6 +119,8 @@ def formats(sk: PrivateKey, pk: PublicKey) -> None:
     spki = pk.to_der()
     assert_type(spki, bytes)
     assert PublicKey.from_der(spki) == pk
+    assert PublicKey.from_der(pk.to_der(compressed=True)) == pk  # p256's addition
+    assert PublicKey.from_pem(pk.to_pem(compressed=True)) == pk
     pub_pem = pk.to_pem()
     assert_type(pub_pem, bytes)
     assert PublicKey.from_pem(pub_pem) == pk
@@ -162,6 +164,9 @@ def low_level(sk: PrivateKey, pk: PublicKey) -> None:
     two = (2).to_bytes(32, "big")
     assert_type(p256.scalar_mult(two, point), bytes)
     assert_type(p256.__version__, str)
+    assert_type(p256.N, int)  # the group order and the field prime, p256's additions
+    assert_type(p256.P, int)
+    assert 1 <= sk.to_int() < p256.N < p256.P
     assert_type(p256.backend(), str)
 
 

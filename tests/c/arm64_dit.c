@@ -19,8 +19,8 @@
  *   - the field backend's two entry points are renamed to probe_fe_mul/probe_fe_sqr,
  *     which record and call the real assembly (every field operation: the middle of the
  *     work);
- *   - p256_memzero is this file's (common.h lets a user supply it): the wipes at the end
- *     of every secret-handling function;
+ *   - p256_memzero calls probe() first (common.h's P256_MEMZERO_PROBE hook): the wipes
+ *     at the end of every secret-handling function;
  *   - syscall is renamed to probe_syscall: the getrandom(2) calls of seckey_generate and
  *     hedged signing, before any other work.
  */
@@ -36,14 +36,7 @@
 static void probe(void);
 long probe_syscall(long number, ...);
 
-#define P256_MEMZERO_DEFINED
-static void p256_memzero(void *p, size_t n)
-{
-    volatile uint8_t *v = (volatile uint8_t *)p;
-    probe();
-    while (n--)
-        *v++ = 0;
-}
+#define P256_MEMZERO_PROBE() probe()
 
 #define p256_fe_mul_aarch64 probe_fe_mul
 #define p256_fe_sqr_aarch64 probe_fe_sqr

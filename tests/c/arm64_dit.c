@@ -27,7 +27,7 @@
 #ifndef P256_ASM_AARCH64
 #error "build with -DP256_ASM_AARCH64 and csrc/asm/p256_aarch64.S"
 #endif
-#define _GNU_SOURCE /* syscall(2), as p256.c itself asks for */
+#include "harness.h" /* first: _GNU_SOURCE, for syscall(2) as p256.c asks too */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -45,9 +45,6 @@ long probe_syscall(long number, ...);
 #undef p256_fe_mul_aarch64
 #undef p256_fe_sqr_aarch64
 #undef syscall
-
-#include <stdio.h>
-#include <stdlib.h>
 
 #ifndef P256_DIT_CONTROL
 #error "cpu_aarch64.h did not enable DIT control on this target"
@@ -93,19 +90,6 @@ long probe_syscall(long number, ...)
     va_end(ap);
     return syscall(number, buf, len, flags);
 }
-
-static long checks, failures;
-
-#define CHECK(cond, ...)                                             \
-    do {                                                             \
-        checks++;                                                    \
-        if (!(cond)) {                                               \
-            failures++;                                              \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);     \
-            fprintf(stderr, __VA_ARGS__);                            \
-            fprintf(stderr, "\n");                                   \
-        }                                                            \
-    } while (0)
 
 static void dit_set(int on)
 {

@@ -3,45 +3,11 @@
  * `make ctest` once per field backend: RFC 6979 signatures, Wycheproof ECDH and ECDSA
  * verification, base-point multiples (tests/c/api_kat.h, from tools/gen_api_kat.py).
  */
+#include "harness.h"
 #include "p256.c"
-
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "api_kat.h"
 
-static int failures;
-static int checks;
-
-#define CHECK(cond, ...)                                              \
-    do {                                                              \
-        checks++;                                                     \
-        if (!(cond)) {                                                \
-            failures++;                                               \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);      \
-            fprintf(stderr, __VA_ARGS__);                             \
-            fprintf(stderr, "\n");                                    \
-        }                                                             \
-    } while (0)
-
-/* Hex string -> bytes; returns the length. */
-static size_t unhex(uint8_t *out, size_t cap, const char *hex)
-{
-    size_t n = strlen(hex) / 2;
-    if (n > cap) {
-        fprintf(stderr, "test_api: vector longer than %zu bytes\n", cap);
-        exit(2);
-    }
-    for (size_t i = 0; i < n; i++) {
-        unsigned v;
-        if (sscanf(hex + 2 * i, "%2x", &v) != 1) {
-            fprintf(stderr, "test_api: bad hex in a vector\n");
-            exit(2);
-        }
-        out[i] = (uint8_t)v;
-    }
-    return n;
-}
 
 static void test_rfc6979(void)
 {
@@ -155,7 +121,7 @@ int main(void)
     test_ecdh();
     test_verify();
     test_basemult();
-    printf("test_api (%s): %d checks, %d failures (%zu RFC 6979, %zu ECDH, %zu ECDSA, %zu k*G)\n",
+    printf("test_api (%s): %ld checks, %ld failures (%zu RFC 6979, %zu ECDH, %zu ECDSA, %zu k*G)\n",
            p256_backend_name(), checks, failures, sizeof rfc6979_kats / sizeof rfc6979_kats[0],
            sizeof ecdh_kats / sizeof ecdh_kats[0], sizeof verify_kats / sizeof verify_kats[0],
            sizeof basemult_kats / sizeof basemult_kats[0]);

@@ -22,8 +22,6 @@
 #define RELEASE_GIL Py_BEGIN_ALLOW_THREADS
 #define ACQUIRE_GIL Py_END_ALLOW_THREADS
 
-#define P256_RNG_FAILED "the operating system's random generator failed"
-
 /* A read-only view of a bytes-like argument; release it with byteview_release. */
 typedef struct {
     Py_buffer view; /* view.obj is NULL for a bytes object (no buffer taken) */

@@ -7,6 +7,9 @@
  */
 #include "py_binding.h"
 
+/* OSError text when p256_seckey_generate or hedged p256_sign had no OS randomness. */
+#define P256_RNG_FAILED "the operating system's random generator failed"
+
 typedef struct {
     PyObject_HEAD
     uint8_t d[32];

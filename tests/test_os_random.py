@@ -221,24 +221,31 @@ CHILD = textwrap.dedent(r"""
 MODES = {"eio": 1, "short": 2, "enosys": 3, "eperm": 4, "nodev": 5, "slowdev": 6}
 
 
-def _compiler():
-    for cc in (os.environ.get("CC"), sysconfig.get_config_var("CC"), "cc", "gcc", "clang"):
-        if cc and shutil.which(cc.split()[0]):
-            return cc.split()
-    return None
+def _elf_machine(path):
+    with open(path, "rb") as f:
+        head = f.read(20)
+    return head[4:6], head[18:20]  # class and byte order, e_machine
 
 
 @pytest.fixture(scope="module")
 def shim(tmp_path_factory):
-    cc = _compiler()
-    if cc is None:
-        pytest.skip("no C compiler (cc, gcc or clang) to build the getrandom shim")
     d = tmp_path_factory.mktemp("os_random")
     src, lib = d / "shim.c", d / "shim.so"
     src.write_text(SHIM_C)
-    subprocess.run(cc + ["-shared", "-fPIC", "-O1", "-o", str(lib), str(src), "-ldl"],
-                   check=True, capture_output=True)
-    return str(lib)
+    # The first compiler that builds a shim the interpreter can preload (under qemu, the
+    # interpreter is another architecture than the host's cc).
+    tried = []
+    for cc in dict.fromkeys((os.environ.get("CC"), sysconfig.get_config_var("CC"),
+                             "cc", "gcc", "clang")):
+        if not cc or not shutil.which(cc.split()[0]):
+            continue
+        tried.append(cc)
+        r = subprocess.run(cc.split() + ["-shared", "-fPIC", "-O1", "-o", str(lib), str(src),
+                                         "-ldl"], capture_output=True)
+        if r.returncode == 0 and _elf_machine(lib) == _elf_machine(sys.executable):
+            return str(lib)
+    pytest.skip("no C compiler builds a getrandom shim for this interpreter's architecture "
+                f"(tried: {', '.join(tried) or 'none found'})")
 
 
 def run_child(shim, mode):

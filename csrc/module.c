@@ -15,7 +15,7 @@
 #error "P256_VERSION is not defined: meson.build passes -DP256_VERSION=<project version>"
 #endif
 
-/* Which compiler built the core (its code generation matters here: see README). */
+/* Which compiler built the core (its code generation matters here: see docs/performance.md). */
 #if defined(__clang__)
 #define P256_COMPILER __VERSION__
 #elif defined(__GNUC__)
@@ -25,7 +25,7 @@
 #endif
 
 /* Harness only: 1-4 corrupt one expected value of the import's self-test, to see the
- * import fail (README, Security; py_selftest.c). */
+ * import fail (docs/security.md; py_selftest.c). */
 #ifndef P256_SELFTEST_CORRUPT
 #define P256_SELFTEST_CORRUPT 0
 #endif
@@ -255,7 +255,7 @@ static PyObject *nonce_hash_ids(void)
 PyMODINIT_FUNC PyInit__core(void)
 {
     PyObject *m, *ids;
-    /* The field backend, once, before anything runs (backend.c; README, Backends). */
+    /* The field backend, once, before anything runs (backend.c; docs/backends.md). */
     {
         char err[300];
         if (p256_backend_select(getenv("P256_BACKEND"), err, sizeof err) != 0) {

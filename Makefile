@@ -376,3 +376,35 @@ bench-arm64:
 	$(ARM64_CC) -O2 -std=c99 -Icsrc -DP256_ASM_AARCH64 -o $(ARM64_BIN)/bench_field-asm tests/c/bench_field.c $(ARM64_ASM)
 	$(ARM64_CC) -O2 -std=c99 -Icsrc -o $(ARM64_BIN)/bench_field-portable tests/c/bench_field.c
 	$(PYTHON) tools/bench_arm64.py --run "$(ARM64_RUN)" --rounds $(BENCH_ARM64_ROUNDS) --bin $(ARM64_BIN)
+
+# ---- docs ----
+# make docs: the documentation site (mkdocs.yml: docs/*.md and a reference generated from
+# the docstrings) into build/site with `mkdocs build --strict`, so any warning (a broken
+# link or anchor, a docstring that does not parse) fails. It installs the packages of the
+# `docs` extra into .venv, read from pyproject.toml so that the extra stays their only
+# list (tomllib: Python >= 3.11); p256 itself is not rebuilt, since mkdocstrings reads
+# src/ without importing it. The code blocks of the docs run in tests/test_docs.py.
+DOCS_STAMP := $(VENV)/.p256-docs-installed
+
+$(DOCS_STAMP): $(VPY) pyproject.toml
+	$(VPY) -c 'import subprocess, sys, tomllib; reqs = tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["docs"]; subprocess.check_call([sys.executable, "-m", "pip", "install", "-q", *reqs])'
+	touch $@
+
+.PHONY: docs
+docs: $(DOCS_STAMP)
+	$(VENV)/bin/mkdocs build --strict
+
+# ---- typecheck ----
+# mypy --strict ([tool.mypy] in pyproject.toml: python_version 3.9) over the package
+# (reference.py and the _core/_allocstat stubs included) and the typed usage sample
+# tests/typing/usage.py; then tests/test_typing.py: the negative twin usage_bad.py (every
+# tagged wrong call reported, nothing else), the installed package's py.typed and stubs,
+# stubtest of the stubs against the built extension, and the sample run as a program.
+# mypy comes from the `typing` extra (its requirement is read from pyproject.toml).
+TYPING_REQ = $(shell sed -n 's/^typing = \[\(.*\)\].*/\1/p' pyproject.toml)
+
+.PHONY: typecheck
+typecheck: $(STAMP)
+	@$(VPY) -c 'import mypy' 2>/dev/null || $(VPY) -m pip install -q $(TYPING_REQ)
+	$(VPY) -m mypy
+	$(VPY) -m pytest -q tests/test_typing.py

@@ -184,8 +184,11 @@ def test_digest_semantics_match_verify_digest():
     for hash in HASHES:
         msg = b"digest semantics " + hash.encode()
         d = hashlib.new(hash, msg).digest()
-        sig = sk.sign_digest(d)
+        sig = sk.sign_digest(d, hash=hash)
         assert p256.verify_many([(pk, sig, msg)], hash=hash) == [True]
+        assert pk.verify_digest(sig, d, hash=hash)
+        assert sk.sign_digest(d, hash=None) != sig  # hedged, but also: hash=None takes any
+        assert pk.verify_digest(sig, d, hash=None)  # length, with the same truncation
         assert pk.verify(sig, msg, hash=hash)
 
 

@@ -209,18 +209,16 @@ def test_pem_file_with_several_blocks(keys, tmp_path):
 @pytest.mark.parametrize("hname", ["sha224", "sha256", "sha384", "sha512", "sha3_256",
                                    "sha3_384", "sha3_512"])
 def test_prehashed_signing_is_the_api_signature(keys, hname):
-    """The CLI hashes in chunks then signs the digest: byte for byte sk.sign(msg, ...)."""
+    """The CLI hashes in chunks then signs the digest with sign_digest(hash=...): byte for
+    byte sk.sign(msg, ...), for every hash (API v2: the nonce's HMAC is the digest's hash)."""
     digest = hashlib.new(hname, MSG).digest()
-    for raw in (False, True):
-        got = _cli._sign_prehashed(keys.sk, digest, hname, raw, True)
-        assert got == keys.sk.sign(MSG, hash=hname, encoding="raw" if raw else "der",
-                                   deterministic=True)
-        hedged = _cli._sign_prehashed(keys.sk, digest, hname, raw, False)
+    for enc in ("der", "raw"):
+        got = keys.sk.sign_digest(digest, hash=hname, encoding=enc, deterministic=True)
+        assert got == keys.sk.sign(MSG, hash=hname, encoding=enc, deterministic=True)
+        hedged = keys.sk.sign_digest(digest, hash=hname, encoding=enc)
         assert hedged != got
-        assert keys.pk.verify(hedged, MSG, hash=hname, encoding="raw" if raw else "der")
-    if hname != "sha256":  # sign_digest's nonce uses SHA-256: it would differ
-        assert keys.sk.sign_digest(digest, deterministic=True) != \
-            keys.sk.sign(MSG, hash=hname, deterministic=True)
+        assert keys.pk.verify(hedged, MSG, hash=hname, encoding=enc)
+        assert keys.pk.verify_digest(hedged, digest, hash=hname, encoding=enc)
 
 
 @pytest.mark.parametrize("hname", HASHES)
@@ -620,3 +618,69 @@ def test_openssl_key_errors(ossl, tmp_path):
     both = tmp_path / "both.pem"
     both.write_bytes(openssl("ecparam", "-name", "prime256v1", "-genkey"))
     assert ok("pubkey", both) == openssl("pkey", "-in", both, "-pubout")
+
+
+# -- issue 11 part 5 ----------------------------------------------------------------------------
+
+
+def _special_files(tmp_path):
+    """(path, what it is, check it is still that) for each non-regular target --force must
+    refuse. The device node is a new one made in tmp_path (as root), or a symlink to
+    /dev/null: no real device is ever replaced or written, before or after the fix."""
+    out = []
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    out.append((fifo, "a FIFO", lambda: stat.S_ISFIFO(os.lstat(fifo).st_mode)))
+    link = tmp_path / "null-link"
+    link.symlink_to(os.devnull)
+    out.append((link, "a symlink to a character device",
+                lambda: link.is_symlink() and os.readlink(link) == os.devnull))
+    link_dir = tmp_path / "dir-link"
+    (tmp_path / "somedir").mkdir()
+    link_dir.symlink_to(tmp_path / "somedir")
+    out.append((link_dir, "a symlink to a directory", lambda: link_dir.is_symlink()))
+    fifo_link = tmp_path / "fifo-link"
+    fifo_link.symlink_to(fifo)
+    out.append((fifo_link, "a symlink to a FIFO", lambda: fifo_link.is_symlink()))
+    if os.geteuid() == 0:
+        node = tmp_path / "null-node"
+        os.mknod(node, stat.S_IFCHR | 0o600, os.makedev(1, 3))  # like /dev/null, in tmp
+        out.append((node, "a character device", lambda: stat.S_ISCHR(os.lstat(node).st_mode)))
+    return out
+
+
+def test_keygen_force_refuses_fifos_devices_and_links_to_them(tmp_path):
+    for path, kind, unchanged in _special_files(tmp_path):
+        proc = p256_run("keygen", "-o", path, "--force")
+        reason = error_line(proc, "keygen", str(path))
+        assert reason.startswith("is %s, not a regular file; not replaced" % kind), reason
+        assert unchanged(), path
+    assert not [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]  # nothing left behind
+
+
+def test_stdout_write_error_keeps_the_label(keys):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    with open("/dev/full", "wb") as full:
+        for args in (["keygen"], ["keygen", "--format", "sec1"], ["pubkey", keys.sec1_pem],
+                     ["ecdh", keys.sec1_pem, keys.other_pub_pem]):
+            proc = subprocess.run([sys.executable, "-m", "p256", *map(str, args)], stdout=full,
+                                  stderr=subprocess.PIPE, timeout=60)
+            assert proc.returncode == 2
+            assert proc.stderr.decode() == "p256 %s: <stdout>: No space left on device\n" % args[0]
+
+
+def test_key_files_with_a_utf8_bom(keys, tmp_path):
+    """The CLI reads them as the API does (tests/test_formats.py), PEM and stdin alike."""
+    bom = b"\xef\xbb\xbf"
+    priv, pub = tmp_path / "bom.pem", tmp_path / "bom.pub.pem"
+    priv.write_bytes(bom + keys.sk.to_pem())
+    pub.write_bytes(bom + keys.pk.to_pem())
+    assert ok("pubkey", priv) == keys.pk.to_pem()
+    assert ok("pubkey", pub) == keys.pk.to_pem()
+    assert ok("pubkey", "-", input=bom + keys.sk.to_pem("sec1")) == keys.pk.to_pem()
+    sig = ok("sign", priv, keys.msg, "--deterministic")
+    assert sig == keys.sk.sign(MSG, deterministic=True)
+    (tmp_path / "sig").write_bytes(sig)
+    assert ok("verify", pub, keys.msg, tmp_path / "sig") == b"OK\n"
+    assert "needs the private key" in error_line(p256_run("sign", pub, keys.msg), "sign", str(pub))

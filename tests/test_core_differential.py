@@ -101,7 +101,7 @@ def test_their_signatures_verify_here(d, msg, hname):
     # The reference with a random nonce, on a raw digest of any length.
     digest = hashlib.new(hname, msg).digest()
     r2, s2 = ref.ecdsa_sign(C, d, digest, k=(d * 7919 + len(msg)) % (N - 1) + 1)
-    assert pk.verify_digest(r2.to_bytes(32, "big") + s2.to_bytes(32, "big"), digest, encoding="raw")
+    assert pk.verify_digest(r2.to_bytes(32, "big") + s2.to_bytes(32, "big"), digest, hash=hname, encoding="raw")
 
 
 @given(scalars, st.sampled_from(["sha224", "sha256", "sha384", "sha512"]), messages)
@@ -168,13 +168,20 @@ def test_scalar_mult_matches_reference(k, dq):
 
 @given(digests, scalars)
 def test_sign_digest_any_length(digest, d):
-    """Digests shorter than 32 bytes are used as is, longer ones truncated (FIPS 186-5)."""
+    """hash=None: digests shorter than 32 bytes are used as is, longer ones truncated
+    (FIPS 186-5); an empty one is refused."""
     sk = p256.PrivateKey.from_int(d)
-    raw = sk.sign_digest(digest, encoding="raw")
+    if not digest:
+        with pytest.raises(ValueError, match="empty"):
+            sk.sign_digest(digest, hash=None)
+        with pytest.raises(ValueError, match="empty"):
+            sk.public_key.verify_digest(bytes(64), digest, hash=None, encoding="raw")
+        return
+    raw = sk.sign_digest(digest, hash=None, encoding="raw")
     r, s = int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")
     assert ref.ecdsa_verify(C, C.scalar_base_mult(d), digest, r, s)
-    assert sk.public_key.verify_digest(raw, digest, encoding="raw")
-    det = sk.sign_digest(digest, encoding="raw", deterministic=True)
+    assert sk.public_key.verify_digest(raw, digest, hash=None, encoding="raw")
+    det = sk.sign_digest(digest, hash=None, encoding="raw", deterministic=True)
     r2, s2 = ref.ecdsa_sign(C, d, digest) if len(digest) in (28, 32, 48, 64) else (None, None)
     if len(digest) == 32:
         assert det == r2.to_bytes(32, "big") + s2.to_bytes(32, "big")

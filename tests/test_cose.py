@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """COSE_Key (PublicKey.from_cose / to_cose, p256._cose's strict CBOR) and the WebAuthn
 assertion check (p256.webauthn), against cbor2 and assertions of real authenticators."""
 

@@ -706,16 +706,8 @@ def field_mutated(draw):
 @settings(max_examples=150, deadline=None)
 @given(field_mutated())
 def test_fast_paths_agree_with_full_parse(case):
-    from p256 import _formats
-
     kind, data = case
-    if kind == "public":
-        assert _outcome(_formats._public_from_der, data) == \
-            _outcome(_formats._public_from_der_full, data)
-    else:
-        for expect in (None, "pkcs8", "sec1"):
-            assert _outcome(lambda b: _formats._private_from_der(b, expect), data) == \
-                _outcome(lambda b: _formats._private_from_der_full(b, expect), data)
+    _fast_equals_full(kind, data)
 
 
 @st.composite
@@ -740,6 +732,24 @@ def mutated(draw):
     return kind, bytes(data)
 
 
+def _fast_equals_full(kind, data):
+    """The fast paths for the exact encodings we write give what the full parse gives,
+    the key classes' checks of the fields included."""
+    from p256 import _formats
+
+    if kind == "public":
+        def load(parse):
+            return lambda b: p256.PublicKey._from_point(parse(b), "the SubjectPublicKeyInfo")
+        assert _outcome(load(_formats._public_from_der), data) == \
+            _outcome(load(_formats._public_from_der_full), data)
+    else:
+        for expect in (None, "pkcs8", "sec1"):
+            def load(parse):
+                return lambda b: p256.PrivateKey._from_parts(parse(b, expect))
+            assert _outcome(load(_formats._private_from_der), data) == \
+                _outcome(load(_formats._private_from_der_full), data)
+
+
 def _outcome(fn, data):
     try:
         return fn(data).to_bytes()
@@ -752,15 +762,7 @@ def _outcome(fn, data):
 def test_mutations_raise_only_valueerror(case):
     kind, data = case
     # the fast paths for the exact encodings we write agree with the full parse
-    from p256 import _formats
-
-    if kind == "public":
-        assert _outcome(_formats._public_from_der, data) == \
-            _outcome(_formats._public_from_der_full, data)
-    else:
-        for expect in (None, "pkcs8", "sec1"):
-            assert _outcome(lambda b: _formats._private_from_der(b, expect), data) == \
-                _outcome(lambda b: _formats._private_from_der_full(b, expect), data)
+    _fast_equals_full(kind, data)
     if kind == "public":
         try:
             pk = p256.PublicKey.from_der(data)
@@ -781,3 +783,87 @@ def test_mutations_raise_only_valueerror(case):
                 assert p256.PrivateKey.from_pem(text).to_bytes() == sk.to_bytes()
             except ValueError as exc:
                 assert "does not fit" in str(exc)
+
+
+# -- issue 11 part 5: BOM, and hints that name a reader only when it would work ------------
+
+BOM = b"\xef\xbb\xbf"
+
+
+def test_pem_with_a_utf8_bom_is_read_as_cryptography_reads_it():
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key, load_pem_public_key
+
+    for data in (BOM + SK.to_pem(), BOM + SK.to_pem("sec1"), BOM + SK.to_pem().replace(b"\n", b"\r\n")):
+        theirs = load_pem_private_key(data, None).private_numbers().private_value
+        assert p256.PrivateKey.from_pem(data).to_int() == theirs
+        assert p256.PrivateKey.from_pem(data.decode("utf-8")).to_int() == theirs  # str: U+FEFF
+    data = BOM + PK.to_pem()
+    assert load_pem_public_key(data).public_numbers().x == PK.x
+    assert p256.PublicKey.from_pem(data) == PK == p256.PublicKey.from_pem(data.decode("utf-8"))
+    # only at the very start, as editors write it: elsewhere it is text before a BEGIN
+    # (cryptography would take that block, OpenSSL would not): refused as ambiguous
+    raises("ambiguous PEM", p256.PrivateKey.from_pem, b"comment\n" + BOM + SK.to_pem())
+    raises("ambiguous PEM", p256.PrivateKey.from_pem, BOM + BOM + SK.to_pem())
+
+
+def _other_keys():
+    from cryptography.hazmat.primitives.asymmetric import ed25519, rsa
+
+    enc = ser.BestAvailableEncryption(b"passphrase")
+    rsa_key = rsa.generate_private_key(65537, 1024)
+    ed = ed25519.Ed25519PrivateKey.generate()
+    ours = crypto_key(D)
+    return [
+        ("rsa pkcs8", rsa_key.private_bytes(PEM, PKCS8, NO_ENC), "rsaEncryption"),
+        ("ed25519 pkcs8", ed.private_bytes(PEM, PKCS8, NO_ENC), "Ed25519"),
+        ("encrypted pkcs8", ours.private_bytes(PEM, PKCS8, enc), "encrypted"),
+        ("encrypted sec1", ours.private_bytes(PEM, TRAD, enc), "encrypted"),
+    ]
+
+
+@pytest.mark.parametrize("name,data,reason", _other_keys(), ids=lambda v: v if isinstance(v, str) and len(v) < 20 else "")
+def test_public_from_pem_of_an_unreadable_private_key_does_not_send_you_there(name, data, reason):
+    e = raises(reason, p256.PublicKey.from_pem, data)
+    assert "use PrivateKey.from_pem" not in str(e) and "this is a private key" in str(e)
+    with pytest.raises(ValueError):  # indeed it would fail
+        p256.PrivateKey.from_pem(data)
+    if name.endswith("pkcs8") and "encrypted" not in name:
+        der_data = ser.load_pem_private_key(data, None).private_bytes(DER, PKCS8, NO_ENC)
+        e = raises(reason, p256.PublicKey.from_der, der_data)
+        assert "use PrivateKey.from_der" not in str(e)
+
+
+def test_public_from_pem_of_a_readable_private_key_says_how():
+    for data in (SK.to_pem(), SK.to_pem("sec1")):
+        raises("use PrivateKey.from_pem(data).public_key", p256.PublicKey.from_pem, data)
+        assert p256.PrivateKey.from_pem(data).public_key == PK  # and that works
+    raises("use PrivateKey.from_der(data).public_key", p256.PublicKey.from_der, SK.to_der())
+
+
+def test_encrypted_pkcs8_der_is_named_not_its_oid():
+    enc = crypto_key(D).private_bytes(DER, PKCS8, ser.BestAvailableEncryption(b"pw"))
+    for fn in (p256.PublicKey.from_der, p256.PrivateKey.from_der):
+        e = raises("encrypted private key", fn, enc)
+        assert "1.2.840.113549.1.5.13" not in str(e)
+
+
+def test_der_readers_given_pem_say_so():
+    for fn, data, reader in ((p256.PrivateKey.from_der, SK.to_pem(), "PrivateKey.from_pem"),
+                             (p256.PublicKey.from_der, PK.to_pem(), "PublicKey.from_pem"),
+                             (p256.PrivateKey.from_der, BOM + SK.to_pem(), "PrivateKey.from_pem"),
+                             (p256.PublicKey.from_der, b"\n" + PK.to_pem(), "PublicKey.from_pem")):
+        raises("this is PEM text, not DER: use %s()" % reader, fn, data)
+        raises("use %s()" % reader, fn, data.decode(), exc=TypeError)
+
+
+def test_private_readers_given_another_curves_public_key_do_not_send_you_there():
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    for key, reason in ((rsa.generate_private_key(65537, 1024).public_key(), "rsaEncryption"),
+                        (ec.generate_private_key(ec.SECP384R1()).public_key(), "secp384r1")):
+        for fn, data, reader in ((p256.PrivateKey.from_pem, key.public_bytes(PEM, SPKI), "from_pem"),
+                                 (p256.PrivateKey.from_der, key.public_bytes(DER, SPKI), "from_der")):
+            e = raises(reason, fn, data)
+            assert "use PublicKey.%s" % reader not in str(e) and "this is a public key" in str(e)
+    raises("use PublicKey.from_pem(data)", p256.PrivateKey.from_pem, PK.to_pem())
+    raises("use PublicKey.from_der(data)", p256.PrivateKey.from_der, PK.to_der())

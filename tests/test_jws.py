@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """p256.jws (ES256 compact JWS) and PublicKey.jwk_thumbprint, with PyJWT as the peer."""
 
 import base64

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """p256.x509 and PublicKey.from_certificate on certificates made by the openssl CLI and
 by pyca/cryptography, chains of two included."""
 

@@ -1,23 +1,31 @@
+# SPDX-License-Identifier: Apache-2.0
 """p256: fast constant-time P-256 (secp256r1 / prime256v1) for Python.
 
 Keys, ECDSA (DER and raw r||s; hedged or RFC 6979 nonces), ECDH and SEC1 points on a
 native constant-time core. ``p256.reference`` is a slow pure-Python implementation of
-the NIST curves, kept as a baseline and test oracle. See API.md for the contract.
+the NIST curves, kept as a baseline and test oracle. docs/api.md is the reference.
 """
 
+from __future__ import annotations
+
 from . import _core
-from ._keys import N, P, PrivateKey, PublicKey, scalar_base_mult, scalar_mult
 from ._batch import p256verify, verify_many
+from ._common import JWK, Buffer, HashName, PrivateFormat, SigEncoding
+from ._keys import N, P, PrivateKey, PublicKey, scalar_base_mult, scalar_mult
 from . import jws, webauthn, x509  # after _keys, which they import (nothing imports them)
 
-__version__ = _core.__version__
+#: The package version (one number, from the build).
+__version__: str = _core.__version__
 
 
 def backend() -> str:
-    """Name of the field-arithmetic backend in use: "x86_64-adx", "aarch64-asm" or "portable".
+    """The field-arithmetic backend in use.
 
     Chosen at import: the fastest one this CPU runs, unless the environment variable
     P256_BACKEND names one ("portable" forces the portable C).
+
+    Returns:
+        "x86_64-adx", "aarch64-asm" or "portable".
     """
     return _core.backend()
 
@@ -36,4 +44,9 @@ __all__ = [
     "P",
     "__version__",
     "backend",
+    "Buffer",
+    "HashName",
+    "SigEncoding",
+    "PrivateFormat",
+    "JWK",
 ]

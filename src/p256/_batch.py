@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """verify_many (many signatures on several threads) and p256verify (EIP-7951)."""
 
 from __future__ import annotations
@@ -5,8 +6,14 @@ from __future__ import annotations
 import os
 import threading
 
+from typing import Iterable, List, Optional, Tuple
+
 from . import _core
-from ._keys import _ENCODINGS, _HASHES, PublicKey, _lookup
+from ._common import Buffer, HashName, SigEncoding
+from ._common import ENCODINGS as _ENCODINGS
+from ._common import HASHES as _HASHES
+from ._common import lookup as _lookup
+from ._keys import PublicKey
 
 __all__ = ["verify_many", "p256verify"]
 
@@ -15,20 +22,32 @@ __all__ = ["verify_many", "p256verify"]
 _MIN_ITEMS_PER_THREAD = 4
 
 
-def verify_many(items, *, hash: str = "sha256", encoding: str = "der", threads=None) -> list:
-    """Verify many ECDSA signatures; a list of bools in the order of `items`.
+def verify_many(items: Iterable[Tuple[PublicKey, Buffer, Buffer]], *, hash: HashName = "sha256",
+                encoding: SigEncoding = "der", threads: Optional[int] = None) -> List[bool]:
+    """Verify many ECDSA signatures at once, on several threads.
 
-    `items` is any iterable of ``(PublicKey, signature, message)`` triples; `hash` and
-    `encoding` apply to all of them, as in :meth:`PublicKey.verify`, and each result is
-    exactly what ``pk.verify(sig, msg, hash=hash, encoding=encoding)`` returns: False for
-    every invalid or malformed signature.
+    Each result is exactly what ``pk.verify(sig, msg, hash=hash, encoding=encoding)``
+    returns: False for every invalid or malformed signature. The inputs are taken in (and
+    their types checked) first, under the GIL; then hashing and verification run in the
+    native core with the GIL released, on `threads` threads that share the items.
 
-    The inputs are taken in (and their types checked) first, under the GIL: a triple that
-    is not (PublicKey, bytes-like, bytes-like) raises TypeError naming its index, before
-    any verification. Then hashing and verification run in the native core with the GIL
-    released, on `threads` threads (default ``os.cpu_count()``; small batches use fewer)
-    that share the items dynamically. An unknown `hash`/`encoding` name raises ValueError,
-    a non-str one TypeError, even for an empty batch.
+    Args:
+        items: Any iterable of ``(PublicKey, signature, message)`` triples.
+        hash: The message hash, for all items (as for
+            [PublicKey.verify][p256.PublicKey.verify]).
+        encoding: "der" or "raw", for all items.
+        threads: How many threads (this one included); None: ``os.cpu_count()``. Small
+            batches use fewer.
+
+    Returns:
+        One bool per item, in the order of `items`.
+
+    Raises:
+        TypeError: An item is not a (PublicKey, bytes-like, bytes-like) triple (the
+            message names its index, and the size of a tuple of the wrong size), a name
+            is not a str, or threads is not an int; raised before any verification.
+        ValueError: Unknown hash or encoding name (even for an empty batch), or
+            threads < 1.
     """
     hash_id = _lookup(_HASHES, hash, "hash")[1]
     raw = _lookup(_ENCODINGS, encoding, "encoding")
@@ -38,7 +57,15 @@ def verify_many(items, *, hash: str = "sha256", encoding: str = "der", threads=N
         raise TypeError("threads must be an int or None, not %s" % type(threads).__name__)
     elif threads < 1:
         raise ValueError("threads must be at least 1, got %d" % threads)
-    batch = _core.Batch(items, PublicKey, raw, hash_id)
+    if not isinstance(items, (list, tuple)):
+        try:  # keep what a generator gave, to name a bad item precisely below
+            items = tuple(items)
+        except TypeError:
+            pass  # not iterable: the core says so
+    try:
+        batch = _core.Batch(items, PublicKey, raw, hash_id)
+    except TypeError as exc:
+        raise _item_error(items, exc) from None
     workers = min(threads, len(batch) // _MIN_ITEMS_PER_THREAD)
     helpers = []
     try:
@@ -56,17 +83,38 @@ def verify_many(items, *, hash: str = "sha256", encoding: str = "der", threads=N
     return batch.results()
 
 
+def _item_error(items: object, exc: TypeError) -> TypeError:
+    """The core's TypeError; for an item that is a tuple or list of the wrong size, one
+    that says so (the core names only its type)."""
+    import re
+
+    m = re.match(r"items\[(\d+)\] must be a \(PublicKey, signature, message\) triple", str(exc))
+    if m and isinstance(items, (list, tuple)):
+        item = items[int(m.group(1))]
+        if isinstance(item, (tuple, list)):
+            return TypeError("%s, got a %s of %d item%s" % (
+                m.group(0), type(item).__name__, len(item), "" if len(item) == 1 else "s"))
+    return exc
+
+
 _p256verify = _core.p256verify
 
 
-def p256verify(data) -> bytes:
+def p256verify(data: Buffer) -> bytes:
     """EIP-7951 P256VERIFY: ``data`` = hash || r || s || qx || qy, 32 bytes each (160).
 
-    Returns the 32-byte big-endian integer 1 when the ECDSA signature (r, s) of the 32-byte
-    hash is valid under the public key (qx, qy), and b"" on any failure: input not exactly
-    160 bytes, r or s not in [1, n-1], qx or qy >= p, (qx, qy) not on the curve (the
-    "point" (0, 0) included), R = u1*G + u2*Q at infinity, or r != x(R) mod n. As in the
-    EIP, a high s is accepted (no malleability rule) and the hash is used as a 256-bit
-    integer. TypeError only when `data` is not bytes-like.
+    Args:
+        data: The precompile's input.
+
+    Returns:
+        The 32-byte big-endian integer 1 when the ECDSA signature (r, s) of the 32-byte
+        hash is valid under the public key (qx, qy); b"" on any failure: input not
+        exactly 160 bytes, r or s not in [1, n-1], qx or qy >= p, (qx, qy) not on the
+        curve (the "point" (0, 0) included), R = u1*G + u2*Q at infinity, or
+        r != x(R) mod n. As in the EIP, a high s is accepted (no malleability rule) and
+        the hash is used as a 256-bit integer.
+
+    Raises:
+        TypeError: data is not bytes-like (the only exception).
     """
     return _p256verify(data)

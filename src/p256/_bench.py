@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """``p256 bench``: the seed's benchmark table, and p256 beside the other Python libraries.
 
 Table 1 follows the seed (Go's ``benchstat`` old/new for the optimized P-256): the generic
@@ -41,7 +42,6 @@ import datetime
 import gc
 import hashlib
 import itertools
-import json
 import os
 import platform
 import random
@@ -50,13 +50,18 @@ import sys
 import time
 import tracemalloc
 
-from . import PrivateKey, PublicKey, _core, scalar_base_mult, scalar_mult
+from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple
+
+from . import _core
+from ._keys import PrivateKey, PublicKey, scalar_base_mult, scalar_mult
 from . import reference as ref
 
 try:
     from . import _allocstat
 except ImportError:  # a build without the counter: alloc columns read "—", with a note
-    _allocstat = None
+    _allocstat = None  # type: ignore[assignment]
+
+Op = Callable[[], object]  # one benchmarked operation
 
 MSG = bytes(range(64))  # the message of table 2's sign/verify: 64 bytes, SHA-256
 DIGEST = hashlib.sha256(MSG).digest()  # the digest of table 1's SignP256/VerifyP256
@@ -67,7 +72,8 @@ SCHEMA = "p256-bench/1"
 class Settings:
     """How long and how often to measure."""
 
-    def __init__(self, mode="default", repeats=None, min_time=None):
+    def __init__(self, mode: str = "default", repeats: Optional[int] = None,
+                 min_time: Optional[float] = None) -> None:
         presets = {  # repeats, seconds per batch, seconds of counted calls, tracemalloc calls
             "default": (20, 0.06, 0.03, 5),
             "quick": (7, 0.03, 0.01, 3),
@@ -84,7 +90,7 @@ class Settings:
         if not self.min_time >= 0:
             raise ValueError("--min-time must be >= 0")
 
-    def as_dict(self):
+    def as_dict(self) -> Dict[str, Any]:
         return {
             "mode": self.mode,
             "repeats": self.repeats,
@@ -97,7 +103,7 @@ class Settings:
 # -- measuring ---------------------------------------------------------------------------
 
 
-def _batch_ns(fn, n):
+def _batch_ns(fn: Op, n: int) -> int:
     """Nanoseconds for n calls of fn."""
     loop = itertools.repeat(None, n)
     t0 = time.perf_counter_ns()
@@ -109,7 +115,7 @@ def _batch_ns(fn, n):
 _MAX_N = 1 << 22
 
 
-def _calibrate(fn, target_ns):
+def _calibrate(fn: Op, target_ns: float) -> int:
     """Calls per batch so that one batch takes about target_ns (at least 1).
 
     Two untimed calls first: a library's first call may import or build tables (tens of
@@ -129,11 +135,11 @@ def _calibrate(fn, target_ns):
     return max(1, min(_MAX_N, round(n * target_ns / max(t, 1))))
 
 
-def time_interleaved(cands, settings):
+def time_interleaved(cands: Dict[str, Op], settings: Settings) -> Dict[str, Dict[str, Any]]:
     """{impl: timing dict} for {impl: zero-argument callable}, batches interleaved."""
     target = settings.min_time * 1e9
     numbers = {name: _calibrate(fn, target) for name, fn in cands.items()}
-    samples = {name: [] for name in cands}
+    samples: Dict[str, List[float]] = {name: [] for name in cands}
     order = list(cands)
     gc.collect()
     gc_was = gc.isenabled()
@@ -160,11 +166,11 @@ def time_interleaved(cands, settings):
     return out
 
 
-def _noop():
+def _noop() -> None:
     return None
 
 
-def _counted(fn, n):
+def _counted(fn: Op, n: int) -> Tuple[int, int]:
     """(blocks, bytes) requested from the PyMem/PyObject allocators by n calls of fn."""
     loop = itertools.repeat(None, n)
     _allocstat.start()
@@ -176,7 +182,7 @@ def _counted(fn, n):
     return blocks, nbytes
 
 
-def count_allocations(fn, n):
+def count_allocations(fn: Op, n: int) -> Optional[Dict[str, float]]:
     """Go's allocs/op and alloc/op: mean blocks and bytes allocated per call, frees ignored.
 
     The count of an empty loop of n calls (the loop and the counter's own start/stop) is
@@ -205,7 +211,7 @@ def count_allocations(fn, n):
     }
 
 
-def tracemalloc_peak(fn, calls):
+def tracemalloc_peak(fn: Op, calls: int) -> int:
     """Median over `calls` calls of the traced peak above the level before the call (bytes)."""
     was = tracemalloc.is_tracing()
     if not was:
@@ -228,7 +234,8 @@ def tracemalloc_peak(fn, calls):
 
 
 class Row:
-    def __init__(self, table, name, label, curve, what, cands):
+    def __init__(self, table: int, name: str, label: str, curve: str, what: str,
+                 cands: Dict[str, Op]) -> None:
         self.table = table
         self.name = name  # the benchmark's name (JSON, tests)
         self.label = label  # as printed in the table
@@ -237,11 +244,11 @@ class Row:
         self.cands = cands  # {impl: callable}
 
 
-def _scalar(rng, c):
+def _scalar(rng: random.Random, c: Any) -> int:
     return rng.randrange(1, c.n)
 
 
-def table1_rows():
+def table1_rows() -> List[Row]:
     """The seed's rows. Reference and p256 work on the same keys and inputs; the outputs
     are checked to agree once before anything is timed."""
     rng = random.Random(0x5eed)  # fixed inputs: reproducible counts; not for secrets
@@ -250,7 +257,7 @@ def table1_rows():
         c.scalar_base_mult(1)  # the reference builds its base tables lazily: not timed
 
     d, d2, k = _scalar(rng, P256), _scalar(rng, P256), _scalar(rng, P256)
-    q, peer = P256.scalar_base_mult(d), P256.scalar_base_mult(d2)
+    q, peer = _point(P256, d), _point(P256, d2)
     r, s = ref.ecdsa_sign(P256, d, DIGEST)
     sk = PrivateKey.from_int(d)
     pk = sk.public_key
@@ -264,11 +271,11 @@ def table1_rows():
     k224 = _scalar(rng, P224)
     n256 = P256.n
 
-    def ref_keygen():
+    def ref_keygen() -> object:
         dd = int.from_bytes(os.urandom(40), "big") % (n256 - 1) + 1
         return dd, P256.scalar_base_mult(dd)
 
-    def p256_keygen():
+    def p256_keygen() -> object:
         key = PrivateKey.generate()
         return key, key.public_key
 
@@ -306,9 +313,19 @@ def table1_rows():
     ]
 
 
-def _sec1(point):
+def _sec1(point: Optional[Tuple[int, int]]) -> bytes:
+    if point is None:
+        raise AssertionError("the point at infinity where a point was expected")
     x, y = point
     return b"\x04" + x.to_bytes(32, "big") + y.to_bytes(32, "big")
+
+
+def _point(c: Any, k: int) -> Tuple[int, int]:
+    """k*G on the reference curve c, for 1 <= k < n (never infinity)."""
+    point: Optional[Tuple[int, int]] = c.scalar_base_mult(k)
+    if point is None:
+        raise AssertionError("k*G at infinity for 1 <= k < n")
+    return point
 
 
 TABLE2_OPS = (
@@ -324,7 +341,7 @@ PEERS = ("cryptography", "ecdsa", "pycryptodome")
 _PEER_PIP = {"cryptography": "cryptography", "ecdsa": "ecdsa", "pycryptodome": "pycryptodome"}
 
 
-def _p256_ops():
+def _p256_ops() -> Dict[str, Op]:
     sk = PrivateKey.generate()
     pk = sk.public_key
     peer = PrivateKey.generate().public_key
@@ -342,7 +359,7 @@ def _p256_ops():
     }
 
 
-def _cryptography_ops():
+def _cryptography_ops() -> Tuple[str, Dict[str, Op]]:
     import cryptography
     from cryptography.hazmat.primitives import hashes
     from cryptography.hazmat.primitives.asymmetric import ec
@@ -370,10 +387,12 @@ def _cryptography_ops():
     return cryptography.__version__, ops
 
 
-def _ecdsa_ops():
-    import ecdsa
+def _ecdsa_ops() -> Tuple[str, Dict[str, Op]]:
+    # python-ecdsa has no type information
+    import ecdsa  # type: ignore[import-untyped,import-not-found,unused-ignore]
     from ecdsa import ECDH, NIST256p, SigningKey, VerifyingKey
-    from ecdsa.util import sigdecode_der, sigencode_der
+    from ecdsa.util import (  # type: ignore[import-untyped,import-not-found,unused-ignore]
+        sigdecode_der, sigencode_der)
 
     h = hashlib.sha256
     sk = SigningKey.generate(curve=NIST256p)
@@ -395,7 +414,7 @@ def _ecdsa_ops():
     return ecdsa.__version__, ops
 
 
-def _pycryptodome_ops():
+def _pycryptodome_ops() -> Tuple[str, Dict[str, Op]]:
     import Crypto
     from Crypto.Hash import SHA256
     from Crypto.PublicKey import ECC
@@ -431,7 +450,7 @@ def _pycryptodome_ops():
 _PEER_SETUP = {"cryptography": _cryptography_ops, "ecdsa": _ecdsa_ops, "pycryptodome": _pycryptodome_ops}
 
 
-def peers():
+def peers() -> Tuple[Dict[str, Dict[str, Op]], Dict[str, str], Dict[str, str]]:
     """({peer: ops}, {peer: version}, {peer: reason skipped})."""
     found, versions, skipped = {}, {}, {}
     for name in PEERS:
@@ -447,7 +466,7 @@ def peers():
     return found, versions, skipped
 
 
-def table2_rows(peer_ops):
+def table2_rows(peer_ops: Dict[str, Dict[str, Op]]) -> List[Row]:
     ours = _p256_ops()
     rows = []
     for key, label in TABLE2_OPS:
@@ -464,11 +483,11 @@ def table2_rows(peer_ops):
 _CPU_FLAGS_OF_NOTE = ("bmi2", "adx", "avx2", "avx512f", "sha_ni", "aes", "asimd", "sha2", "pmull")
 
 
-def cpu_info():
+def cpu_info() -> Tuple[str, Dict[str, Any]]:
     """(model name, details) from /proc/cpuinfo: the model as the kernel names it (a VM
     may show only "AMD EPYC"), plus vendor/family/model/stepping and the flags that decide
     which code paths run (BMI2/ADX, AVX2, SHA)."""
-    fields = {}
+    fields: Dict[str, str] = {}
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
             for line in f:
@@ -493,13 +512,9 @@ def cpu_info():
     return model, details
 
 
-def environment(peer_versions):
-    import p256
-
-    backend = getattr(p256, "backend", None)
+def environment(peer_versions: Dict[str, str]) -> Dict[str, Any]:
+    backend = getattr(_core, "backend", None)  # what p256.backend() returns
     backend_source = "p256.backend()"
-    if backend is None:
-        backend, backend_source = getattr(_core, "backend", None), "p256._core.backend()"
     openssl = None
     if "cryptography" in peer_versions:
         try:
@@ -513,7 +528,7 @@ def environment(peer_versions):
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "python": platform.python_version(),
         "python_implementation": platform.python_implementation(),
-        "p256": p256.__version__,
+        "p256": _core.__version__,
         "p256_backend": backend() if callable(backend) else None,
         "p256_backend_source": backend_source,
         "p256_compiler": getattr(_core, "compiler", None),
@@ -531,7 +546,7 @@ def environment(peer_versions):
 # -- formatting ----------------------------------------------------------------------------
 
 
-def fmt_time(ns):
+def fmt_time(ns: Optional[float]) -> str:
     if ns is None:
         return "—"
     if ns >= 1e6:
@@ -544,7 +559,7 @@ def fmt_time(ns):
     return "%.2f µs" % us
 
 
-def fmt_bytes(b):
+def fmt_bytes(b: Optional[float]) -> str:
     if b is None:
         return "—"
     if b >= 1e6:
@@ -554,7 +569,7 @@ def fmt_bytes(b):
     return "%.0f B" % b
 
 
-def fmt_count(c):
+def fmt_count(c: Optional[float]) -> str:
     if c is None:
         return "—"
     if c >= 10 or c == int(c):
@@ -562,23 +577,23 @@ def fmt_count(c):
     return "%.1f" % c
 
 
-def fmt_delta(old, new):
+def fmt_delta(old: Optional[float], new: Optional[float]) -> str:
     if old is None or new is None or old == 0:
         return "—"
     return "%+.2f%%" % ((new - old) / old * 100)
 
 
-def fmt_ratio(peer, ours):
+def fmt_ratio(peer: Optional[float], ours: Optional[float]) -> str:
     if peer is None or ours is None or ours == 0:
         return "—"
     return "%.2f" % (peer / ours)
 
 
-def markdown_table(head, rows, align):
+def markdown_table(head: List[str], rows: List[List[str]], align: List[str]) -> str:
     """A Markdown table padded to aligned columns ('l' or 'r' per column)."""
     widths = [max(len(str(r[i])) for r in [head] + rows) for i in range(len(head))]
 
-    def line(cells):
+    def line(cells: List[str]) -> str:
         out = []
         for c, w, a in zip(cells, widths, align):
             out.append(str(c).rjust(w) if a == "r" else str(c).ljust(w))
@@ -588,7 +603,7 @@ def markdown_table(head, rows, align):
     return "\n".join([line(head), sep] + [line(r) for r in rows])
 
 
-def render_table1(results):
+def render_table1(results: List[Dict[str, Any]]) -> str:
     head = ["benchmark", "reference time/op", "p256 time/op", "delta",
             "reference alloc/op", "p256 alloc/op", "delta",
             "reference allocs/op", "p256 allocs/op", "delta"]
@@ -604,7 +619,7 @@ def render_table1(results):
     return markdown_table(head, rows, ["l"] + ["r"] * 9)
 
 
-def render_table2(results, peer_versions):
+def render_table2(results: List[Dict[str, Any]], peer_versions: Dict[str, str]) -> str:
     names = [n for n in PEERS if n in peer_versions]
     head = ["operation", "p256"]
     for n in names:
@@ -637,27 +652,27 @@ peer is faster). Each library's own API and defaults (random or hedged nonces)."
 
 
 class Progress:
-    def __init__(self, total, stream):
+    def __init__(self, total: int, stream: TextIO) -> None:
         self.total = total
         self.i = 0
         self.stream = stream
 
-    def say(self, text):
+    def say(self, text: str) -> None:
         self.stream.write("p256 bench: %s\n" % text)
         self.stream.flush()
 
-    def start(self, row):
+    def start(self, row: Row) -> None:
         self.i += 1
         self.t0 = time.perf_counter()
         self.tag = "[%*d/%d] %s" % (len(str(self.total)), self.i, self.total, row.label)
         self.say("%s: %s ..." % (self.tag, ", ".join(row.cands)))
 
-    def end(self, row, res):
+    def end(self, row: Row, res: Dict[str, Dict[str, Any]]) -> None:
         parts = ["%s %s" % (name, fmt_time(r["ns_per_op"])) for name, r in res.items()]
         self.say("%s: %s (%.1f s)" % (self.tag, ", ".join(parts), time.perf_counter() - self.t0))
 
 
-def measure_row(row, settings, allocs):
+def measure_row(row: Row, settings: Settings, allocs: bool) -> Dict[str, Dict[str, Any]]:
     res = time_interleaved(row.cands, settings)
     if allocs:
         for name, fn in row.cands.items():
@@ -670,7 +685,8 @@ def measure_row(row, settings, allocs):
     return res
 
 
-def run(settings, with_peers=True, out=sys.stdout, err=sys.stderr):
+def run(settings: Settings, with_peers: bool = True, out: TextIO = sys.stdout,
+        err: TextIO = sys.stderr) -> Dict[str, Any]:
     """Measure both tables, print them on `out`, progress on `err`; return the JSON document."""
     t_start = time.perf_counter()
     log = Progress(0, err)
@@ -684,7 +700,9 @@ def run(settings, with_peers=True, out=sys.stdout, err=sys.stderr):
     log.total = len(rows1) + len(rows2)
     env = environment(peer_versions)
 
-    results1, results2, flat = [], [], []
+    results1: List[Dict[str, Any]] = []
+    results2: List[Dict[str, Any]] = []
+    flat: List[Dict[str, Any]] = []
     for rows, results, allocs in ((rows1, results1, True), (rows2, results2, False)):
         for row in rows:
             log.start(row)
@@ -729,36 +747,3 @@ def run(settings, with_peers=True, out=sys.stdout, err=sys.stderr):
         "ratio_definition": "table 2: peer ns_per_op / p256 ns_per_op; table 1 delta: (p256 - reference) / reference",
         "benchmarks": flat,
     }
-
-
-def run_cli(args):
-    """The `p256 bench` handler (see p256._cli)."""
-    from ._cli import CLIError
-
-    mode = "smoke" if args.smoke else "quick" if args.quick else "default"
-    try:
-        settings = Settings(mode, repeats=args.repeat, min_time=args.min_time)
-    except ValueError as e:
-        raise CLIError(str(e)) from None
-    if args.json:
-        parent = os.path.dirname(os.path.abspath(args.json))
-        if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
-            raise CLIError("cannot write %s: directory %s is missing or not writable" % (args.json, parent))
-    for stream in (sys.stdout, sys.stderr):  # "µs" and "—" on an ASCII console: escape, not crash
-        try:
-            "µ—".encode(stream.encoding or "ascii")
-        except (LookupError, UnicodeEncodeError):
-            try:
-                stream.reconfigure(errors="backslashreplace")
-            except AttributeError:
-                pass
-    doc = run(settings, with_peers=not args.no_peers)
-    if args.json:
-        try:
-            with open(args.json, "w", encoding="utf-8") as f:
-                json.dump(doc, f, indent=1)
-                f.write("\n")
-        except OSError as e:
-            raise CLIError("cannot write %s: %s" % (args.json, e.strerror or e)) from None
-        print("p256 bench: raw figures written to %s" % args.json, file=sys.stderr)
-    return 0

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The ``p256`` command line (``python -m p256`` and the console script ``p256``).
 
 Each subcommand is one ``_cmd_<name>(subparsers)`` function that adds its parser and sets
@@ -11,6 +12,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Dict, Optional, Sequence, Tuple
+
+if TYPE_CHECKING:
+    from ._keys import PrivateKey, PublicKey
+
+_Subparsers = Any  # argparse's _SubParsersAction (private in typeshed)
+_Handler = Callable[[argparse.Namespace], int]
 
 
 class CLIError(Exception):
@@ -21,7 +29,7 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
     """Keeps the examples in epilogs as written."""
 
 
-def _cmd_bench(sub) -> None:
+def _cmd_bench(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "bench",
         help="benchmark p256 against the pure-Python reference and installed peers",
@@ -54,12 +62,43 @@ def _cmd_bench(sub) -> None:
     # For the test suite: one short repeat of everything, seconds in all.
     p.add_argument("--smoke", action="store_true", help=argparse.SUPPRESS)
 
-    def handler(args) -> int:
-        from . import _bench
+    p.set_defaults(handler=_run_bench)
 
-        return _bench.run_cli(args)
 
-    p.set_defaults(handler=handler)
+def _run_bench(args: argparse.Namespace) -> int:
+    """The `p256 bench` handler: settings from the options, then p256._bench.run."""
+    import json
+    import os
+
+    from . import _bench
+
+    mode = "smoke" if args.smoke else "quick" if args.quick else "default"
+    try:
+        settings = _bench.Settings(mode, repeats=args.repeat, min_time=args.min_time)
+    except ValueError as e:
+        raise CLIError(str(e)) from None
+    if args.json:
+        parent = os.path.dirname(os.path.abspath(args.json))
+        if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
+            raise CLIError("cannot write %s: directory %s is missing or not writable" % (args.json, parent))
+    for stream in (sys.stdout, sys.stderr):  # "µs" and "—" on an ASCII console: escape, not crash
+        try:
+            "µ—".encode(stream.encoding or "ascii")
+        except (LookupError, UnicodeEncodeError):
+            reconfigure = getattr(stream, "reconfigure", None)  # a TextIOWrapper's
+            if reconfigure is not None:
+                reconfigure(errors="backslashreplace")
+    doc = _bench.run(settings, with_peers=not args.no_peers)
+    if args.json:
+        try:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(doc, f, indent=1)
+                f.write("\n")
+        except OSError as e:
+            raise CLIError("cannot write %s: %s" % (args.json, e.strerror or e)) from None
+        print("p256 bench: raw figures written to %s" % args.json, file=sys.stderr)
+    return 0
+
 
 
 # ---------------------------------------------------------------------------------------
@@ -73,7 +112,8 @@ def _cmd_bench(sub) -> None:
 # chunks, so files of any size are signed and verified in constant memory.
 #
 # Outputs: private keys are created with mode 0600 and never overwrite a file unless
-# --force (then a temporary 0600 file in the same directory replaces it atomically).
+# --force (then a temporary 0600 file in the same directory replaces it atomically; only
+# a regular file, or a symlink to one, is ever replaced: never a FIFO, device or directory).
 # Binary signatures are refused on a terminal (like `age`, unlike `openssl dgst`): bytes
 # sprayed on a terminal are useless and can garble it; use -o FILE or a redirect.
 #
@@ -91,7 +131,7 @@ _EXIT_HELP = (
     "exit status: 0 success, 2 bad usage or input (one line on stderr naming the file).")
 
 
-def _shown(path) -> str:
+def _shown(path: str) -> str:
     return "<stdin>" if path == _STDIN else path
 
 
@@ -99,25 +139,36 @@ def _os_reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def _stdin():
+def _stdin() -> BinaryIO:
     """The binary stdin; CLIError when the process has none (started with fd 0 closed)."""
     if sys.stdin is None:
         raise CLIError("<stdin>: closed; name a file instead of '-'")
     return sys.stdin.buffer
 
 
-def _stdout():
+def _stdout() -> BinaryIO:
     if sys.stdout is None:
         raise CLIError("<stdout>: closed (the process has no standard output)")
     return sys.stdout.buffer
 
 
-def _one_stdin(*paths) -> None:
+def _discard_stdout() -> None:
+    """Point fd 1 at /dev/null after a failed write, so the interpreter's final flush of
+    what is still buffered does not print a second error."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _one_stdin(*paths: str) -> None:
     if sum(p == _STDIN for p in paths) > 1:
         raise CLIError("<stdin>: only one input can be read from stdin ('-')")
 
 
-def _read_small(path, limit: int, what: str) -> bytes:
+def _read_small(path: str, limit: int, what: str) -> bytes:
     """All bytes of a small input file ('-': stdin), or CLIError naming it."""
     try:
         if path == _STDIN:
@@ -134,15 +185,15 @@ def _read_small(path, limit: int, what: str) -> bytes:
     return data
 
 
-def _digest(path, hash_name: str) -> bytes:
+def _digest(path: str, hash_name: str) -> bytes:
     """The hash of a whole file ('-': stdin), read in chunks."""
     import hashlib
 
-    h = getattr(hashlib, hash_name)()  # the constructor p256's sign()/verify() use
+    h = hashlib.new(hash_name)  # what p256's sign()/verify() compute
     buf = bytearray(_CHUNK)
     view = memoryview(buf)
     try:
-        f = _stdin() if path == _STDIN else open(path, "rb")
+        f: Any = _stdin() if path == _STDIN else open(path, "rb")
         try:
             while True:
                 n = f.readinto(buf)
@@ -157,37 +208,19 @@ def _digest(path, hash_name: str) -> bytes:
     return h.digest()
 
 
-def _der_is_public(data: bytes) -> bool:
-    """Whether DER data is shaped like a SubjectPublicKeyInfo: SEQUENCE { SEQUENCE, BIT
-    STRING ...} (PKCS#8 and SEC1 start with an INTEGER, EncryptedPrivateKeyInfo has an
-    OCTET STRING second). Only picks the parser, which then checks everything."""
-    from . import _der
-
-    try:
-        r = _der.Reader(data, "key").enter(_der.SEQUENCE, "SEQUENCE")
-        if r.peek() != _der.SEQUENCE:
-            return False
-        r.read_tlv()
-        return r.peek() == _der.BIT_STRING
-    except ValueError:
-        return False
-
-
-def _load_key(path, command: str, private: bool):
+def _load_key(path: str, command: str, private: bool) -> Tuple[Optional[PrivateKey], PublicKey]:
     """(PrivateKey or None, PublicKey) from a PEM or DER key file.
 
     private=True: the file must hold a private key. Otherwise a public or a private key
     (then the first key block of a PEM file decides)."""
-    import re
-
+    from . import _formats, _pem
     from ._keys import PrivateKey, PublicKey
 
     data = _read_small(path, _KEY_LIMIT, "a key")
     shown = _shown(path)
     try:
         if b"-----BEGIN " in data:
-            labels = [m.decode("latin-1") for m in
-                      re.findall(rb"^-----BEGIN ([^\r\n]*?)-----[ \t\r]*$", data, re.M)]
+            labels = _pem.labels(data)  # the BEGIN lines that the API's PEM reader sees
             keys = [x for x in labels if x in _PEM_PRIVATE or x == _PEM_PUBLIC]
             if not keys:
                 hint = ""
@@ -208,7 +241,7 @@ def _load_key(path, command: str, private: bool):
         if data[0] != 0x30:
             raise CLIError("%s: not a key: neither PEM (no '-----BEGIN' line) nor DER"
                            % shown)
-        if _der_is_public(data):
+        if _formats.sniff(data) == "spki":
             if private:
                 raise CLIError("%s: this is a public key; `p256 %s` needs the private key"
                                % (shown, command))
@@ -219,7 +252,16 @@ def _load_key(path, command: str, private: bool):
         raise CLIError("%s: %s" % (shown, exc)) from None
 
 
-def _read_signature(path, raw: bool) -> bytes:
+def _load_private(path: str, command: str) -> PrivateKey:
+    """The private key of a key file (CLIError for a public key or anything else)."""
+    sk, _ = _load_key(path, command, private=True)
+    if sk is None:  # _load_key(private=True) raises instead; for the type checker
+        raise CLIError("%s: this is a public key; `p256 %s` needs the private key"
+                       % (_shown(path), command))
+    return sk
+
+
+def _read_signature(path: str, raw: bool) -> bytes:
     """The signature bytes, checked for shape: exactly 64 bytes with --raw, else a DER
     SEQUENCE of two INTEGERs. A well-formed signature that does not verify is a FAIL
     (exit 1); an unreadable one is an input error (exit 2)."""
@@ -238,7 +280,7 @@ def _read_signature(path, raw: bool) -> bytes:
     return sig
 
 
-def _der_signature_problem(sig: bytes):
+def _der_signature_problem(sig: bytes) -> Optional[str]:
     """None if sig is a strict DER SEQUENCE { INTEGER, INTEGER } (X.690 10), else what is
     wrong. Every signature the core's stricter decoder (p256_sig_der_decode: short lengths,
     non-negative integers of at most 33 bytes) accepts passes; what passes here but not
@@ -259,12 +301,12 @@ def _der_signature_problem(sig: bytes):
     return None
 
 
-def _not_an_input(path, *inputs) -> None:
+def _not_an_input(path: Optional[str], *inputs: str) -> None:
     """Refuse an output file that is one of the inputs (`p256 pubkey key.pem -o key.pem`
     would replace the private key by its public key)."""
     import os
 
-    if path in (None, _STDIN) or not os.path.exists(path):
+    if path is None or path == _STDIN or not os.path.exists(path):
         return
     for other in inputs:
         try:
@@ -275,12 +317,18 @@ def _not_an_input(path, *inputs) -> None:
             raise CLIError("%s: is also an input of this command; not overwritten" % path)
 
 
-def _write_public(path, data: bytes) -> None:
+def _write_public(path: Optional[str], data: bytes) -> None:
     """data to path ('-' or None: stdout), replacing an existing file as openssl does."""
-    if path in (None, _STDIN):
+    if path is None or path == _STDIN:
         out = _stdout()
-        out.write(data)
-        out.flush()
+        try:
+            out.write(data)
+            out.flush()
+        except BrokenPipeError:
+            raise  # main() handles it: the reader went away
+        except OSError as exc:  # `> /dev/full`: ENOSPC, EIO, ...
+            _discard_stdout()
+            raise CLIError("<stdout>: %s" % _os_reason(exc)) from None
         return
     try:
         with open(path, "wb") as f:
@@ -289,7 +337,39 @@ def _write_public(path, data: bytes) -> None:
         raise CLIError("%s: %s" % (path, _os_reason(exc))) from None
 
 
-def _write_private(path, data: bytes, force: bool) -> None:
+def _replaceable(path: str) -> None:
+    """Refuse to replace anything but a regular file, a symlink to one, a dangling symlink
+    (the link itself is replaced, never followed) or nothing: --force once turned
+    /dev/full into a key file when run as root."""
+    import os
+    import stat
+
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise CLIError("%s: %s" % (path, _os_reason(exc))) from None
+    via = ""
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            return  # dangling: nothing is behind it
+        except OSError as exc:
+            raise CLIError("%s: %s" % (path, _os_reason(exc))) from None
+        via = "a symlink to "
+    if stat.S_ISREG(st.st_mode):
+        return
+    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+             (stat.S_ISSOCK, "a socket"))
+    kind = next((name for test, name in kinds if test(st.st_mode)), "not a regular file")
+    raise CLIError("%s: is %s%s, not a regular file; not replaced (--force replaces only a "
+                   "regular file)" % (path, via, kind))
+
+
+def _write_private(path: str, data: bytes, force: bool) -> None:
     """A new file with mode 0600 (O_CREAT|O_EXCL: an existing file, or a symlink, is never
     followed or overwritten). With force, a temporary 0600 file in the same directory is
     written, synced and renamed over path (os.replace: atomic on POSIX; a symlink at
@@ -301,6 +381,8 @@ def _write_private(path, data: bytes, force: bool) -> None:
     target = path
     if force:
         import secrets
+
+        _replaceable(path)
 
         head, tail = os.path.split(path)
         target = os.path.join(head, ".%s.%s.tmp" % (tail, secrets.token_hex(6)))
@@ -328,17 +410,17 @@ def _write_private(path, data: bytes, force: bool) -> None:
         raise
 
 
-def _refuse_binary_tty(output) -> None:
+def _refuse_binary_tty(output: Optional[str]) -> None:
     if output in (None, _STDIN) and sys.stdout is not None and sys.stdout.isatty():
         raise CLIError("<stdout>: is a terminal; refusing to write a binary signature there "
                        "(use -o FILE or a redirect, e.g. '> msg.sig' or '| xxd -p')")
 
 
-def _guarded(handler):
+def _guarded(handler: _Handler) -> _Handler:
     """The subcommand boundary: an unexpected OSError/ValueError/TypeError becomes one line
     on stderr and exit 2 (the handlers name the file for every expected one)."""
 
-    def run(args) -> int:
+    def run(args: argparse.Namespace) -> int:
         try:
             return handler(args)
         except (CLIError, BrokenPipeError):
@@ -349,7 +431,7 @@ def _guarded(handler):
     return run
 
 
-def _cmd_keygen(sub) -> None:
+def _cmd_keygen(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "keygen",
         help="generate a private key (PEM)",
@@ -358,7 +440,8 @@ def _cmd_keygen(sub) -> None:
             "Generate a P-256 private key from the OS CSPRNG and write it as PEM: PKCS#8\n"
             "('PRIVATE KEY', as `openssl genpkey` writes) or SEC1 ('EC PRIVATE KEY', as\n"
             "`openssl ecparam -genkey` writes). A file is created with mode 0600 and an\n"
-            "existing file is never overwritten unless --force."),
+            "existing file is never overwritten unless --force, which replaces only a\n"
+            "regular file (never a FIFO, a device or a directory, nor a symlink to one)."),
         epilog=(
             "examples:\n"
             "  p256 keygen -o key.pem                  # PKCS#8 PEM, mode 0600\n"
@@ -371,9 +454,9 @@ def _cmd_keygen(sub) -> None:
     p.add_argument("--format", choices=("pkcs8", "sec1"), default="pkcs8",
                    help="PKCS#8 (default) or SEC1 ECPrivateKey")
     p.add_argument("--force", action="store_true",
-                   help="replace FILE if it exists (a new 0600 file renamed over it)")
+                   help="replace FILE if it is a regular file (a new 0600 file renamed over it)")
 
-    def handler(args) -> int:
+    def handler(args: argparse.Namespace) -> int:
         from ._keys import PrivateKey
 
         pem = PrivateKey.generate().to_pem(args.format)
@@ -386,7 +469,7 @@ def _cmd_keygen(sub) -> None:
     p.set_defaults(handler=_guarded(handler))
 
 
-def _cmd_pubkey(sub) -> None:
+def _cmd_pubkey(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "pubkey",
         help="the public key (SPKI PEM) of a private key",
@@ -407,7 +490,7 @@ def _cmd_pubkey(sub) -> None:
     p.add_argument("--compressed", action="store_true",
                    help="encode the point compressed (33 bytes) instead of uncompressed (65)")
 
-    def handler(args) -> int:
+    def handler(args: argparse.Namespace) -> int:
         _not_an_input(args.out, args.key)
         _, pk = _load_key(args.key, args.command, private=False)
         _write_public(args.out, pk.to_pem(compressed=args.compressed))
@@ -416,18 +499,7 @@ def _cmd_pubkey(sub) -> None:
     p.set_defaults(handler=_guarded(handler))
 
 
-def _sign_prehashed(sk, digest: bytes, hash_name: str, raw: bool, deterministic: bool) -> bytes:
-    """sk.sign(msg, hash=hash_name, ...) for digest = hash_name(msg): the core call that
-    PrivateKey.sign makes after hashing, so a deterministic signature is RFC 6979 with HMAC
-    over hash_name, byte for byte the API's (sign_digest would use SHA-256 for the nonce).
-    tests/test_cli.py checks the equality for every hash."""
-    from . import _core
-
-    nonce = _core.NONCE_HASH[hash_name] if deterministic else _core.NONCE_HEDGED
-    return sk._sk.sign(digest, raw, nonce)
-
-
-def _cmd_sign(sub) -> None:
+def _cmd_sign(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "sign",
         help="sign a file (ECDSA; DER by default)",
@@ -455,20 +527,22 @@ def _cmd_sign(sub) -> None:
     p.add_argument("--hash", choices=_HASH_NAMES, default="sha256", metavar="HASH",
                    help="message hash: %s (default sha256)" % ", ".join(_HASH_NAMES[1:]))
 
-    def handler(args) -> int:
+    def handler(args: argparse.Namespace) -> int:
         _refuse_binary_tty(args.out)
         _one_stdin(args.key, args.file)
         _not_an_input(args.out, args.key, args.file)
-        sk, _ = _load_key(args.key, args.command, private=True)
+        sk = _load_private(args.key, args.command)
         digest = _digest(args.file, args.hash)
-        _write_public(args.out, _sign_prehashed(sk, digest, args.hash, args.raw,
-                                                args.deterministic))
+        # sign_digest with the digest's hash: byte for byte sk.sign(msg, hash=...)
+        _write_public(args.out, sk.sign_digest(digest, hash=args.hash,
+                                               encoding="raw" if args.raw else "der",
+                                               deterministic=args.deterministic))
         return 0
 
     p.set_defaults(handler=_guarded(handler))
 
 
-def _cmd_verify(sub) -> None:
+def _cmd_verify(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "verify",
         help="verify a signature: prints OK (exit 0) or FAIL (exit 1)",
@@ -497,19 +571,19 @@ def _cmd_verify(sub) -> None:
     p.add_argument("--hash", choices=_HASH_NAMES, default="sha256", metavar="HASH",
                    help="message hash: %s (default sha256)" % ", ".join(_HASH_NAMES[1:]))
 
-    def handler(args) -> int:
+    def handler(args: argparse.Namespace) -> int:
         _one_stdin(args.pubkey, args.file, args.sig)
         _, pk = _load_key(args.pubkey, args.command, private=False)
         sig = _read_signature(args.sig, args.raw)
         digest = _digest(args.file, args.hash)
-        ok = pk.verify_digest(sig, digest, encoding="raw" if args.raw else "der")
+        ok = pk.verify_digest(sig, digest, hash=args.hash, encoding="raw" if args.raw else "der")
         _write_public(None, b"OK\n" if ok else b"FAIL\n")
         return 0 if ok else 1
 
     p.set_defaults(handler=_guarded(handler))
 
 
-def _cmd_ecdh(sub) -> None:
+def _cmd_ecdh(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "ecdh",
         help="ECDH shared secret (hex) with a peer's public key",
@@ -528,9 +602,9 @@ def _cmd_ecdh(sub) -> None:
     p.add_argument("key", metavar="KEY", help="your private key file, PEM or DER")
     p.add_argument("peerkey", metavar="PEERKEY", help="the peer's public (or private) key file")
 
-    def handler(args) -> int:
+    def handler(args: argparse.Namespace) -> int:
         _one_stdin(args.key, args.peerkey)
-        sk, _ = _load_key(args.key, args.command, private=True)
+        sk = _load_private(args.key, args.command)
         _, peer = _load_key(args.peerkey, args.command, private=False)
         _write_public(None, sk.exchange(peer).hex().encode("ascii") + b"\n")
         return 0
@@ -556,23 +630,23 @@ def build_parser() -> argparse.ArgumentParser:
         description="Fast constant-time P-256 (secp256r1): keys, ECDSA, ECDH, benchmarks.",
         epilog="Run 'p256 <command> --help' for a command's options and an example.",
     )
-    from . import __version__
+    from ._core import __version__
 
     parser.add_argument("--version", action="version", version="p256 " + __version__)
     sub = parser.add_subparsers(dest="command", metavar="<command>")
     for add in _COMMANDS:
         add(sub)
-    parser.p256_commands = sub.choices  # name -> subparser, for _parse_args
+    setattr(parser, "p256_commands", sub.choices)  # name -> subparser, for _parse_args
     return parser
 
 
-def _parse_args(parser, argv):
+def _parse_args(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]) -> argparse.Namespace:
     """parser.parse_args, except that a subcommand's options and positionals may be
     intermixed (`p256 verify pub.pem msg --raw sig`): plain argparse assigns the positionals
     seen before an option at once, and would take "msg" for SIG here. The command is the
     first argument (the top-level options, --help and --version, exit)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    commands = getattr(parser, "p256_commands", {})
+    commands: Dict[str, argparse.ArgumentParser] = getattr(parser, "p256_commands", {})
     if argv and argv[0] in commands:
         args = commands[argv[0]].parse_intermixed_args(argv[1:])
         args.command = argv[0]
@@ -580,7 +654,7 @@ def _parse_args(parser, argv):
     return parser.parse_args(argv)
 
 
-def main(argv=None) -> int:
+def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = _parse_args(parser, argv)
     if getattr(args, "handler", None) is None:

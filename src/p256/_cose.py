@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """COSE_Key (RFC 9052 section 7, RFC 9053 section 7.1.1) of a P-256 public key, on
 bytes, over a minimal strict CBOR (RFC 8949) reader and writer of its own.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A small, strict DER reader and writer (ITU-T X.690 section 10) for the key formats.
 
 Only what PKCS#8, SEC1 ECPrivateKey and SubjectPublicKeyInfo need: single-byte tags,
@@ -17,6 +18,8 @@ are public); secret bytes are only sliced, never branched on.
 """
 
 from __future__ import annotations
+
+from typing import List, Optional, Tuple
 
 __all__ = [
     "DerError",
@@ -90,11 +93,11 @@ class Reader:
     def at_end(self) -> bool:
         return self.pos >= self.end
 
-    def peek(self):
+    def peek(self) -> Optional[int]:
         """The next tag, or None at the end."""
         return self.buf[self.pos] if self.pos < self.end else None
 
-    def read_tlv(self):
+    def read_tlv(self) -> Tuple[int, int, int]:
         """The next TLV as (tag, value start, value end); advances past it."""
         buf, pos, end = self.buf, self.pos, self.end
         if pos >= end:
@@ -129,7 +132,7 @@ class Reader:
         self.pos = pos + length
         return tag, pos, pos + length
 
-    def read(self, tag: int, name: str):
+    def read(self, tag: int, name: str) -> Tuple[int, int]:
         """The next TLV, which must have this tag; returns (value start, value end)."""
         got, start, stop = self.read_tlv()
         if got != tag:
@@ -229,7 +232,7 @@ class Reader:
 MAX_NESTING = 32
 
 
-def _primitive_problem(tag: int, v: bytes):
+def _primitive_problem(tag: int, v: bytes) -> Optional[str]:
     """Why the contents v of a primitive universal element are not DER, or None."""
     if tag == 0x01:
         return None if len(v) == 1 and v[0] in (0x00, 0xFF) else "BOOLEAN other than 00 or FF"
@@ -269,9 +272,10 @@ def oid_from_str(dotted: str) -> bytes:
     return bytes(out)
 
 
-def oid_to_str(contents: bytes):
+def oid_to_str(contents: bytes) -> Optional[str]:
     """Dotted text of an OID's contents octets, or None if they are not a valid DER OID."""
-    arcs, value, fresh = [], 0, True
+    arcs: List[int] = []
+    value, fresh = 0, True
     for octet in contents:
         if fresh and octet == 0x80:
             return None  # non-minimal sub-identifier

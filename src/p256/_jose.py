@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """JOSE helpers on bytes, shared by ``p256.jws`` and ``PublicKey.jwk_thumbprint``:
 strict base64url (RFC 7515 section 2: the URL-safe alphabet, no padding, no other
 characters, canonical: the unused low bits of the last character are zero), and the

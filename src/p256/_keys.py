@@ -1,55 +1,80 @@
-"""PrivateKey and PublicKey: the public API over the native core (see API.md)."""
+# SPDX-License-Identifier: Apache-2.0
+"""PrivateKey and PublicKey: the public API over the native core (docs/api.md).
+
+The key formats are read and written by _formats and the per-format modules, on bytes;
+the classes here wrap them and check what they return (the scalar's range, the stored
+public key against d*G, the point's validity)."""
 
 from __future__ import annotations
 
-import hashlib
-from typing import Mapping, Union
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Union
 
-from . import _core, _cose, _jose, _x509
+from . import _core, _cose, _formats, _jose, _jwk, _spki, _x509
+from ._common import DIGESTS as _DIGESTS
+from ._common import ENCODINGS as _ENCODINGS
+from ._common import HASHES as _HASHES
+from ._common import HEDGED as _HEDGED
+from ._common import (
+    JWK,
+    Buffer,
+    HashName,
+    N,
+    P,
+    PrivateFormat,
+    SigEncoding,
+    buffer_error,
+    byte_length,
+    flag_error,
+    lookup,
+    point_problem,
+)
+
+if TYPE_CHECKING:
+    from typing import NoReturn
+
+    from ._sec1 import Parts
 
 __all__ = ["PrivateKey", "PublicKey", "scalar_base_mult", "scalar_mult", "N", "P"]
 
-#: The field prime p and the group order n of P-256 (FIPS 186-5, SEC 2).
-P = 2**256 - 2**224 + 2**192 + 2**96 - 1
-N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
-
-# hash name -> (hashlib constructor, the core's RFC 6979 id for that hash)
-_HASHES = {name: (getattr(hashlib, name), ident) for name, ident in _core.NONCE_HASH.items()}
-_ENCODINGS = {"der": False, "raw": True}
 _new = object.__new__
 _generate = _core.SecretKey.generate
 _verify = _core.verify
-_HEDGED = _core.NONCE_HEDGED
-_SHA256_NONCE = _core.NONCE_HASH["sha256"]
+_point_decode = _core.point_decode
 
 
-def _lookup(table, name, what):
-    """table[name], or TypeError for a non-str name and ValueError for an unknown one.
-    The dict lookup comes first so the common case costs one hash probe."""
-    try:
-        return table[name]
-    except (KeyError, TypeError):
-        pass
-    if not isinstance(name, str):
-        raise TypeError("%s must be a str, not %s" % (what, type(name).__name__))
-    raise ValueError("unknown %s %r; expected one of %s" % (what, name, ", ".join(sorted(table))))
+def _check_digest(digest: object, size: int, hash: Optional[str]) -> None:
+    """The slow path of sign_digest/verify_digest's check (anything but bytes of the right
+    size): TypeError unless bytes-like, ValueError unless `size` bytes (-1: any but none)."""
+    n = byte_length(digest, "digest")
+    if size < 0:
+        if n == 0:
+            raise ValueError("digest must not be empty")
+        return
+    if n == size:
+        return
+    raise ValueError("digest must be %d bytes for hash=%r (the size of its output), got %d; "
+                     "name the hash that made it, or use sign()/verify() on the message"
+                     % (size, hash, n))
 
 
 class PrivateKey:
     """A P-256 private key: a scalar d in [1, n-1] held by the native core.
 
     The scalar stays in memory owned by the core and is wiped when the key is freed;
-    ``repr`` never shows it. Create keys with :meth:`generate`, :meth:`from_bytes` or
-    :meth:`from_int`.
+    ``repr`` never shows it, and the key refuses to be pickled or copied. Create keys with
+    [generate][p256.PrivateKey.generate], [from_bytes][p256.PrivateKey.from_bytes],
+    [from_int][p256.PrivateKey.from_int] or one of the key-format readers.
     """
 
     __slots__ = ("_sk", "_pub")
+    _sk: _core.SecretKey
+    _pub: Optional[PublicKey]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: object, **kwargs: object) -> None:
         raise TypeError("use PrivateKey.generate(), PrivateKey.from_bytes() or PrivateKey.from_int()")
 
     @classmethod
-    def _wrap(cls, sk):
+    def _wrap(cls, sk: _core.SecretKey) -> PrivateKey:
         self = _new(cls)
         self._sk = sk
         self._pub = None
@@ -57,20 +82,49 @@ class PrivateKey:
 
     @classmethod
     def generate(cls) -> PrivateKey:
-        """A new key, d uniform in [1, n-1] from the OS CSPRNG (rejection sampling)."""
+        """A new key from the operating system's CSPRNG.
+
+        Returns:
+            A key with d uniform in [1, n-1] (rejection sampling).
+
+        Raises:
+            OSError: The operating system's random generator failed.
+        """
         self = _new(cls)  # _wrap inlined: keygen is a hot path
         self._sk = _generate()
         self._pub = None
         return self
 
     @classmethod
-    def from_bytes(cls, data) -> PrivateKey:
-        """From a 32-byte big-endian scalar; ValueError unless 1 <= d < n."""
+    def from_bytes(cls, data: Buffer) -> PrivateKey:
+        """A key from its 32-byte big-endian scalar.
+
+        Args:
+            data: Exactly 32 bytes, the scalar d with 1 <= d < n.
+
+        Returns:
+            The key.
+
+        Raises:
+            ValueError: Not 32 bytes (the message says how many came), or d = 0 or d >= n.
+            TypeError: data is not bytes-like.
+        """
         return cls._wrap(_core.SecretKey(data))
 
     @classmethod
     def from_int(cls, d: int) -> PrivateKey:
-        """From an integer; ValueError unless 1 <= d < n."""
+        """A key from its scalar as an integer.
+
+        Args:
+            d: The scalar, 1 <= d < n.
+
+        Returns:
+            The key.
+
+        Raises:
+            ValueError: d is not in [1, n-1].
+            TypeError: d is not an int (a bool is refused too).
+        """
         if not isinstance(d, int) or isinstance(d, bool):
             raise TypeError("private key must be an int, not %s" % type(d).__name__)
         if not 1 <= d < N:
@@ -78,8 +132,23 @@ class PrivateKey:
         return cls._wrap(_core.SecretKey(d.to_bytes(32, "big")))
 
     def to_bytes(self) -> bytes:
-        """The 32-byte big-endian scalar."""
+        """The scalar d.
+
+        Returns:
+            32 bytes, big-endian.
+        """
         return self._sk.to_bytes()
+
+    def to_int(self) -> int:
+        """The scalar d as an integer.
+
+        A Python int cannot be wiped and its arithmetic is not constant time: prefer the
+        key object, or [to_bytes][p256.PrivateKey.to_bytes], wherever that will do.
+
+        Returns:
+            d, in [1, n-1].
+        """
+        return int.from_bytes(self._sk.to_bytes(), "big")
 
     @property
     def public_key(self) -> PublicKey:
@@ -93,29 +162,101 @@ class PrivateKey:
             self._pub = pub
         return pub
 
-    def sign(self, msg, *, hash: str = "sha256", encoding: str = "der",
+    def sign(self, msg: Buffer, *, hash: HashName = "sha256", encoding: SigEncoding = "der",
              deterministic: bool = False) -> bytes:
-        """ECDSA signature of msg hashed with `hash`.
+        """ECDSA signature of a message.
 
-        A digest longer than 32 bytes is truncated to its leftmost 256 bits (FIPS 186-5).
-        The nonce is hedged (fresh randomness mixed with the key and digest) unless
-        ``deterministic=True``, which gives RFC 6979 with HMAC over the same hash.
-        ``encoding`` is "der" (X9.62) or "raw" (r||s, 64 bytes).
+        The message is hashed with `hash`; a digest longer than 32 bytes is truncated to
+        its leftmost 256 bits (FIPS 186-5).
+
+        Args:
+            msg: The message.
+            hash: "sha256", "sha224", "sha384", "sha512", "sha3_256", "sha3_384" or
+                "sha3_512".
+            encoding: "der" (X9.62 SEQUENCE of two INTEGERs) or "raw" (r || s, 64 bytes).
+            deterministic: False (the default): a hedged nonce, fresh randomness mixed
+                with the key and the digest. True: RFC 6979, HMAC with `hash`.
+
+        Returns:
+            The signature.
+
+        Raises:
+            TypeError: msg is not bytes-like, hash or encoding is not a str, or
+                deterministic is not a bool.
+            ValueError: Unknown hash or encoding name.
+            OSError: The OS random generator failed (hedged nonces only).
         """
-        try:  # the common case in two dict probes; _lookup explains any failure
+        try:  # the common case in two dict probes; lookup explains any failure
             h, ident = _HASHES[hash]
             raw = _ENCODINGS[encoding]
         except (KeyError, TypeError):
-            (h, ident), raw = _lookup(_HASHES, hash, "hash"), _lookup(_ENCODINGS, encoding, "encoding")
-        return self._sk.sign(h(msg).digest(), raw, ident if deterministic else _HEDGED)
+            (h, ident), raw = lookup(_HASHES, hash, "hash"), lookup(_ENCODINGS, encoding, "encoding")
+        nonce = _HEDGED if deterministic is False else ident if deterministic is True \
+            else flag_error("deterministic", deterministic)
+        try:
+            digest = h(msg).digest()
+        except TypeError:
+            raise buffer_error("msg", msg) from None
+        return self._sk.sign(digest, raw, nonce)
 
-    def sign_digest(self, digest, *, encoding: str = "der", deterministic: bool = False) -> bytes:
-        """ECDSA signature of a precomputed digest (RFC 6979 with SHA-256 when deterministic)."""
-        raw = _lookup(_ENCODINGS, encoding, "encoding")
-        return self._sk.sign(digest, raw, _SHA256_NONCE if deterministic else _HEDGED)
+    def sign_digest(self, digest: Buffer, *, hash: Optional[HashName] = "sha256",
+                    encoding: SigEncoding = "der", deterministic: bool = False) -> bytes:
+        """ECDSA signature of a digest computed elsewhere.
+
+        The digest must be exactly the size of `hash`'s output, so a digest is never
+        silently taken for a message of another length. With ``deterministic=True``,
+        ``sign_digest(H(m), hash=H)`` equals ``sign(m, hash=H, deterministic=True)``.
+
+        ``hash=None`` is the explicit opt-in for a digest of any non-empty length: its
+        leftmost 256 bits are signed (FIPS 186-5), the RFC 6979 nonce uses HMAC-SHA-256.
+        That truncation is why it is opt-in: two inputs that share their first 32 bytes
+        (``b"A" * 32 + b" pay alice"`` and ``b"A" * 32 + b" pay mallory"``) get the same
+        signature, so hash=None is only for true digests of a hash p256 does not name.
+
+        Args:
+            digest: The digest: 28 bytes for sha224, 32 for sha256 and sha3_256, 48 for
+                sha384 and sha3_384, 64 for sha512 and sha3_512; any non-empty length
+                for None.
+            hash: The hash that made the digest, or None (see above).
+            encoding: "der" or "raw" (r || s, 64 bytes).
+            deterministic: True for RFC 6979 with HMAC of `hash` (of SHA-256 for None);
+                False (the default) for a hedged nonce.
+
+        Returns:
+            The signature.
+
+        Raises:
+            ValueError: The digest's length does not fit `hash` (the message names both),
+                an empty digest, or an unknown hash/encoding name.
+            TypeError: digest is not bytes-like, a name is not a str (hash: or None), or
+                deterministic is not a bool.
+            OSError: The OS random generator failed (hedged nonces only).
+        """
+        try:
+            size, ident = _DIGESTS[hash]
+            raw = _ENCODINGS[encoding]
+        except (KeyError, TypeError):
+            (size, ident), raw = lookup(_DIGESTS, hash, "hash"), lookup(_ENCODINGS, encoding, "encoding")
+        if type(digest) is not bytes or len(digest) != size:
+            _check_digest(digest, size, hash)
+        nonce = _HEDGED if deterministic is False else ident if deterministic is True \
+            else flag_error("deterministic", deterministic)
+        return self._sk.sign(digest, raw, nonce)
 
     def exchange(self, public_key: PublicKey) -> bytes:
-        """ECDH: the 32-byte big-endian x coordinate of d*Q (SEC 1 3.3.1, RFC 5903)."""
+        """ECDH shared secret (SEC 1 3.3.1, RFC 5903).
+
+        Feed it to a KDF (such as HKDF) before using it as a key.
+
+        Args:
+            public_key: The peer's key.
+
+        Returns:
+            The 32-byte big-endian x coordinate of d*Q.
+
+        Raises:
+            TypeError: public_key is not a PublicKey.
+        """
         if not isinstance(public_key, PublicKey):
             raise TypeError("exchange() takes a PublicKey, not %s" % type(public_key).__name__)
         return self._sk.exchange(public_key._b)
@@ -123,138 +264,386 @@ class PrivateKey:
     def __repr__(self) -> str:
         return "<p256.PrivateKey (secret)>"
 
-    def __reduce__(self):
+    def __reduce__(self) -> NoReturn:
         # Also refuses copy.copy/deepcopy: the key is immutable, so a copy is never needed,
         # and a deepcopy of a structure holding it must not duplicate the secret silently.
         raise TypeError("private keys cannot be pickled or copied; export them explicitly "
                         "with to_bytes() or to_pem()")
 
-    # Key formats (the code is in _formats; see its docstring for what is accepted).
+    # Key formats (the code is in _formats and the modules it names).
 
-    def to_der(self, format: str = "pkcs8") -> bytes:
-        """DER PKCS#8 PrivateKeyInfo (``format="pkcs8"``) or SEC1 ECPrivateKey ("sec1")."""
-        return _formats.private_to_der(self, format)
+    def to_der(self, format: PrivateFormat = "pkcs8") -> bytes:
+        """The key in DER.
 
-    def to_pem(self, format: str = "pkcs8") -> bytes:
-        """PEM "PRIVATE KEY" (PKCS#8) or "EC PRIVATE KEY" (``format="sec1"``)."""
-        return _formats.private_to_pem(self, format)
+        Args:
+            format: "pkcs8" (PrivateKeyInfo, as `openssl genpkey` writes) or "sec1"
+                (ECPrivateKey, as `openssl ecparam -genkey` writes).
 
-    def to_jwk(self) -> dict:
-        """RFC 7517 JWK: {"kty": "EC", "crv": "P-256", "x", "y", "d"} (base64url)."""
-        return _formats.private_to_jwk(self)
+        Returns:
+            The DER bytes, what OpenSSL and pyca/cryptography write for this key.
+
+        Raises:
+            ValueError: Unknown format name.
+            TypeError: format is not a str.
+        """
+        return _formats.private_to_der(self._sk.to_bytes(), self.public_key._b, format)
+
+    def to_pem(self, format: PrivateFormat = "pkcs8") -> bytes:
+        """The key in PEM: "PRIVATE KEY" (PKCS#8) or "EC PRIVATE KEY" (``format="sec1"``).
+
+        Args:
+            format: "pkcs8" or "sec1", as for [to_der][p256.PrivateKey.to_der].
+
+        Returns:
+            The PEM text as ASCII bytes.
+
+        Raises:
+            ValueError: Unknown format name.
+            TypeError: format is not a str.
+        """
+        return _formats.private_to_pem(self._sk.to_bytes(), self.public_key._b, format)
+
+    def to_jwk(self) -> JWK:
+        """The key as an RFC 7517 JWK.
+
+        Returns:
+            {"kty": "EC", "crv": "P-256", "x", "y", "d"}, values in base64url.
+        """
+        return _jwk.encode(self.public_key._b, self._sk.to_bytes())
 
     @classmethod
-    def from_der(cls, data) -> PrivateKey:
-        """From DER PKCS#8 (RFC 5208/5958) or SEC1 ECPrivateKey (RFC 5915), detected."""
-        return _formats.private_from_der(data)
+    def from_der(cls, data: Buffer) -> PrivateKey:
+        """A key from DER PKCS#8 (RFC 5208/5958) or SEC1 ECPrivateKey (RFC 5915).
+
+        The format is told by the structure. A public key stored beside the scalar must
+        equal d*G.
+
+        Args:
+            data: The DER bytes.
+
+        Returns:
+            The key.
+
+        Raises:
+            ValueError: Malformed or not P-256 (the message names the problem: another
+                curve or algorithm, an encrypted key, PEM text, a public key, ...).
+            TypeError: data is not bytes-like.
+        """
+        return cls._from_parts(_formats.private_from_der(data))
 
     @classmethod
-    def from_pem(cls, data) -> PrivateKey:
-        """From PEM "PRIVATE KEY" (PKCS#8) or "EC PRIVATE KEY" (SEC1); str or bytes."""
-        return _formats.private_from_pem(data)
+    def from_pem(cls, data: Union[str, Buffer]) -> PrivateKey:
+        """A key from PEM "PRIVATE KEY" (PKCS#8) or "EC PRIVATE KEY" (SEC1).
+
+        The first such block is used; text around it is ignored, and so is a UTF-8 byte
+        order mark at the start.
+
+        Args:
+            data: The PEM text, str or bytes.
+
+        Returns:
+            The key.
+
+        Raises:
+            ValueError: No such block, malformed PEM or DER, or not a P-256 key.
+            TypeError: data is neither str nor bytes-like.
+        """
+        return cls._from_parts(_formats.private_from_pem(data))
 
     @classmethod
-    def from_jwk(cls, jwk) -> PrivateKey:
-        """From a private JWK (dict or JSON str); its x, y must equal d*G."""
-        return _formats.private_from_jwk(jwk)
+    def from_jwk(cls, jwk: Union[Mapping[str, Any], str]) -> PrivateKey:
+        """A key from a private JWK (RFC 7517/7518, crv "P-256").
+
+        Args:
+            jwk: A mapping or its JSON text; its x, y must equal d*G. Members other than
+                kty, crv, x, y, d are ignored.
+
+        Returns:
+            The key.
+
+        Raises:
+            ValueError: A member missing, malformed or not matching.
+            TypeError: jwk is neither a mapping nor a str.
+        """
+        d, point = _jwk.read_private(jwk)
+        return cls._from_parts((d, [(point, "the JWK (x, y)")]))
+
+    @classmethod
+    def _from_parts(cls, parts: Parts) -> PrivateKey:
+        """The key from a format's fields: d in range, every stored public key d*G."""
+        d, stored = parts
+        self = cls.from_bytes(d)
+        for point, where in stored:
+            try:
+                q = _point_decode(point)
+            except ValueError:
+                raise ValueError("invalid public key in %s: %s"
+                                 % (where, point_problem(point))) from None
+            if q != self.public_key._b:
+                raise ValueError("the public key in %s does not match the private key" % where)
+        return self
 
 
 class PublicKey:
     """A P-256 public key: always a valid point of the group, never infinity.
 
-    The only constructor is :meth:`from_bytes` (SEC1), which validates fully.
+    Constructed by [from_bytes][p256.PublicKey.from_bytes] (SEC1),
+    [from_xy][p256.PublicKey.from_xy] or a key-format reader, each of which validates
+    fully. Compared and hashed by value; pickled as its SEC1 bytes (validated again on
+    load).
     """
 
     __slots__ = ("_b",)
+    _b: bytes
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: object, **kwargs: object) -> None:
         raise TypeError("use PublicKey.from_bytes()")
 
     @classmethod
-    def _wrap(cls, uncompressed: bytes):
-        self = object.__new__(cls)
+    def _wrap(cls, uncompressed: bytes) -> PublicKey:
+        self = _new(cls)
         self._b = uncompressed
         return self
 
     @classmethod
-    def from_bytes(cls, data) -> PublicKey:
-        """From SEC1: 65-byte 04||X||Y or 33-byte 02/03||X. ValueError if invalid."""
-        self = object.__new__(cls)
-        self._b = _core.point_decode(data)
+    def from_bytes(cls, data: Buffer) -> PublicKey:
+        """A key from its SEC1 encoding.
+
+        Args:
+            data: 65 bytes 04||X||Y (uncompressed) or 33 bytes 02/03||X (compressed).
+
+        Returns:
+            The key.
+
+        Raises:
+            ValueError: Not a valid point, with its own message for each reason: wrong
+                length or prefix (the length that came is named), the hybrid 06/07
+                prefix, a coordinate >= p, a point not on the curve, an X with no point,
+                the point at infinity.
+            TypeError: data is not bytes-like.
+        """
+        self = _new(cls)
+        try:
+            self._b = _point_decode(data)
+        except ValueError:
+            raise ValueError(point_problem(data)) from None
         return self
 
+    @classmethod
+    def from_xy(cls, x: int, y: int) -> PublicKey:
+        """A key from its affine coordinates, validated as by from_bytes.
+
+        Args:
+            x: The x coordinate, 0 <= x < p.
+            y: The y coordinate, 0 <= y < p.
+
+        Returns:
+            The key.
+
+        Raises:
+            ValueError: A coordinate out of [0, p-1], or (x, y) not on the curve.
+            TypeError: x or y is not an int (a bool is refused too).
+        """
+        for name, v in (("x", x), ("y", y)):
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise TypeError("%s must be an int, not %s" % (name, type(v).__name__))
+            if not 0 <= v < P:
+                raise ValueError("invalid public key: coordinate %s %s" % (
+                    name, "< 0" if v < 0 else ">= p"))
+        return cls.from_bytes(b"\x04" + x.to_bytes(32, "big") + y.to_bytes(32, "big"))
+
     def to_bytes(self, compressed: bool = False) -> bytes:
-        """SEC1 encoding: 65-byte uncompressed, or 33-byte compressed."""
+        """The SEC1 encoding.
+
+        Args:
+            compressed: False: 65 bytes 04||X||Y; True: 33 bytes 02/03||X.
+
+        Returns:
+            The encoded point.
+
+        Raises:
+            TypeError: compressed is not a bool.
+        """
         b = self._b
-        if compressed:
+        if compressed is False:
+            return b
+        if compressed is True:
             return (b"\x03" if b[64] & 1 else b"\x02") + b[1:33]
-        return b
+        flag_error("compressed", compressed)
 
     @property
     def x(self) -> int:
+        """The affine x coordinate."""
         return int.from_bytes(self._b[1:33], "big")
 
     @property
     def y(self) -> int:
+        """The affine y coordinate."""
         return int.from_bytes(self._b[33:], "big")
 
-    def verify(self, sig, msg, *, hash: str = "sha256", encoding: str = "der") -> bool:
-        """True iff sig is a valid ECDSA signature of msg; False for any invalid signature."""
+    def verify(self, sig: Buffer, msg: Buffer, *, hash: HashName = "sha256",
+               encoding: SigEncoding = "der") -> bool:
+        """Whether sig is a valid ECDSA signature of msg under this key.
+
+        Args:
+            sig: The signature, in `encoding` (strict DER, or exactly 64 bytes for raw).
+            msg: The message, hashed with `hash`.
+            hash: As for [PrivateKey.sign][p256.PrivateKey.sign].
+            encoding: "der" or "raw".
+
+        Returns:
+            True for a valid signature; False for every invalid one, malformed encodings
+            and r or s outside [1, n-1] included.
+
+        Raises:
+            TypeError: sig or msg is not bytes-like, or a name is not a str.
+            ValueError: Unknown hash or encoding name.
+        """
         try:
             h = _HASHES[hash][0]
             raw = _ENCODINGS[encoding]
         except (KeyError, TypeError):
-            h, raw = _lookup(_HASHES, hash, "hash")[0], _lookup(_ENCODINGS, encoding, "encoding")
-        return _verify(self._b, sig, h(msg).digest(), raw)
+            h, raw = lookup(_HASHES, hash, "hash")[0], lookup(_ENCODINGS, encoding, "encoding")
+        try:
+            digest = h(msg).digest()
+        except TypeError:
+            raise buffer_error("msg", msg) from None
+        return _verify(self._b, sig, digest, raw)
 
-    def verify_digest(self, sig, digest, *, encoding: str = "der") -> bool:
-        """True iff sig is a valid ECDSA signature of the given digest."""
-        return _verify(self._b, sig, digest, _lookup(_ENCODINGS, encoding, "encoding"))
+    def verify_digest(self, sig: Buffer, digest: Buffer, *, hash: Optional[HashName] = "sha256",
+                      encoding: SigEncoding = "der") -> bool:
+        """Whether sig is a valid ECDSA signature of a digest computed elsewhere.
 
-    def __eq__(self, other):
+        The rules for `digest` and `hash` are those of
+        [PrivateKey.sign_digest][p256.PrivateKey.sign_digest]; hash=None (any length,
+        leftmost 256 bits) is the explicit opt-in it describes.
+
+        Args:
+            sig: The signature, in `encoding`.
+            digest: The digest, exactly the size of `hash`'s output.
+            hash: The hash that made the digest, or None.
+            encoding: "der" or "raw".
+
+        Returns:
+            True for a valid signature, False for every invalid one.
+
+        Raises:
+            ValueError: The digest's length does not fit `hash`, an empty digest, or an
+                unknown hash/encoding name.
+            TypeError: sig or digest is not bytes-like, or a name is not a str.
+        """
+        try:
+            size = _DIGESTS[hash][0]
+            raw = _ENCODINGS[encoding]
+        except (KeyError, TypeError):
+            size, raw = lookup(_DIGESTS, hash, "hash")[0], lookup(_ENCODINGS, encoding, "encoding")
+        if type(digest) is not bytes or len(digest) != size:
+            _check_digest(digest, size, hash)
+        return _verify(self._b, sig, digest, raw)
+
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, PublicKey):
             return NotImplemented
         return self._b == other._b
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((PublicKey, self._b))
 
     def __repr__(self) -> str:
         return "p256.PublicKey.from_bytes(bytes.fromhex(%r))" % self._b.hex()
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]:
         # pickle, copy and deepcopy go through the SEC1 bytes and from_bytes, which
         # validates the point again on load.
         return (PublicKey.from_bytes, (self._b,))
 
-    # Key formats (the code is in _formats).
+    # Key formats (the code is in _formats and the modules it names).
 
     def to_der(self, compressed: bool = False) -> bytes:
-        """DER SubjectPublicKeyInfo (RFC 5480); the point compressed if asked."""
-        return _formats.public_to_der(self, compressed)
+        """DER SubjectPublicKeyInfo (RFC 5480).
+
+        Args:
+            compressed: Whether the point inside is compressed.
+
+        Returns:
+            The DER bytes.
+
+        Raises:
+            TypeError: compressed is not a bool.
+        """
+        return _formats.public_to_der(self.to_bytes(compressed))
 
     def to_pem(self, compressed: bool = False) -> bytes:
-        """PEM "PUBLIC KEY" (SubjectPublicKeyInfo)."""
-        return _formats.public_to_pem(self, compressed)
+        """PEM "PUBLIC KEY" (SubjectPublicKeyInfo), as `openssl pkey -pubout` writes it.
 
-    def to_jwk(self) -> dict:
-        """RFC 7517 JWK: {"kty": "EC", "crv": "P-256", "x", "y"} (base64url)."""
-        return _formats.public_to_jwk(self)
+        Args:
+            compressed: Whether the point inside is compressed.
+
+        Returns:
+            The PEM text as ASCII bytes.
+
+        Raises:
+            TypeError: compressed is not a bool.
+        """
+        return _formats.public_to_pem(self.to_bytes(compressed))
+
+    def to_jwk(self) -> JWK:
+        """The key as an RFC 7517 JWK.
+
+        Returns:
+            {"kty": "EC", "crv": "P-256", "x", "y"}, values in base64url.
+        """
+        return _jwk.encode(self._b)
 
     @classmethod
-    def from_der(cls, data) -> PublicKey:
-        """From a DER SubjectPublicKeyInfo (id-ecPublicKey, prime256v1)."""
-        return _formats.public_from_der(data)
+    def from_der(cls, data: Buffer) -> PublicKey:
+        """A key from a DER SubjectPublicKeyInfo (id-ecPublicKey, prime256v1).
+
+        Args:
+            data: The DER bytes.
+
+        Returns:
+            The key.
+
+        Raises:
+            ValueError: Malformed, not P-256, or not a public key (the message says what
+                it is and which reader takes it, when one does).
+            TypeError: data is not bytes-like.
+        """
+        return cls._from_point(_formats.public_from_der(data), _spki.WHERE)
 
     @classmethod
-    def from_pem(cls, data) -> PublicKey:
-        """From PEM "PUBLIC KEY" (str or bytes)."""
-        return _formats.public_from_pem(data)
+    def from_pem(cls, data: Union[str, Buffer]) -> PublicKey:
+        """A key from the first PEM "PUBLIC KEY" block.
+
+        Args:
+            data: The PEM text, str or bytes (a leading UTF-8 byte order mark is skipped).
+
+        Returns:
+            The key.
+
+        Raises:
+            ValueError: No such block, malformed PEM or DER, or not a P-256 key.
+            TypeError: data is neither str nor bytes-like.
+        """
+        return cls._from_point(_formats.public_from_pem(data), _spki.WHERE)
 
     @classmethod
-    def from_jwk(cls, jwk) -> PublicKey:
-        """From a public JWK (dict or JSON str)."""
-        return _formats.public_from_jwk(jwk)
+    def from_jwk(cls, jwk: Union[Mapping[str, Any], str]) -> PublicKey:
+        """A key from a public JWK (RFC 7517/7518, crv "P-256").
+
+        Args:
+            jwk: A mapping or its JSON text; one holding "d" is refused (load it with
+                PrivateKey.from_jwk).
+
+        Returns:
+            The key.
+
+        Raises:
+            ValueError: A member missing or malformed, an invalid point, or a private JWK.
+            TypeError: jwk is neither a mapping nor a str.
+        """
+        return cls._from_point(_jwk.read_public(jwk), _jwk.WHERE)
 
     # COSE, JWK thumbprint, X.509: the code is in _cose, _jose, _x509 (bytes in, bytes out).
 
@@ -270,7 +659,7 @@ class PublicKey:
         return _cose.encode(self.to_bytes(), include_alg is True)
 
     @classmethod
-    def from_cose(cls, data: Union[bytes, bytearray, memoryview, Mapping[object, object]]
+    def from_cose(cls, data: Union[Buffer, Mapping[object, object]]
                   ) -> PublicKey:
         """From a COSE_Key: deterministic CBOR bytes, or a mapping (as cbor2 decodes it).
 
@@ -296,7 +685,7 @@ class PublicKey:
         return _jose.thumbprint(self.to_bytes())
 
     @classmethod
-    def from_certificate(cls, data: Union[bytes, bytearray, memoryview, str]) -> PublicKey:
+    def from_certificate(cls, data: Union[Buffer, str]) -> PublicKey:
         """The subject's key of an X.509 certificate (DER, or PEM "CERTIFICATE").
 
         Args:
@@ -312,20 +701,44 @@ class PublicKey:
         """
         return cls.from_der(_x509.subject_public_key_info(data))
 
+    @classmethod
+    def _from_point(cls, point: bytes, where: str) -> PublicKey:
+        """The key of a SEC1 point found in a format (where names it in errors)."""
+        try:
+            return cls._wrap(_point_decode(point))
+        except ValueError:
+            raise ValueError("invalid public key in %s: %s" % (where, point_problem(point))) from None
 
-def scalar_base_mult(k) -> bytes:
-    """k*G for a 32-byte big-endian k (reduced mod n); 65-byte uncompressed result.
 
-    ValueError when k = 0 mod n (the point at infinity)."""
+def scalar_base_mult(k: Buffer) -> bytes:
+    """k*G.
+
+    Args:
+        k: A 32-byte big-endian scalar (reduced mod n).
+
+    Returns:
+        The 65-byte uncompressed SEC1 point.
+
+    Raises:
+        ValueError: k is not 32 bytes, or k = 0 mod n (the point at infinity).
+        TypeError: k is not bytes-like.
+    """
     return _core.scalar_base_mult(k)
 
 
-def scalar_mult(k, point) -> bytes:
-    """k*Q for a 32-byte k and a SEC1 point Q; 65-byte uncompressed result.
+def scalar_mult(k: Buffer, point: Buffer) -> bytes:
+    """k*Q for a scalar and a SEC1 point.
 
-    ValueError for an invalid point or when k = 0 mod n."""
+    Args:
+        k: A 32-byte big-endian scalar (reduced mod n).
+        point: Q in SEC1 (compressed or uncompressed), validated.
+
+    Returns:
+        The 65-byte uncompressed SEC1 point.
+
+    Raises:
+        ValueError: An invalid point or scalar length, or k = 0 mod n.
+        TypeError: An argument is not bytes-like.
+    """
     return _core.scalar_mult(k, point)
 
-
-# Last: _formats imports the classes above.
-from . import _formats  # noqa: E402

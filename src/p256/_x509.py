@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """X.509 certificates (RFC 5280) on bytes, for P-256 keys: the parts that the subject's
 key and the issuer's ECDSA signature need. No chain building, no validity dates, names, extensions or policy:
 ``verify_signature`` answers only "did this key sign this certificate's
@@ -25,6 +26,7 @@ from __future__ import annotations
 from typing import Dict, Literal, NamedTuple, Union
 
 from . import _der as der
+from . import _pem
 from ._der import Reader
 
 __all__ = ["Certificate", "parse", "subject_public_key_info", "signature_hash", "SIGNATURE_HASHES"]
@@ -71,11 +73,7 @@ def _der_of(data: Data) -> bytes:
     elif not isinstance(data, str):
         raise TypeError("a certificate must be bytes (DER or PEM) or str (PEM), not %s"
                         % type(data).__name__)
-    # lazily: _formats imports the key classes (on the restructured layout this is
-    # _pem.decode(data, ("CERTIFICATE",))[1], a bytes-level module: import it at the top)
-    from ._formats import _pem_decode
-
-    return _pem_decode(data, ("CERTIFICATE",), "certificate")[1]  # type: ignore[no-any-return]
+    return _pem.decode(data, ("CERTIFICATE",))[1]
 
 
 def _algorithm(r: Reader, name: str) -> bytes:

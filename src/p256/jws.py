@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """JWS ES256 in compact serialization (RFC 7515, RFC 7518 section 3.4).
 
 ``sign`` makes ``BASE64URL(header) "." BASE64URL(payload) "." BASE64URL(r || s)``;

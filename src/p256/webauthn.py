@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The signature check of a WebAuthn assertion (W3C WebAuthn Level 2/3, section 7.2,
 steps 19-20) for an ES256 credential, and a parser for authenticator data (6.1).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """X.509 certificates (RFC 5280) with P-256 keys: the issuer's ECDSA signature.
 
 No chain building, no validity dates, names, extensions or policy:

@@ -8,7 +8,7 @@ escapes is a finding too (atheris reports every uncaught exception as a crash).
 
 What every target checks, beyond "no crash":
 
-- the entry point raises only what API.md documents for bad input (ValueError, with a
+- the entry point raises only what docs/api.md documents for bad input (ValueError, with a
   message; never TypeError for bytes/str/dict arguments, never anything else), and the
   bytes-like variants (memoryview, bytearray; str for PEM) behave exactly like bytes;
 - whatever is accepted round-trips: it re-encodes to the same bytes where the encoding
@@ -60,10 +60,10 @@ PublicKey, PrivateKey = p256.PublicKey, p256.PrivateKey
 PRIME256V1 = bytes.fromhex("06082a8648ce3d030107")  # OID 1.2.840.10045.3.1.7, DER
 
 # The documented differences between p256 and the oracle, by id. Each is checked by the
-# function named in its text; the README's Security section lists them.
+# function named in its text; docs/fuzzing.md lists them.
 DIFFERENCES = {
     "D1-hybrid": "p256 rejects the X9.62 hybrid point form (prefix 06/07) inside an SPKI or "
-                 "ECPrivateKey, which OpenSSL accepts: API.md allows only SEC1 04/02/03 (SEC 1 v2 "
+                 "ECPrivateKey, which OpenSSL accepts: the API allows only SEC1 04/02/03 (SEC 1 v2 "
                  "2.3.3 does not define hybrid; cryptography's own from_encoded_point refuses it). "
                  "Checked: the same structure with the point rewritten as 04||X||Y loads in p256 "
                  "as cryptography's key.",
@@ -773,7 +773,7 @@ def priv_jwk(data: bytes) -> None:
 def split_verify_input(data: bytes):
     """mode(1) | SEC1 uncompressed public key(65) | message length(1) | message | signature.
 
-    mode bit 0 set: verify_digest(sig, message); else verify(sig, message, hash=HASHES[(mode >> 1) % 7]).
+    mode bit 0 set: verify_digest(sig, message, hash=None) (any length); else verify(sig, message, hash=HASHES[(mode >> 1) % 7]).
     A length past the end takes what is there. None when the input is too short."""
     if len(data) < 67:
         return None
@@ -783,6 +783,8 @@ def split_verify_input(data: bytes):
 
 def _crypto_verify(pub: bytes, der_sig: bytes, msg: bytes, mode: int) -> bool:
     key = ec.EllipticCurvePublicKey.from_encoded_point(CURVE, pub)
+    if mode & 1 and not msg:
+        return False  # p256 refuses an empty digest (ValueError): _verify_ours says False
     if mode & 1:
         # FIPS 186-5 6.4.2 / SEC 1 4.1.4: e = the leftmost 256 bits of the digest, or the
         # whole of a shorter one; as a 32-byte digest, OpenSSL reads exactly that integer.
@@ -811,8 +813,14 @@ def _strict_der_sig(sig: bytes):
 
 def _verify_ours(pk, sig, msg, mode, encoding):
     if mode & 1:
-        what = "verify_digest(%s)" % encoding
-        ok = attempt(what, lambda: pk.verify_digest(sig, msg, encoding=encoding))
+        what = "verify_digest(%s, hash=None)" % encoding
+        if not len(msg):  # hash=None takes any digest but an empty one
+            try:
+                pk.verify_digest(sig, msg, hash=None, encoding=encoding)
+            except ValueError:
+                return False
+            check(False, "verify_digest(hash=None) took an empty digest", msg)
+        ok = attempt(what, lambda: pk.verify_digest(sig, msg, hash=None, encoding=encoding))
     else:
         what = "verify(%s, hash=%s)" % (encoding, HASHES[(mode >> 1) % len(HASHES)])
         ok = attempt(what, lambda: pk.verify(sig, msg, hash=HASHES[(mode >> 1) % len(HASHES)],
@@ -1049,8 +1057,9 @@ def _plant(name, set_attr=setattr):
         def verify(self, sig, msg, *, hash="sha256", encoding="der"):
             return real_verify(self, cut(sig) if encoding == "der" else sig, msg, hash=hash, encoding=encoding)
 
-        def verify_digest(self, sig, digest, *, encoding="der"):
-            return real_digest(self, cut(sig) if encoding == "der" else sig, digest, encoding=encoding)
+        def verify_digest(self, sig, digest, *, hash="sha256", encoding="der"):
+            return real_digest(self, cut(sig) if encoding == "der" else sig, digest, hash=hash,
+                               encoding=encoding)
         set_attr(PublicKey, "verify", verify)
         set_attr(PublicKey, "verify_digest", verify_digest)
     elif name == "eip-length":

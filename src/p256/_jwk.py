@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: Apache-2.0
+"""JWK (RFC 7517, RFC 7518 6.2) of a P-256 key, on bytes: kty "EC", crv "P-256", x and y
+(and d for a private key), base64url without padding of exactly 32 bytes each.
+
+Other members ("kid", "use", "alg", "key_ops", ...) are accepted and ignored. A JSON
+text (str) is accepted as well as a mapping. The caller checks that x, y is a valid point
+and, for a private key, equals d*G; a public read refuses a JWK that carries "d", so a
+private key never passes silently through a public-key path. Base64url of a private d
+is decoded with the interpreter's table-driven decoder, as most libraries do.
+"""
+
+from __future__ import annotations
+
+import binascii
+from typing import Any, Dict, Mapping, Tuple, Union
+
+__all__ = ["encode", "read", "member_bytes", "WHERE"]
+
+WHERE = "the JWK"
+_B64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+_B64URL_DELETE = str.maketrans("", "", _B64_ALPHABET[:62] + "-_")
+_B64URL_TO_STD = str.maketrans("-_", "+/")
+_B64_TO_URL = bytes.maketrans(b"+/", b"-_")
+
+
+def b64url(data: bytes) -> str:
+    return binascii.b2a_base64(data, newline=False).rstrip(b"=").translate(_B64_TO_URL).decode()
+
+
+def encode(point: bytes, d: Union[bytes, None] = None) -> Dict[str, str]:
+    """{"kty", "crv", "x", "y"[, "d"]} of the 65-byte uncompressed point (and scalar)."""
+    jwk = {"kty": "EC", "crv": "P-256", "x": b64url(point[1:33]), "y": b64url(point[33:])}
+    if d is not None:
+        jwk["d"] = b64url(d)
+    return jwk
+
+
+def member_bytes(jwk: Mapping[str, Any], member: str) -> bytes:
+    """A 32-byte value in base64url without padding (RFC 7515 2, RFC 7518 6.2.1.2)."""
+    try:
+        value = jwk[member]
+    except KeyError:
+        raise ValueError("the JWK has no %r member" % member) from None
+    if not isinstance(value, str):
+        raise ValueError("the JWK member %r must be a string, not %s"
+                         % (member, type(value).__name__))
+    if "=" in value:
+        raise ValueError("the JWK member %r has base64 padding; JWK base64url has none" % member)
+    if not value.isascii() or value.translate(_B64URL_DELETE) or len(value) % 4 == 1:
+        raise ValueError("the JWK member %r is not base64url" % member)
+    std = value.translate(_B64URL_TO_STD) + "=" * (-len(value) % 4)
+    raw = binascii.a2b_base64(std)
+    if binascii.b2a_base64(raw, newline=False).decode("ascii") != std:
+        raise ValueError("the JWK member %r is not canonical base64url (non-zero pad bits)"
+                         % member)
+    if len(raw) != 32:
+        raise ValueError("the JWK member %r must encode exactly 32 bytes for P-256, got %d"
+                         % (member, len(raw)))
+    return raw
+
+
+def read(jwk: object) -> Tuple[Mapping[str, Any], bytes]:
+    """(the JWK as a mapping, the 65-byte SEC1 encoding of x, y, not yet validated),
+    after checking kty and crv; a JSON str is parsed first."""
+    if isinstance(jwk, str):
+        import json  # only when needed: json costs a few ms of import time
+
+        try:
+            jwk = json.loads(jwk)
+        except ValueError as exc:
+            raise ValueError("the JWK is not valid JSON: %s" % exc) from None
+        except RecursionError:  # "[[[[..." 1000 deep; found writing tests/fuzz (pub_jwk)
+            raise ValueError("the JWK is not valid JSON: nested too deeply") from None
+        if not isinstance(jwk, dict):
+            raise ValueError("the JWK must be a JSON object, not %s" % type(jwk).__name__)
+    elif not isinstance(jwk, dict):
+        from collections.abc import Mapping as _Mapping  # lazily: ~1.5 ms to import
+
+        if not isinstance(jwk, _Mapping):
+            raise TypeError("a JWK must be a dict or a JSON str, not %s" % type(jwk).__name__)
+    mapping: Mapping[str, Any] = jwk
+    kty = mapping.get("kty")
+    if kty != "EC":
+        if kty is None:
+            raise ValueError("the JWK has no 'kty' member")
+        raise ValueError("the JWK has kty %r; a P-256 key has kty 'EC'" % (kty,))
+    crv = mapping.get("crv")
+    if crv != "P-256":
+        if crv is None:
+            raise ValueError("the JWK has no 'crv' member")
+        raise ValueError("the JWK is on the curve %r, not 'P-256'" % (crv,))
+    return mapping, b"\x04" + member_bytes(mapping, "x") + member_bytes(mapping, "y")
+
+
+def read_public(jwk: object) -> bytes:
+    """The point of a public JWK; ValueError for one holding "d"."""
+    mapping, point = read(jwk)
+    if "d" in mapping:
+        raise ValueError("this JWK holds a private key ('d'); load it with "
+                         "PrivateKey.from_jwk(jwk) and take its .public_key")
+    return point
+
+
+def read_private(jwk: object) -> Tuple[bytes, bytes]:
+    """(d, the point x, y to check against d*G) of a private JWK."""
+    mapping, point = read(jwk)
+    return member_bytes(mapping, "d"), point

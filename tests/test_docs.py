@@ -1,0 +1,125 @@
+"""Every ```python block of README.md and of docs/*.md runs as printed.
+
+The blocks of one file run in order in one namespace (a later block may use an earlier
+one's names), in a scratch directory. Each block is compiled with its file's name and
+padded to its line there, so a traceback points into the Markdown file itself. Every
+failing block is reported as FILE:LINE with its error, not only the first. Signatures and
+sketches that are not meant to run belong in ```text blocks.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import re
+import traceback
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DOC_FILES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
+# The info strings that mean Python; a block must be marked one of these to be run.
+PYTHON_INFO = {"python", "py", "python3"}
+# A fence opens a line (CommonMark allows up to three spaces of indentation).
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)[^`]*$")
+
+
+def python_blocks(text: str) -> list[tuple[int, str]]:
+    """(line of the first code line, source) of each python-fenced block, in order."""
+    blocks = []
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        m = _FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        fence, info = m.group(1), m.group(2).lower()
+        start = i + 1
+        j = start
+        # The closing fence: the same character, at least as long, nothing after it.
+        while j < len(lines) and not re.match(r"^ {0,3}%s%s*\s*$" % (re.escape(fence), fence[0]), lines[j]):
+            j += 1
+        if j == len(lines):
+            raise ValueError("unclosed code fence at line %d" % (i + 1))
+        if info in PYTHON_INFO:
+            blocks.append((start + 1, "\n".join(lines[start:j]) + "\n"))
+        i = j + 1
+    return blocks
+
+
+def run_blocks(name: str, text: str) -> list[str]:
+    """Run the file's python blocks in one namespace; a 'NAME:LINE: error' per failure."""
+    namespace: dict = {"__name__": "__docs__"}
+    failures = []
+    for line, source in python_blocks(text):
+        try:
+            code = compile("\n" * (line - 1) + source, name, "exec")
+            exec(code, namespace)
+        except Exception as exc:  # report every block, then fail
+            where = "%s:%d" % (name, line)
+            tb = traceback.extract_tb(exc.__traceback__)
+            inner = [f for f in tb if f.filename == name]
+            if inner:
+                where += " (failed at line %d)" % inner[-1].lineno
+            failures.append("%s: %s: %s" % (where, type(exc).__name__, exc))
+    return failures
+
+
+@pytest.mark.parametrize("path", DOC_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_doc_blocks_run(path, tmp_path, monkeypatch, capsys):
+    text = path.read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # blocks may write files (key files, for instance)
+    failures = run_blocks(str(path.relative_to(ROOT)), text)
+    if failures:
+        pytest.fail("python blocks that do not run as printed:\n" + "\n".join(failures),
+                    pytrace=False)
+
+
+def test_the_documents_have_examples():
+    """The files the issue names have runnable examples, so the test above cannot pass by
+    finding none (for instance after a change of the fence syntax)."""
+    for name in ("README.md", "docs/api.md"):
+        assert len(python_blocks((ROOT / name).read_text(encoding="utf-8"))) >= 1, name
+    assert len(python_blocks((ROOT / "docs/api.md").read_text(encoding="utf-8"))) >= 10
+
+
+def test_failures_name_file_and_line():
+    """Negative control: a failing block is reported with its file and line, later blocks
+    still run in the same namespace, and non-python blocks are not run."""
+    text = "\n".join([
+        "# t",                       # 1
+        "```python",                 # 2
+        "x = 1",                     # 3
+        "```",                       # 4
+        "```text",                   # 5
+        "this is not python",        # 6
+        "```",                       # 7
+        "````python",                # 8
+        "y = x + 1",                 # 9
+        "assert y == 3",             # 10
+        "````",                      # 11
+        "```py",                     # 12
+        "z = undefined_name",        # 13
+        "```",                       # 14
+        "```python",                 # 15
+        "assert (x, y) == (1, 2)",   # 16
+        "```",                       # 17
+        "",
+    ])
+    assert [line for line, _ in python_blocks(text)] == [3, 9, 13, 16]
+    failures = run_blocks("t.md", text)
+    assert len(failures) == 2, failures
+    assert failures[0].startswith("t.md:9 (failed at line 10): AssertionError"), failures[0]
+    assert failures[1].startswith("t.md:13 (failed at line 13): NameError"), failures[1]
+    assert "undefined_name" in failures[1]
+
+
+def test_unclosed_fence_is_an_error():
+    with pytest.raises(ValueError, match="line 2"):
+        python_blocks("text\n```python\nx = 1\n")
+
+
+def test_readme_stays_short():
+    """Issue 11: the README is an overview of at most ~200 lines; the details live in docs/."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
+    assert lines <= 200, "README.md has %d lines; move the details into docs/" % lines

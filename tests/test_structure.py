@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The package's structure: every module imports, and the import graph of src/p256 has
+no cycle (lazy imports inside functions included: a cycle through one still ties the
+modules together); no module reads another's private key attributes."""
+
+import ast
+import importlib
+import os
+import pkgutil
+
+import pytest
+
+import p256
+
+PACKAGE_DIR = os.path.dirname(p256.__file__)
+MODULES = sorted(m.name for m in pkgutil.iter_modules([PACKAGE_DIR]))
+
+
+def _module_of(path):
+    name = os.path.splitext(os.path.basename(path))[0]
+    return "p256" if name == "__init__" else "p256." + name
+
+
+def _resolve(current, level, module):
+    """The absolute name of a `from <dots><module> import` in `current`."""
+    if level == 0:
+        return module
+    package = current if current == "p256" else current.rsplit(".", 1)[0]
+    base = package.split(".")
+    base = base[:len(base) - (level - 1)]
+    return ".".join(base + ([module] if module else []))
+
+
+def import_graph(sources, native=("p256._core", "p256._allocstat")):
+    """{module: set of p256 modules it imports} from {module: source text} (native: the
+    compiled modules, which import nothing of p256)."""
+    known = set(sources) | set(native)
+    graph = {name: set() for name in sources}
+    for name, text in sources.items():
+        for node in ast.walk(ast.parse(text)):
+            targets = []
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = _resolve(name, node.level, node.module)
+                # `from . import x`: x is a submodule, or a name of the package itself
+                targets = [base + "." + a.name if base + "." + a.name in known else base
+                           for a in node.names]
+            for target in targets:
+                while target and target not in known:  # p256.x.y -> p256.x
+                    target = target.rpartition(".")[0]
+                if target and target != name:
+                    graph[name].add(target)
+    return graph
+
+
+def find_cycle(graph):
+    """One import cycle as a list of modules (first == last), or None."""
+    state = {}
+
+    def visit(node, stack):
+        state[node] = "open"
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == "open":
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt, stack)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = "done"
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node, [])
+            if found:
+                return found
+    return None
+
+
+def _sources():
+    out = {}
+    for fname in os.listdir(PACKAGE_DIR):
+        if fname.endswith(".py"):
+            with open(os.path.join(PACKAGE_DIR, fname), encoding="utf-8") as f:
+                out[_module_of(fname)] = f.read()
+    return out
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_every_module_imports(name):
+    if name == "__main__":
+        pytest.skip("runs the command line when imported")
+    importlib.import_module("p256." + name)
+
+
+def test_no_import_cycle():
+    graph = import_graph(_sources())
+    assert "p256._keys" in graph and "p256._formats" in graph["p256._keys"]
+    assert find_cycle(graph) is None, " -> ".join(find_cycle(graph))
+
+
+def test_cycle_detector_finds_cycles():
+    """Negative control: the two cycles this package used to have are found."""
+    before = {
+        "p256._keys": "from . import _core\nfrom . import _formats\n",
+        "p256._formats": "from ._keys import PrivateKey, PublicKey, _lookup\n",
+        "p256._core": "",
+    }
+    assert find_cycle(import_graph(before)) == ["p256._formats", "p256._keys", "p256._formats"]
+    lazy = {
+        "p256._cli": "def f():\n    from . import _bench\n",
+        "p256._bench": "def run_cli():\n    from ._cli import CLIError\n",
+    }
+    assert find_cycle(import_graph(lazy)) is not None
+    via_package = {"p256": "from ._keys import PrivateKey\n",
+                   "p256._keys": "from . import __version__\n"}
+    assert find_cycle(import_graph(via_package)) is not None
+
+
+PRIVATE_KEY_ATTRIBUTES = {"_sk", "_b", "_pub"}
+
+
+def _foreign_private_reads(name, text):
+    """`x._sk`, `x._b`, `x._pub` in a module other than _keys (which owns them)."""
+    return [(name, node.lineno, node.attr) for node in ast.walk(ast.parse(text))
+            if isinstance(node, ast.Attribute) and node.attr in PRIVATE_KEY_ATTRIBUTES]
+
+
+def test_no_module_reads_the_key_classes_private_attributes():
+    found = [hit for name, text in _sources().items() if name != "p256._keys"
+             for hit in _foreign_private_reads(name, text)]
+    assert found == []
+    # negative control: what _cli and _formats used to do is found
+    assert _foreign_private_reads("p256._cli", "sk._sk.sign(d, raw, nonce)\n")
+    assert _foreign_private_reads("p256._formats", "b = pk._b\n")
+
+
+def _public_callables():
+    for name in p256.__all__:
+        obj = getattr(p256, name)
+        if isinstance(obj, type):
+            yield name, obj
+            for attr, member in vars(obj).items():
+                if not attr.startswith("_"):
+                    yield "%s.%s" % (name, attr), member
+        elif callable(obj) and getattr(obj, "__module__", "").startswith("p256"):
+            yield name, obj
+
+
+def test_every_public_callable_has_a_google_style_docstring():
+    """The API reference (mkdocstrings) is generated from these: Args/Returns/Raises."""
+    import inspect
+
+    missing = []
+    for name, obj in _public_callables():
+        fn = obj.__func__ if isinstance(obj, (classmethod, staticmethod)) else obj
+        doc = inspect.getdoc(fn.fget if isinstance(fn, property) else fn) or ""
+        if not doc:
+            missing.append(name + ": no docstring")
+            continue
+        if isinstance(fn, property) or isinstance(fn, type):
+            continue
+        params = [p for p in inspect.signature(fn).parameters if p not in ("self", "cls")]
+        if params and "Args:" not in doc:
+            missing.append(name + ": no Args:")
+        if "Returns:" not in doc:
+            missing.append(name + ": no Returns:")
+    assert missing == []

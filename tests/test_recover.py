@@ -11,6 +11,8 @@ import hashlib
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import p256
 from p256 import _recover
@@ -431,3 +433,54 @@ def test_every_candidate_is_checked_by_verify(signed, monkeypatch):
     monkeypatch.setattr(_recover, "candidate_vartime", lambda r, s, d, i: b"\x04" + bytes(63) + b"\x01")
     with pytest.raises(ValueError):
         p256.PublicKey.recover(sig, digest, rid)
+
+
+# ---------------------------------------------------------------------------------------
+# Arbitrary input: only ValueError/TypeError, and whatever is returned is right
+
+def _near_signature():
+    """Bytes around the signature shapes: random, raw-sized, DER-shaped with small r/s."""
+    ints = st.one_of(st.integers(0, 2**16), st.integers(N - 2**8, N + 2**8),
+                     st.integers(0, 2**256 - 1), st.integers(-2**8, -1))
+    der_like = st.builds(lambda r, s: der(r, s), ints, ints)
+    raw_like = st.builds(lambda r, s: raw(r % 2**256, s % 2**256), ints, ints)
+    return st.one_of(st.binary(max_size=80), der_like, raw_like,
+                     der_like.flatmap(lambda b: st.integers(0, len(b)).map(lambda i: b[:i])))
+
+
+@settings(max_examples=300, deadline=None)
+@given(sig=_near_signature(), digest=st.binary(min_size=1, max_size=64),
+       recovery_id=st.integers(0, 3), encoding=st.sampled_from(["der", "raw"]))
+def test_arbitrary_input_raises_only_value_error(sig, digest, recovery_id, encoding):
+    try:
+        q = p256.PublicKey.recover(sig, digest, recovery_id, hash=None, encoding=encoding)
+    except ValueError as e:
+        assert str(e)
+    else:
+        assert q.verify_digest(sig, digest, hash=None, encoding=encoding)
+    try:
+        keys = p256.PublicKey.recover_candidates(sig, digest, hash=None, encoding=encoding)
+    except ValueError:
+        keys = None
+    else:
+        assert all(k.verify_digest(sig, digest, hash=None, encoding=encoding) for k in keys)
+    try:
+        low = p256.normalize_s(sig, encoding=encoding)
+    except ValueError as e:
+        assert str(e) and keys is None  # the same signatures are malformed for both
+    else:
+        assert keys is not None
+        r, s = p256._sig.decode(low, encoding == "raw")
+        assert s <= HALF and low == p256.normalize_s(low, encoding=encoding)
+        assert (low == sig) is (p256._sig.decode(sig, encoding == "raw")[1] <= HALF)
+
+
+def test_encoding_mixups_are_named(signed):
+    sk, digest, sig, rid = signed
+    der_sig = sk.sign_digest(digest)
+    with pytest.raises(ValueError, match='looks like DER: encoding="der"'):
+        p256.PublicKey.recover(der_sig, digest, rid)
+    with pytest.raises(ValueError, match='a raw r\\|\\|s signature\\? encoding="raw"'):
+        p256.normalize_s(sig)
+    with pytest.raises(ValueError, match="malformed DER signature"):
+        p256.normalize_s(sig[:63])

@@ -34,15 +34,21 @@ def decode(sig: object, raw: bool) -> Tuple[int, int]:
     b = as_bytes(sig, "sig")
     if raw:
         if len(b) != 64:
-            raise ValueError("a raw signature is r||s, 64 bytes; got %d byte%s"
-                             % (len(b), "" if len(b) == 1 else "s"))
+            raise ValueError("a raw signature is r||s, 64 bytes; got %d byte%s%s"
+                             % (len(b), "" if len(b) == 1 else "s",
+                                ' (it looks like DER: encoding="der")' if b[:1] == b"\x30" else ""))
         r, s = int.from_bytes(b[:32], "big"), int.from_bytes(b[32:], "big")
     else:
-        top = _der.Reader(b, "DER signature")
-        body = top.enter(_der.SEQUENCE, "SEQUENCE")
-        top.finish()
-        r, s = body.integer("r"), body.integer("s")
-        body.finish()
+        try:
+            top = _der.Reader(b, "DER signature")
+            body = top.enter(_der.SEQUENCE, "SEQUENCE")
+            top.finish()
+            r, s = body.integer("r"), body.integer("s")
+            body.finish()
+        except _der.DerError as exc:
+            if len(b) != 64:
+                raise
+            raise ValueError('%s; a raw r||s signature? encoding="raw"' % exc) from None
     for name, v in (("r", r), ("s", s)):
         if not 1 <= v < N:
             raise ValueError("invalid signature: %s is not in [1, n-1]" % name)

@@ -37,6 +37,8 @@ with atheris.instrument_imports(include=["p256", "targets", "dertree"]):
     import p256._spki  # noqa: F401
     import p256._keys  # noqa: F401
     import p256._batch  # noqa: F401
+    import p256._sig  # noqa: F401
+    import p256._recover  # noqa: F401
     import p256.reference  # noqa: F401
     import targets
 

@@ -22,8 +22,8 @@ from ._common import (
     P,
     PrivateFormat,
     SigEncoding,
-    buffer_error,
     as_bytes,
+    buffer_error,
     byte_length,
     flag_error,
     lookup,
@@ -266,7 +266,8 @@ class PrivateKey:
         if low_s is not True:
             flag_error("low_s", low_s)
         rs = self._sk.sign(digest, True, nonce)
-        return _sig.encode(*_sig.low(int.from_bytes(rs[:32], "big"), int.from_bytes(rs[32:], "big")), raw)
+        r, s = int.from_bytes(rs[:32], "big"), int.from_bytes(rs[32:], "big")
+        return _sig.encode(*_sig.low(r, s), raw)
 
     def sign_recoverable(self, msg: Buffer, *, hash: HashName = "sha256",
                          encoding: SigEncoding = "raw", deterministic: bool = False,

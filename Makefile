@@ -394,6 +394,21 @@ $(DOCS_STAMP): $(VPY) pyproject.toml
 docs: $(DOCS_STAMP)
 	$(VENV)/bin/mkdocs build --strict
 
+# ---- typecheck ----
+# mypy --strict ([tool.mypy] in pyproject.toml: python_version 3.9) over the package
+# (reference.py and the _core/_allocstat stubs included) and the typed usage sample
+# tests/typing/usage.py; then tests/test_typing.py: the negative twin usage_bad.py (every
+# tagged wrong call reported, nothing else), the installed package's py.typed and stubs,
+# stubtest of the stubs against the built extension, and the sample run as a program.
+# mypy comes from the `typing` extra (its requirement is read from pyproject.toml).
+TYPING_REQ = $(shell sed -n 's/^typing = \[\(.*\)\].*/\1/p' pyproject.toml)
+
+.PHONY: typecheck
+typecheck: $(STAMP)
+	@$(VPY) -c 'import mypy' 2>/dev/null || $(VPY) -m pip install -q $(TYPING_REQ)
+	$(VPY) -m mypy
+	$(VPY) -m pytest -q tests/test_typing.py
+
 # ---- recover ----
 # Issue 15 part 6: the key-recovery/low-s fuzz target (tests/fuzz/targets.py `recover`:
 # recover, recover_candidates and normalize_s vs SEC 1 4.1.6 over p256.reference and

@@ -135,10 +135,4 @@ P256_HASH_FN void p256_hmac(const p256_hmac_key *k, const uint8_t *const *parts,
 /* Wipe an HMAC key. */
 P256_HASH_FN void p256_hmac_key_clear(p256_hmac_key *k);
 
-/* Zero n bytes at p in a way the compiler may not elide (also defined, identically guarded by
- * P256_MEMZERO_DEFINED, by other layers of the core; whichever comes first is used). */
-#ifndef P256_MEMZERO_DEFINED
-P256_HASH_FN void p256_memzero(void *p, size_t n);
-#endif
-
 #endif /* P256_HASH_H */

@@ -7,26 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common.h" /* p256_memzero */
 #include "hash.h"
-
-/* ------------------------------------------------------------------------------------------ */
-/* Wiping                                                                                     */
-
-#ifndef P256_MEMZERO_DEFINED
-#define P256_MEMZERO_DEFINED
-P256_HASH_FN void p256_memzero(void *p, size_t n)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    /* memset, then an empty asm that claims to read *p: the stores cannot be proved dead. */
-    memset(p, 0, n);
-    __asm__ __volatile__("" : : "r"(p) : "memory");
-#else
-    volatile uint8_t *v = (volatile uint8_t *)p;
-    while (n--)
-        *v++ = 0;
-#endif
-}
-#endif
 
 /* ------------------------------------------------------------------------------------------ */
 /* Byte order                                                                                 */

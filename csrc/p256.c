@@ -26,6 +26,7 @@ typedef char p256_nonce_ids_agree[(P256_NONCE_SHA224 == P256_HASH_SHA224 &&
                                    P256_NONCE_SHA3_256 == P256_HASH_SHA3_256 &&
                                    P256_NONCE_SHA3_384 == P256_HASH_SHA3_384 &&
                                    P256_NONCE_SHA3_512 == P256_HASH_SHA3_512) ? 1 : -1];
+typedef char p256_digest_max_agrees[P256_DIGEST_MAX == P256_HASH_MAX_SIZE ? 1 : -1];
 
 const char *p256_backend_name(void)
 {
@@ -215,6 +216,21 @@ int p256_mult(uint8_t out[65], const uint8_t k32[32], const uint8_t *pub, size_t
     p256_memzero(&r, sizeof r);
     p256_dit_restore(dit);
     return ok;
+}
+
+/* Hashing is the hash layer's: compiled once per variant, the binding has no copy. */
+size_t p256_digest(int hash, const uint8_t *msg, size_t len, uint8_t out[P256_DIGEST_MAX])
+{
+    if (hash < P256_NONCE_SHA224 || hash > P256_NONCE_SHA3_512)
+        return 0;
+    p256_hash((p256_hash_id)hash, msg, len, out);
+    return p256_hash_size((p256_hash_id)hash);
+}
+
+void *p256_wipe(void *p, size_t n)
+{
+    p256_memzero(p, n);
+    return p;
 }
 
 /* In the extension, this variant's table (p256.h, Variants); backend.c picks one. */

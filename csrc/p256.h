@@ -1,6 +1,6 @@
 /*
  * p256.h: the byte-level API of the P-256 core, used by the Python binding
- * (module.c) and by the C harnesses under tests/c.
+ * (csrc/module.c, csrc/py_*.c) and by the C harnesses under tests/c.
  *
  * Integers are 32-byte big-endian strings; points are SEC1 (65-byte uncompressed
  * output; 65- or 33-byte input, always fully validated). Functions return 1 on success
@@ -14,8 +14,9 @@
 #include <stdint.h>
 
 /*
- * Nonce selection for p256_sign: hedged, or plain RFC 6979 with HMAC over one of these
- * hashes (the values are hash.h's p256_hash_id; p256.c checks they agree).
+ * Hash ids, for p256_digest and for p256_sign's nonce: P256_NONCE_HEDGED, or plain
+ * RFC 6979 with HMAC over one of these hashes (the values are hash.h's p256_hash_id;
+ * p256.c checks they agree).
  */
 #define P256_NONCE_HEDGED (-1)
 #define P256_NONCE_SHA224 0
@@ -26,13 +27,16 @@
 #define P256_NONCE_SHA3_384 5
 #define P256_NONCE_SHA3_512 6
 
+/* The largest digest p256_digest writes (SHA-512, SHA3-512), in bytes. */
+#define P256_DIGEST_MAX 64
+
 /*
  * Variants. A single-unit build (the C harnesses, which #include p256.c) gets these
  * functions as plain external functions. The extension compiles p256.c once per field
  * backend (portable, x86_64-adx, ...) with -DP256_VARIANT=<table name>: then every
  * function below is static to that variant's object and reachable only through the
  * variant's p256_api table (end of this file), and csrc/backend.c defines the external
- * p256_* functions that module.c calls, forwarding to the table chosen at import. A new
+ * p256_* functions that the binding calls, forwarding to the table chosen at import. A new
  * API function needs P256_API here and one line in P256_API_LIST.
  */
 #if defined(P256_VARIANT)
@@ -75,6 +79,17 @@ P256_API int p256_mult_base(uint8_t out[65], const uint8_t k[32]);
 P256_API int p256_mult(uint8_t out[65], const uint8_t k[32], const uint8_t *pub, size_t pub_len);
 
 /*
+ * out = H(msg[0..len)) for H = hash (a P256_NONCE_SHA* id); msg may be NULL when len is
+ * 0. Returns the digest size (28..P256_DIGEST_MAX), or 0 without writing out for an
+ * unknown id. Constant time in the message bytes.
+ */
+P256_API size_t p256_digest(int hash, const uint8_t *msg, size_t len, uint8_t out[P256_DIGEST_MAX]);
+
+/* Wipes n bytes at p (secrets the caller held) in a way the compiler may not drop;
+ * returns p, as memset does (and so that every API function returns a value). */
+P256_API void *p256_wipe(void *p, size_t n);
+
+/*
  * The API as a list, X(return type, name without p256_, parameters, arguments): the
  * variant tables, their type and backend.c's forwarding functions are generated from it.
  */
@@ -99,7 +114,10 @@ P256_API int p256_mult(uint8_t out[65], const uint8_t k[32], const uint8_t *pub,
     X(int, mult_base, (uint8_t out[65], const uint8_t k[32]), (out, k))                   \
     X(int, mult,                                                                          \
       (uint8_t out[65], const uint8_t k[32], const uint8_t *pub, size_t pub_len),         \
-      (out, k, pub, pub_len))
+      (out, k, pub, pub_len))                                                             \
+    X(size_t, digest, (int hash, const uint8_t *msg, size_t len, uint8_t out[P256_DIGEST_MAX]), \
+      (hash, msg, len, out))                                                              \
+    X(void *, wipe, (void *p, size_t n), (p, n))
 
 /* One variant of the core: a pointer per API function, in list order. */
 #define P256_API_MEMBER(ret, name, params, args) ret(*name) params;

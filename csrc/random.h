@@ -4,7 +4,8 @@
 
 #include "common.h"
 
-/* Fills buf with len bytes from the OS CSPRNG; returns 1, or 0 if the OS refused. */
+/* Fills buf with len bytes from the OS CSPRNG; returns 1, or 0 with buf zeroed if the OS
+ * refused. */
 P256_FN int p256_random_bytes(uint8_t *buf, size_t len);
 
 #endif /* P256_RANDOM_H */

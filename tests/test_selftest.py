@@ -1,11 +1,11 @@
-"""The known-answer self-test that p256._core runs when it is imported (csrc/module.c).
+"""The known-answer self-test that p256._core runs when it is imported (csrc/py_selftest.c).
 
 PyInit__core calls the same C function as _core._selftest(): if it fails, the import
 raises ImportError. These tests show that the function passes on this build and that
 each of its four checks can fail (the argument corrupts one expected value, as a
 miscompiled core would produce a wrong one), so the import guard is not vacuous.
 Building with CFLAGS=-DP256_SELFTEST_CORRUPT=<1..4> makes the import itself fail
-(README, Security).
+(docs/security.md).
 """
 
 import subprocess

@@ -1,6 +1,6 @@
 """Concurrency stress test: many threads using the same keys at once, every result checked.
 
-The core releases the GIL around every scalar multiplication (csrc/module.c), so
+The core releases the GIL around every scalar multiplication (csrc/py_secretkey.c), so
 signing, verification, ECDH and key loading really run in parallel in C while other
 threads run Python. THREADS threads share the same PrivateKey/PublicKey objects and,
 for a bounded time (P256_STRESS_SECONDS, default 3 s), pick random operations and

@@ -67,6 +67,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from typing import TYPE_CHECKING, Iterator, cast, overload
+
+if TYPE_CHECKING:  # names for annotations only: nothing here runs
+    from typing import Literal, Optional, Tuple
+
+    from typing_extensions import TypeAlias, TypeGuard
+
+    _Affine: TypeAlias = Tuple[int, int]  # an affine point (x, y)
+    _Point: TypeAlias = Optional[_Affine]  # None is the point at infinity
+    _Jacobian: TypeAlias = Tuple[int, int, int]  # (X, Y, Z), Z == 0 at infinity
+    _Table: TypeAlias = Tuple[Tuple[_Affine, ...], ...]
 
 __all__ = [
     "Curve",
@@ -95,7 +106,7 @@ VERIFY_G_W = 8
 # ---------------------------------------------------------------------------------------------
 
 
-def _jdouble(X1, Y1, Z1, p):
+def _jdouble(X1: int, Y1: int, Z1: int, p: int) -> _Jacobian:
     """2*(X1:Y1:Z1), EFD dbl-2001-b (a = -3).  Infinity and points with Y = 0 give Z3 = 0."""
     if not Z1:
         return 1, 1, 0
@@ -109,7 +120,7 @@ def _jdouble(X1, Y1, Z1, p):
     return X3, Y3, Z3
 
 
-def _jadd_affine(X1, Y1, Z1, x2, y2, p):
+def _jadd_affine(X1: int, Y1: int, Z1: int, x2: int, y2: int, p: int) -> _Jacobian:
     """(X1:Y1:Z1) + (x2, y2) with (x2, y2) an affine point (Z2 = 1), EFD madd-2004-hmv."""
     if not Z1:
         return x2, y2, 1
@@ -129,7 +140,7 @@ def _jadd_affine(X1, Y1, Z1, x2, y2, p):
     return X3, Y3, Z3
 
 
-def _jadd(X1, Y1, Z1, X2, Y2, Z2, p):
+def _jadd(X1: int, Y1: int, Z1: int, X2: int, Y2: int, Z2: int, p: int) -> _Jacobian:
     """(X1:Y1:Z1) + (X2:Y2:Z2), EFD add-1998-cmo-2, with every exceptional case handled."""
     if not Z1:
         return X2, Y2, Z2
@@ -154,7 +165,7 @@ def _jadd(X1, Y1, Z1, X2, Y2, Z2, p):
     return X3, Y3, Z3
 
 
-def _to_affine(X, Y, Z, p):
+def _to_affine(X: int, Y: int, Z: int, p: int) -> _Point:
     """Jacobian -> affine tuple (or None), one inversion."""
     if not Z:
         return None
@@ -163,7 +174,7 @@ def _to_affine(X, Y, Z, p):
     return X * zi2 % p, Y * zi2 % p * zi % p
 
 
-def _batch_to_affine(points, p):
+def _batch_to_affine(points: list[_Jacobian], p: int) -> list[_Affine]:
     """Affine forms of Jacobian points (none at infinity) with one inversion (Montgomery's trick)."""
     prefix = []
     acc = 1
@@ -171,23 +182,23 @@ def _batch_to_affine(points, p):
         prefix.append(acc)
         acc = acc * Z % p
     inv = pow(acc, -1, p)
-    out = [None] * len(points)
+    out: list[_Affine | None] = [None] * len(points)
     for i in range(len(points) - 1, -1, -1):
         X, Y, Z = points[i]
         zi = inv * prefix[i] % p  # 1/Z_i
         inv = inv * Z % p
         zi2 = zi * zi % p
         out[i] = (X * zi2 % p, Y * zi2 % p * zi % p)
-    return out
+    return cast("list[_Affine]", out)  # the loop filled every slot
 
 
-def _wnaf(k, w):
+def _wnaf(k: int, w: int) -> list[int]:
     """Width-w NAF of k >= 0, least significant digit first (Guide to ECC, Alg. 3.35).
 
     Every nonzero digit is odd with |d| < 2^(w-1); at most one of any w consecutive digits is
     nonzero; the length is at most bit_length(k) + 1.
     """
-    digits = []
+    digits: list[int] = []
     append = digits.append
     full = 1 << w
     half = full >> 1
@@ -210,23 +221,23 @@ def _wnaf(k, w):
 # ---------------------------------------------------------------------------------------------
 
 
-def _is_int(v):
+def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _check_scalar(v, what="scalar"):
+def _check_scalar(v: object, what: str = "scalar") -> int:
     if not _is_int(v):
         raise TypeError(f"{what} must be an int, not {type(v).__name__}")
     return int(v)
 
 
-def _check_bytes(v, what="digest"):
+def _check_bytes(v: object, what: str = "digest") -> bytes:
     if isinstance(v, (bytes, bytearray, memoryview)):
         return bytes(v)
     raise TypeError(f"{what} must be bytes, not {type(v).__name__}")
 
 
-def _check_curve(c):
+def _check_curve(c: object) -> Curve:
     if not isinstance(c, Curve):
         raise TypeError(f"expected a reference Curve object, not {type(c).__name__}")
     return c
@@ -240,7 +251,7 @@ class Curve:
         "_base_table", "_g_odd", "_mult_w",
     )
 
-    def __init__(self, name, p, n, b, gx, gy):
+    def __init__(self, name: str, p: int, n: int, b: int, gx: int, gy: int) -> None:
         self.name = name
         self.p = p
         self.n = n
@@ -251,16 +262,16 @@ class Curve:
         self.g = (gx, gy)
         self.bit_size = p.bit_length()
         self.byte_len = (self.bit_size + 7) // 8
-        self._base_table = None
-        self._g_odd = None
+        self._base_table: _Table | None = None
+        self._g_odd: tuple[_Affine, ...] | None = None
         self._mult_w = 5 if self.bit_size <= 256 else 6
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<reference curve {self.name}>"
 
     # -- validation ---------------------------------------------------------------------------
 
-    def is_on_curve(self, x, y) -> bool:
+    def is_on_curve(self, x: int, y: int) -> bool:
         """True iff 0 <= x, y < p and y^2 == x^3 - 3x + b (mod p).  TypeError for non-ints."""
         if not (_is_int(x) and _is_int(y)):
             raise TypeError("coordinates must be ints")
@@ -269,7 +280,12 @@ class Curve:
             return False
         return (y * y - (x * x * x - 3 * x + self.b)) % p == 0
 
-    def _point(self, P, allow_infinity=True):
+    @overload
+    def _point(self, P: object, allow_infinity: Literal[False]) -> _Affine: ...
+    @overload
+    def _point(self, P: object, allow_infinity: bool = True) -> _Point: ...
+
+    def _point(self, P: object, allow_infinity: bool = True) -> _Point:
         """Validate P (None or an on-curve 2-tuple of ints) and return it as a plain tuple."""
         if P is None:
             if allow_infinity:
@@ -286,7 +302,7 @@ class Curve:
             raise ValueError(f"point is not on {self.name}")
         return (x, y)
 
-    def _scalar(self, k):
+    def _scalar(self, k: object) -> int:
         k = _check_scalar(k)
         if k < 0:
             raise ValueError("scalar must be >= 0")
@@ -294,7 +310,7 @@ class Curve:
 
     # -- group law ------------------------------------------------------------------------------
 
-    def add(self, p1, p2):
+    def add(self, p1: tuple[int, int] | None, p2: tuple[int, int] | None) -> tuple[int, int] | None:
         """p1 + p2 (affine tuples or None)."""
         p1 = self._point(p1)
         p2 = self._point(p2)
@@ -305,7 +321,7 @@ class Curve:
         p = self.p
         return _to_affine(*_jadd_affine(p1[0], p1[1], 1, p2[0], p2[1], p), p)
 
-    def double(self, p1):
+    def double(self, p1: tuple[int, int] | None) -> tuple[int, int] | None:
         """2 * p1."""
         p1 = self._point(p1)
         if p1 is None:
@@ -313,7 +329,7 @@ class Curve:
         p = self.p
         return _to_affine(*_jdouble(p1[0], p1[1], 1, p), p)
 
-    def scalar_mult(self, p1, k):
+    def scalar_mult(self, p1: tuple[int, int] | None, k: int) -> tuple[int, int] | None:
         """k * p1 for any int k >= 0 (reduced mod n); None when the result is infinity."""
         p1 = self._point(p1)
         k = self._scalar(k)
@@ -321,7 +337,7 @@ class Curve:
             return None
         return _to_affine(*self._mult_jac(p1, k), self.p)
 
-    def scalar_base_mult(self, k):
+    def scalar_base_mult(self, k: int) -> tuple[int, int] | None:
         """k * G for any int k >= 0 (reduced mod n); None when k = 0 mod n."""
         k = self._scalar(k)
         if not k:
@@ -330,7 +346,7 @@ class Curve:
 
     # -- internals --------------------------------------------------------------------------------
 
-    def _mult_jac(self, P, k):
+    def _mult_jac(self, P: _Affine, k: int) -> _Jacobian:
         """k * P in Jacobian coordinates, P affine on the curve, 0 < k (wNAF, Jacobian table)."""
         p = self.p
         w = self._mult_w
@@ -355,7 +371,7 @@ class Curve:
                 X, Y, Z = _jadd(X, Y, Z, X2, Y2, Z2, p)
         return X, Y, Z
 
-    def _table(self):
+    def _table(self) -> _Table:
         """Fixed-base table: tab[j][i - 1] = i * 2^(BASE_W * j) * G (affine), 1 <= i <= 2^(BASE_W-1).
 
         Built once per curve on first use.  Concurrent first calls may both build it; the result
@@ -369,7 +385,7 @@ class Curve:
         # Enough windows for any k < 2^bit_size including the final carry of the signed recoding.
         windows = (self.n.bit_length() + BASE_W) // BASE_W
         bx, by = self.gx, self.gy
-        tab = []
+        rows: list[tuple[_Affine, ...]] = []
         for _ in range(windows):
             pts = [(bx, by, 1)]
             acc = (bx, by, 1)
@@ -380,11 +396,11 @@ class Curve:
             pts.append(_jdouble(*acc, p))
             aff = _batch_to_affine(pts, p)
             bx, by = aff.pop()
-            tab.append(tuple(aff))
-        self._base_table = tab = tuple(tab)
+            rows.append(tuple(aff))
+        self._base_table = tab = tuple(rows)
         return tab
 
-    def _base_mult_jac(self, k):
+    def _base_mult_jac(self, k: int) -> _Jacobian:
         """k * G in Jacobian coordinates for 0 <= k < n: signed base-2^BASE_W digits, no doubling."""
         tab = self._base_table or self._table()
         p = self.p
@@ -410,7 +426,7 @@ class Curve:
             j += 1
         return X, Y, Z
 
-    def _g_odd_multiples(self):
+    def _g_odd_multiples(self) -> tuple[_Affine, ...]:
         """Affine odd multiples G, 3G, ..., (2^(VERIFY_G_W-1) - 1)G, taken from base-table window 0."""
         g_odd = self._g_odd
         if g_odd is None:
@@ -418,7 +434,7 @@ class Curve:
             g_odd = self._g_odd = tuple(w0[i] for i in range(0, 1 << (VERIFY_G_W - 1), 2))
         return g_odd
 
-    def _mult_add_base_jac(self, u1, Q, u2):
+    def _mult_add_base_jac(self, u1: int, Q: _Affine, u2: int) -> _Jacobian:
         """u1*G + u2*Q (Jacobian) by interleaved wNAF (Straus-Shamir), shared doublings."""
         p = self.p
         gtab = self._g_odd_multiples()
@@ -498,7 +514,7 @@ P521 = Curve(
 
 CURVES = (P224, P256, P384, P521)
 
-_BY_NAME = {}
+_BY_NAME: dict[str, Curve] = {}
 for _c, _aliases in zip(CURVES, (("secp224r1",), ("secp256r1", "prime256v1"), ("secp384r1",), ("secp521r1",))):
     for _alias in (_c.name, _c.name.replace("-", "")) + _aliases:
         _BY_NAME[_alias.lower()] = _c
@@ -519,7 +535,7 @@ _HASH_BY_DIGEST_LEN = {28: "sha224", 32: "sha256", 48: "sha384", 64: "sha512"}
 _RFC6979_HASHES = ("sha1", "sha224", "sha256", "sha384", "sha512")
 
 
-def bits2int(data: bytes, qlen: int) -> int:
+def bits2int(data: bytes | bytearray | memoryview, qlen: int) -> int:
     """The leftmost qlen bits of data as a big-endian integer (RFC 6979 2.3.2, FIPS 186-5 6.4.1)."""
     v = int.from_bytes(data, "big")
     blen = len(data) * 8
@@ -528,7 +544,7 @@ def bits2int(data: bytes, qlen: int) -> int:
     return v
 
 
-def _rfc6979_nonces(c, d, digest, hash_name):
+def _rfc6979_nonces(c: Curve, d: int, digest: bytes, hash_name: str) -> Iterator[int]:
     """Successive RFC 6979 (section 3.2) candidates k in [1, n-1] for key d and digest h1."""
     n = c.n
     qlen = n.bit_length()
@@ -536,7 +552,7 @@ def _rfc6979_nonces(c, d, digest, hash_name):
     hash_fn = getattr(hashlib, hash_name)
     hlen = hash_fn().digest_size
 
-    def mac(key, data):
+    def mac(key: bytes, data: bytes) -> bytes:
         return hmac.new(key, data, hash_fn).digest()
 
     x = d.to_bytes(rlen, "big")  # int2octets(x)
@@ -559,7 +575,7 @@ def _rfc6979_nonces(c, d, digest, hash_name):
         V = mac(K, V)
 
 
-def rfc6979_nonce(c: Curve, d: int, digest: bytes, hash_name: str) -> int:
+def rfc6979_nonce(c: Curve, d: int, digest: bytes | bytearray | memoryview, hash_name: str) -> int:
     """The first RFC 6979 nonce for private key d and message digest h1 = digest.
 
     hash_name is the HMAC hash: "sha1", "sha224", "sha256", "sha384" or "sha512" (ValueError
@@ -577,10 +593,11 @@ def rfc6979_nonce(c: Curve, d: int, digest: bytes, hash_name: str) -> int:
     return next(_rfc6979_nonces(c, d, digest, hash_name))
 
 
-def _sign_with(c, d, e, k):
+def _sign_with(c: Curve, d: int, e: int, k: int) -> tuple[int, int] | None:
     """(r, s) for nonce k, or None when r or s is zero."""
     n = c.n
     R = _to_affine(*c._base_mult_jac(k), c.p)
+    assert R is not None  # 1 <= k < n: k*G is never the point at infinity
     r = R[0] % n
     if not r:
         return None
@@ -590,7 +607,9 @@ def _sign_with(c, d, e, k):
     return r, s
 
 
-def ecdsa_sign(c: Curve, d: int, digest: bytes, k: int | None = None) -> tuple:
+def ecdsa_sign(
+    c: Curve, d: int, digest: bytes | bytearray | memoryview, k: int | None = None
+) -> tuple[int, int]:
     """ECDSA signature (r, s) of a message digest with private key d (1 <= d < n).
 
     k=None: RFC 6979 nonce with HMAC-sha224/256/384/512 for a 28/32/48/64-byte digest
@@ -621,9 +640,12 @@ def ecdsa_sign(c: Curve, d: int, digest: bytes, k: int | None = None) -> tuple:
         rs = _sign_with(c, d, e, kk)
         if rs is not None:
             return rs
+    raise AssertionError("unreachable: the RFC 6979 candidates never run out")
 
 
-def ecdsa_verify(c: Curve, q: tuple, digest: bytes, r: int, s: int) -> bool:
+def ecdsa_verify(
+    c: Curve, q: tuple[int, int], digest: bytes | bytearray | memoryview, r: int, s: int
+) -> bool:
     """True iff (r, s) is a valid signature of digest under public key q.
 
     False for r or s outside [1, n-1]; ValueError if q is None or not on the curve, TypeError
@@ -647,7 +669,7 @@ def ecdsa_verify(c: Curve, q: tuple, digest: bytes, r: int, s: int) -> bool:
     return R[0] % n == r
 
 
-def ecdh(c: Curve, d: int, q: tuple) -> bytes:
+def ecdh(c: Curve, d: int, q: tuple[int, int]) -> bytes:
     """SEC 1 / NIST SP 800-56A ECDH: the x-coordinate of d*Q, big-endian, c.byte_len bytes.
 
     1 <= d < n (ValueError otherwise); Q must be a valid point (ValueError for None or off-curve).

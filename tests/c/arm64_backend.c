@@ -25,34 +25,9 @@
 #ifndef P256_ASM_AARCH64
 #error "build with -DP256_ASM_AARCH64 and csrc/asm/p256_aarch64.S"
 #endif
+#define HARNESS_RNG_SEED 0x2545F4914F6CDD1DULL
+#include "harness.h"
 #include "p256.c"
-
-#include <stdio.h>
-#include <stdlib.h>
-
-static long checks, failures;
-
-#define CHECK(cond, ...)                                             \
-    do {                                                             \
-        checks++;                                                    \
-        if (!(cond)) {                                               \
-            if (++failures <= 20) {                                  \
-                fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-                fprintf(stderr, __VA_ARGS__);                        \
-                fprintf(stderr, "\n");                               \
-            }                                                        \
-        }                                                            \
-    } while (0)
-
-static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
-static uint64_t rng64(void)
-{
-    /* splitmix64 */
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 static const uint64_t P[4] = {P256_P0, P256_P1, P256_P2, P256_P3};
 
@@ -192,7 +167,7 @@ static void check_mul(const fe *a, const fe *b, int with_ref, const char *what)
     asm_mul(&got, a, b);
     port_mul(&want, a, b);
     CHECK(fe_eq(&got, &want), "mul %s: asm != portable", what);
-    if (!fe_eq(&got, &want) && failures <= 20) {
+    if (!fe_eq(&got, &want) && failures <= HARNESS_MAX_REPORTS) {
         print_fe("a", a), print_fe("b", b), print_fe("asm", &got), print_fe("portable", &want);
     }
     if (with_ref)
@@ -206,7 +181,7 @@ static void check_sqr(const fe *a, int with_ref, const char *what)
     port_sqr(&want, a);
     asm_mul(&viamul, a, a);
     CHECK(fe_eq(&got, &want), "sqr %s: asm != portable", what);
-    if (!fe_eq(&got, &want) && failures <= 20)
+    if (!fe_eq(&got, &want) && failures <= HARNESS_MAX_REPORTS)
         print_fe("a", a), print_fe("asm", &got), print_fe("portable", &want);
     CHECK(fe_eq(&got, &viamul), "sqr %s: asm sqr != asm mul(a, a)", what);
     if (with_ref)

@@ -19,15 +19,15 @@
  *   - the field backend's two entry points are renamed to probe_fe_mul/probe_fe_sqr,
  *     which record and call the real assembly (every field operation: the middle of the
  *     work);
- *   - p256_memzero is this file's (common.h lets a user supply it): the wipes at the end
- *     of every secret-handling function;
+ *   - p256_memzero calls probe() first (common.h's P256_MEMZERO_PROBE hook): the wipes
+ *     at the end of every secret-handling function;
  *   - syscall is renamed to probe_syscall: the getrandom(2) calls of seckey_generate and
  *     hedged signing, before any other work.
  */
 #ifndef P256_ASM_AARCH64
 #error "build with -DP256_ASM_AARCH64 and csrc/asm/p256_aarch64.S"
 #endif
-#define _GNU_SOURCE /* syscall(2), as p256.c itself asks for */
+#include "harness.h" /* first: _GNU_SOURCE, for syscall(2) as p256.c asks too */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -36,14 +36,7 @@
 static void probe(void);
 long probe_syscall(long number, ...);
 
-#define P256_MEMZERO_DEFINED
-static void p256_memzero(void *p, size_t n)
-{
-    volatile uint8_t *v = (volatile uint8_t *)p;
-    probe();
-    while (n--)
-        *v++ = 0;
-}
+#define P256_MEMZERO_PROBE() probe()
 
 #define p256_fe_mul_aarch64 probe_fe_mul
 #define p256_fe_sqr_aarch64 probe_fe_sqr
@@ -52,9 +45,6 @@ static void p256_memzero(void *p, size_t n)
 #undef p256_fe_mul_aarch64
 #undef p256_fe_sqr_aarch64
 #undef syscall
-
-#include <stdio.h>
-#include <stdlib.h>
 
 #ifndef P256_DIT_CONTROL
 #error "cpu_aarch64.h did not enable DIT control on this target"
@@ -100,19 +90,6 @@ long probe_syscall(long number, ...)
     va_end(ap);
     return syscall(number, buf, len, flags);
 }
-
-static long checks, failures;
-
-#define CHECK(cond, ...)                                             \
-    do {                                                             \
-        checks++;                                                    \
-        if (!(cond)) {                                               \
-            failures++;                                              \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);     \
-            fprintf(stderr, __VA_ARGS__);                            \
-            fprintf(stderr, "\n");                                   \
-        }                                                            \
-    } while (0)
 
 static void dit_set(int on)
 {

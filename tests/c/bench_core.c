@@ -13,33 +13,10 @@
  * default (user CPU time), so that other processes on a shared machine do not make both
  * sides look slower by different amounts.
  */
-#define _GNU_SOURCE
+#include "harness.h"
 #include "p256.c"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static double cpu_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static uint8_t d[32], pub[65], peer[65], rs[64], digest[32], out[65], shared[32], comp[33];
 static p256_fe fa, fb;
@@ -49,14 +26,13 @@ static p256_scalar sa;
     do {                                                                          \
         double t[11];                                                             \
         for (int r = 0; r < 11; r++) {                                            \
-            double t0 = now();                                                    \
+            double t0 = wall_seconds();                                           \
             for (int i = 0; i < (iters); i++) {                                   \
                 stmt;                                                             \
             }                                                                     \
-            t[r] = (now() - t0) / (iters);                                        \
+            t[r] = (wall_seconds() - t0) / (iters);                               \
         }                                                                         \
-        qsort(t, 11, sizeof t[0], cmp_double);                                    \
-        printf("%-28s %9.3f us\n", name, t[5] * 1e6);                             \
+        printf("%-28s %9.3f us\n", name, median(t, 11) * 1e6);                    \
     } while (0)
 
 /* One Go-format benchmark line: calibrate a batch to ~0.1 s, time 5 batches, median. */
@@ -65,25 +41,24 @@ static p256_scalar sa;
         double t[5], t0;                                                          \
         long n = 1;                                                               \
         for (;;) {                                                                \
-            t0 = cpu_now();                                                           \
+            t0 = cpu_seconds();                                                   \
             for (long i = 0; i < n; i++) {                                        \
                 stmt;                                                             \
             }                                                                     \
-            if (cpu_now() - t0 > 0.05 || n > (1L << 40))                              \
+            if (cpu_seconds() - t0 > 0.05 || n > (1L << 40))                      \
                 break;                                                            \
             n *= 2;                                                               \
         }                                                                         \
-        n = (long)((double)n * 0.1 / (cpu_now() - t0 > 1e-9 ? cpu_now() - t0 : 1e-9)) + 1; \
+        n = (long)((double)n * 0.1 / (cpu_seconds() - t0 > 1e-9 ? cpu_seconds() - t0 : 1e-9)) + 1; \
         for (int r = 0; r < 5; r++) {                                             \
-            t0 = cpu_now();                                                           \
+            t0 = cpu_seconds();                                                   \
             for (long i = 0; i < n; i++) {                                        \
                 stmt;                                                             \
             }                                                                     \
-            t[r] = (cpu_now() - t0) / (double)n;                                      \
+            t[r] = (cpu_seconds() - t0) / (double)n;                              \
         }                                                                         \
-        qsort(t, 5, sizeof t[0], cmp_double);                                     \
         printf("Benchmark%s-%ld\t%10ld\t%12.1f ns/op\n", name, ncpu, 5 * n,       \
-               t[2] * 1e9);                                                       \
+               median(t, 5) * 1e9);                                               \
         fflush(stdout);                                                           \
     } while (0)
 

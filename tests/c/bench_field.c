@@ -14,50 +14,27 @@
  *                            -d nochain,exec, is N2 - N1 operations exactly). OP is one of
  *                            fe_mul fe_sqr ecmult_gen ecmult_const sign verify ecdh.
  */
-#define _GNU_SOURCE
+#include "harness.h"
 #include "p256.c"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static p256_fe fa, fb;
 
 /* One batch of stmt, ns per iteration. */
 #define BATCH(iters, stmt)                                                       \
     ({                                                                           \
-        double t0_ = now();                                                      \
+        double t0_ = cpu_seconds();                                              \
         for (long i_ = 0; i_ < (iters); i_++) {                                  \
             stmt;                                                                \
         }                                                                        \
-        (now() - t0_) * 1e9 / (iters);                                           \
+        (cpu_seconds() - t0_) * 1e9 / (iters);                                   \
     })
-
-static double median11(double *t)
-{
-    qsort(t, 11, sizeof t[0], cmp_double);
-    return t[5];
-}
 
 #define TIME(name, iters, stmt)                                                  \
     do {                                                                         \
         double t_[11];                                                           \
         for (int r_ = 0; r_ < 11; r_++)                                          \
             t_[r_] = BATCH(iters, stmt);                                         \
-        printf("%-28s %9.3f us\n", name, median11(t_) / 1e3);                    \
+        printf("%-28s %9.3f us\n", name, median(t_, 11) / 1e3);                  \
     } while (0)
 
 int main(int argc, char **argv)
@@ -83,10 +60,10 @@ int main(int argc, char **argv)
                 sa[r] = BATCH(100000, p256_fe_sqr_aarch64(fa.v, fa.v));
                 sp[r] = BATCH(100000, p256_fe_sqr_portable(&fa, &fa));
             }
-            printf("%-28s %9.3f us\n", "fe_mul aarch64", median11(ta) / 1e3);
-            printf("%-28s %9.3f us\n", "fe_mul portable", median11(tp) / 1e3);
-            printf("%-28s %9.3f us\n", "fe_sqr aarch64", median11(sa) / 1e3);
-            printf("%-28s %9.3f us\n", "fe_sqr portable", median11(sp) / 1e3);
+            printf("%-28s %9.3f us\n", "fe_mul aarch64", median(ta, 11) / 1e3);
+            printf("%-28s %9.3f us\n", "fe_mul portable", median(tp, 11) / 1e3);
+            printf("%-28s %9.3f us\n", "fe_sqr aarch64", median(sa, 11) / 1e3);
+            printf("%-28s %9.3f us\n", "fe_sqr portable", median(sp, 11) / 1e3);
         }
 #else
         TIME("fe_mul portable", 100000, p256_fe_mul(&fa, &fa, &fb));

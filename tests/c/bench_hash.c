@@ -7,28 +7,10 @@
  * batch sized to take about 2 ms. The portable SHA-256 rows force the portable path in the same
  * binary by presetting the cached CPU probe; build with -DP256_NO_SHA_EXT to compile SHA-NI out.
  */
-#define _POSIX_C_SOURCE 199309L
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
+#include "harness.h"
 #include "rfc6979_impl.h"
 
 #define REPEATS 51
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static volatile uint8_t sink;
 
@@ -39,25 +21,25 @@ static double last_min;   /* fastest run of the latest measure(), for the min co
 /* Median ns per operation of fn (fn(iters) performs iters operations). */
 static double measure(bench_fn fn)
 {
-    double t[REPEATS];
+    double t[REPEATS], m;
     long iters = 1;
     int r;
 
     for (;;) {   /* calibrate: batch of about 2 ms */
-        double t0 = now_ns();
+        double t0 = wall_seconds();
         fn(iters);
-        if (now_ns() - t0 > 2e6 || iters > (1L << 28))
+        if (wall_seconds() - t0 > 2e-3 || iters > (1L << 28))
             break;
         iters *= 2;
     }
     for (r = 0; r < REPEATS; r++) {
-        double t0 = now_ns();
+        double t0 = wall_seconds();
         fn(iters);
-        t[r] = (now_ns() - t0) / (double)iters;
+        t[r] = (wall_seconds() - t0) * 1e9 / (double)iters;
     }
-    qsort(t, REPEATS, sizeof t[0], cmp_double);
+    m = median(t, REPEATS); /* sorts t: t[0] is the minimum */
     last_min = t[0];
-    return t[REPEATS / 2];
+    return m;
 }
 
 static uint8_t blocks[64 * 64];

@@ -11,13 +11,8 @@
  * below, with left-to-right square-and-multiply over the public exponent.
  * All results are cross-checked before timing.
  */
-#define _POSIX_C_SOURCE 199309L
+#include "harness.h"
 #include "modinv_impl.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 __extension__ typedef unsigned __int128 u128;
 
@@ -118,27 +113,6 @@ static void fermat_inv(uint64_t r[4], const uint64_t a[4], const mont_ctx *c)
     mont_mul(r, x, one, c);
 }
 
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 #define NIN 256
 #define CALLS 64
 #define SAMPLES 301
@@ -155,7 +129,7 @@ static double bench(int which, int k, const mont_ctx *ctx)
     int s, j, idx = 0;
     uint64_t acc = 0, r[4];
     for (s = -20; s < SAMPLES; s++) { /* the first 20 samples warm up */
-        double t0 = now_ns();
+        double t0 = wall_seconds();
         for (j = 0; j < CALLS; j++, idx = (idx + 1) % NIN) {
             if (which == F_CT)
                 p256_modinv(r, inputs[k][idx], m);
@@ -166,11 +140,10 @@ static double bench(int which, int k, const mont_ctx *ctx)
             acc ^= r[0];
         }
         if (s >= 0)
-            t[s] = (now_ns() - t0) / CALLS;
+            t[s] = (wall_seconds() - t0) * 1e9 / CALLS;
     }
     sink = acc;
-    qsort(t, SAMPLES, sizeof t[0], cmp_double);
-    return t[SAMPLES / 2];
+    return median(t, SAMPLES);
 }
 
 int main(void)

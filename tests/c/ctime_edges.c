@@ -21,9 +21,8 @@
  * window method, ECDH's x equals x(d*G) for Q = G, invalid keys are refused), so the
  * harness also fails if the paths it covers stop computing the right thing.
  */
+#include "harness.h"
 #include "p256.c"
-
-#include <stdio.h>
 
 static const uint8_t N_BE[32] = {
     0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
@@ -37,8 +36,6 @@ static const uint8_t G_SEC1[65] = {
     0x7c, 0x0f, 0x9e, 0x16, 0x2b, 0xce, 0x33, 0x57, 0x6b, 0x31, 0x5e, 0xce, 0xcb, 0xb6, 0x40,
     0x68, 0x37, 0xbf, 0x51, 0xf5};
 
-static int failures;
-
 static void secret(void *p, size_t n)
 {
     P256_SECRET(p, n);
@@ -49,13 +46,8 @@ static void public(void *p, size_t n)
     P256_DECLASSIFY(p, n);
 }
 
-static void check(int cond, const char *what, int edge)
-{
-    if (!cond) {
-        fprintf(stderr, "ctime_edges: edge %d: %s\n", edge, what);
-        failures++;
-    }
-}
+/* A declassified result's check, for edge value number `edge`. */
+#define check(cond, what, edge) CHECK(cond, "ctime_edges: edge %d: %s", edge, what)
 
 /* out = a + delta (big-endian, mod 2^256). */
 static void add_small(uint8_t out[32], const uint8_t a[32], int delta)

@@ -3,45 +3,11 @@
  * `make ctest` once per field backend: RFC 6979 signatures, Wycheproof ECDH and ECDSA
  * verification, base-point multiples (tests/c/api_kat.h, from tools/gen_api_kat.py).
  */
+#include "harness.h"
 #include "p256.c"
-
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "api_kat.h"
 
-static int failures;
-static int checks;
-
-#define CHECK(cond, ...)                                              \
-    do {                                                              \
-        checks++;                                                     \
-        if (!(cond)) {                                                \
-            failures++;                                               \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);      \
-            fprintf(stderr, __VA_ARGS__);                             \
-            fprintf(stderr, "\n");                                    \
-        }                                                             \
-    } while (0)
-
-/* Hex string -> bytes; returns the length. */
-static size_t unhex(uint8_t *out, size_t cap, const char *hex)
-{
-    size_t n = strlen(hex) / 2;
-    if (n > cap) {
-        fprintf(stderr, "test_api: vector longer than %zu bytes\n", cap);
-        exit(2);
-    }
-    for (size_t i = 0; i < n; i++) {
-        unsigned v;
-        if (sscanf(hex + 2 * i, "%2x", &v) != 1) {
-            fprintf(stderr, "test_api: bad hex in a vector\n");
-            exit(2);
-        }
-        out[i] = (uint8_t)v;
-    }
-    return n;
-}
 
 static void test_rfc6979(void)
 {
@@ -112,13 +78,50 @@ static void test_basemult(void)
     }
 }
 
+/* p256_digest: FIPS 180-4 / FIPS 202 "abc" answers per hash id; unknown ids write nothing. */
+static void test_digest(void)
+{
+    static const char *const abc[7] = {
+        "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7",
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+        "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed"
+        "8086072ba1e7cc2358baeca134c825a7",
+        "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+        "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+        "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532",
+        "ec01498288516fc926459f58e2c6ad8df9b473cb0fc08c2596da7cf0e49be4b2"
+        "98d88cea927ac7f539f1edf228376d25",
+        "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e"
+        "10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0",
+    };
+    uint8_t want[P256_DIGEST_MAX], out[P256_DIGEST_MAX], ff[P256_DIGEST_MAX];
+    for (int id = P256_NONCE_SHA224; id <= P256_NONCE_SHA3_512; id++) {
+        size_t wl = unhex(want, sizeof want, abc[id]);
+        CHECK(p256_digest(id, (const uint8_t *)"abc", 3, out) == wl && memcmp(out, want, wl) == 0,
+              "p256_digest(%d, \"abc\")", id);
+    }
+    unhex(want, sizeof want, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    CHECK(p256_digest(P256_NONCE_SHA256, NULL, 0, out) == 32 && memcmp(out, want, 32) == 0,
+          "p256_digest of the empty message");
+    memset(ff, 0xff, sizeof ff);
+    for (int i = 0; i < 3; i++) {
+        const int id = (const int[3]){P256_NONCE_HEDGED, P256_NONCE_SHA3_512 + 1, 100}[i];
+        memcpy(out, ff, sizeof out);
+        CHECK(p256_digest(id, (const uint8_t *)"abc", 3, out) == 0 && memcmp(out, ff, sizeof ff) == 0,
+              "p256_digest(%d): unknown id refused, out untouched", id);
+    }
+    CHECK(p256_wipe(out, sizeof out) == out && memcmp(out, (uint8_t[P256_DIGEST_MAX]){0}, sizeof out) == 0,
+          "p256_wipe");
+}
+
 int main(void)
 {
+    test_digest();
     test_rfc6979();
     test_ecdh();
     test_verify();
     test_basemult();
-    printf("test_api (%s): %d checks, %d failures (%zu RFC 6979, %zu ECDH, %zu ECDSA, %zu k*G)\n",
+    printf("test_api (%s): %ld checks, %ld failures (%zu RFC 6979, %zu ECDH, %zu ECDSA, %zu k*G)\n",
            p256_backend_name(), checks, failures, sizeof rfc6979_kats / sizeof rfc6979_kats[0],
            sizeof ecdh_kats / sizeof ecdh_kats[0], sizeof verify_kats / sizeof verify_kats[0],
            sizeof basemult_kats / sizeof basemult_kats[0]);

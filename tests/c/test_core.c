@@ -3,36 +3,12 @@
  * from tools/gen_core_kat.py), plus cross-checks between the three scalar
  * multiplications and between the constant-time and variable-time additions.
  */
+#include "harness.h"
 #include "p256.c"
-
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "core_kat.h"
 
-static int failures;
-static int checks;
 
-#define CHECK(cond, ...)                                              \
-    do {                                                              \
-        checks++;                                                     \
-        if (!(cond)) {                                                \
-            failures++;                                               \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);      \
-            fprintf(stderr, __VA_ARGS__);                             \
-            fprintf(stderr, "\n");                                    \
-        }                                                             \
-    } while (0)
-
-static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
-static uint64_t rng64(void)
-{
-    /* splitmix64 */
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 static void random_fe_nonzero(p256_fe *r)
 {
@@ -280,6 +256,6 @@ int main(void)
     test_scalar();
     test_group_add();
     test_ecmult_agree();
-    printf("test_core (%s): %d checks, %d failures\n", p256_backend_name(), checks, failures);
+    printf("test_core (%s): %ld checks, %ld failures\n", p256_backend_name(), checks, failures);
     return failures != 0;
 }

@@ -14,26 +14,9 @@
  * checks the batched code step for step (test_trace).
  */
 #define P256_MODINV_VERIFY 1
+#include "harness.h"
 #include "modinv_impl.h"
 #include "modinv_kat.h"
-
-#include <stdio.h>
-#include <string.h>
-
-static int failures = 0;
-static long checks = 0;
-
-#define CHECK(cond, ...) do { \
-        checks++; \
-        if (!(cond)) { \
-            failures++; \
-            if (failures <= 20) { \
-                fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-                fprintf(stderr, __VA_ARGS__); \
-                fprintf(stderr, "\n"); \
-            } \
-        } \
-    } while (0)
 
 __extension__ typedef unsigned __int128 p256_u128;
 
@@ -173,7 +156,7 @@ static void check_inverse(const struct mod *md, const uint64_t a[4], const uint6
     checks++;
     if (!ok) {
         failures++;
-        if (failures <= 20) {
+        if (failures <= HARNESS_MAX_REPORTS) {
             fprintf(stderr, "FAIL mod %s, %s:", md->name, what);
             print256("a", a);
             print256("ct", r1);
@@ -322,14 +305,6 @@ static void test_edges(void)
             check_inverse(md, neg, s, "-1/small");
         }
     }
-}
-
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
 }
 
 /* ---- Trace check: the batched code performs exactly the divsteps of [BY]
@@ -507,7 +482,7 @@ int main(void)
     test_edges();
     test_trace();
     test_random(100000);
-    printf("  %ld checks, %d failures\n", checks, failures);
+    printf("  %ld checks, %ld failures\n", checks, failures);
     printf("test_modinv: %s\n", failures ? "FAILED" : "ok");
     return failures != 0;
 }

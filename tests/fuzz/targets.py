@@ -8,7 +8,7 @@ escapes is a finding too (atheris reports every uncaught exception as a crash).
 
 What every target checks, beyond "no crash":
 
-- the entry point raises only what API.md documents for bad input (ValueError, with a
+- the entry point raises only what docs/api.md documents for bad input (ValueError, with a
   message; never TypeError for bytes/str/dict arguments, never anything else), and the
   bytes-like variants (memoryview, bytearray; str for PEM) behave exactly like bytes;
 - whatever is accepted round-trips: it re-encodes to the same bytes where the encoding
@@ -60,10 +60,10 @@ PublicKey, PrivateKey = p256.PublicKey, p256.PrivateKey
 PRIME256V1 = bytes.fromhex("06082a8648ce3d030107")  # OID 1.2.840.10045.3.1.7, DER
 
 # The documented differences between p256 and the oracle, by id. Each is checked by the
-# function named in its text; the README's Security section lists them.
+# function named in its text; docs/fuzzing.md lists them.
 DIFFERENCES = {
     "D1-hybrid": "p256 rejects the X9.62 hybrid point form (prefix 06/07) inside an SPKI or "
-                 "ECPrivateKey, which OpenSSL accepts: API.md allows only SEC1 04/02/03 (SEC 1 v2 "
+                 "ECPrivateKey, which OpenSSL accepts: the API allows only SEC1 04/02/03 (SEC 1 v2 "
                  "2.3.3 does not define hybrid; cryptography's own from_encoded_point refuses it). "
                  "Checked: the same structure with the point rewritten as 04||X||Y loads in p256 "
                  "as cryptography's key.",

@@ -1,0 +1,92 @@
+/*
+ * py_binding.h: what the files of the CPython binding (p256._core) share: argument
+ * helpers, the GIL macros, and each file's entry points for module.c.
+ *
+ *   module.c        the module: functions (verify, point_decode, ...) and PyInit__core
+ *   py_secretkey.c  the SecretKey type (the private scalar, held and wiped in C)
+ *   py_batch.c      the Batch type behind p256.verify_many
+ *   py_selftest.c   the known-answer self-test run at import
+ *
+ * The binding reaches the core only through p256.h (and backend.h, for the choice of
+ * variant at import); it compiles no core code of its own.
+ */
+#ifndef P256_PY_BINDING_H
+#define P256_PY_BINDING_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "p256.h"
+
+/* Scalar multiplications take 10-60 us: other Python threads run meanwhile (~0.1 us to switch). */
+#define RELEASE_GIL Py_BEGIN_ALLOW_THREADS
+#define ACQUIRE_GIL Py_END_ALLOW_THREADS
+
+/* A read-only view of a bytes-like argument; release it with byteview_release. */
+typedef struct {
+    Py_buffer view; /* view.obj is NULL for a bytes object (no buffer taken) */
+    const uint8_t *buf;
+    Py_ssize_t len;
+} byteview;
+
+/* 0, or -1 with TypeError naming `what` when obj is not bytes-like (str is not). */
+static inline int byteview_get(byteview *b, PyObject *obj, const char *what)
+{
+    if (PyBytes_Check(obj)) {
+        b->view.obj = NULL;
+        b->buf = (const uint8_t *)PyBytes_AS_STRING(obj);
+        b->len = PyBytes_GET_SIZE(obj);
+        return 0;
+    }
+    if (PyObject_CheckBuffer(obj) && !PyUnicode_Check(obj)) {
+        if (PyObject_GetBuffer(obj, &b->view, PyBUF_SIMPLE) < 0)
+            return -1;
+        b->buf = (const uint8_t *)b->view.buf;
+        b->len = b->view.len;
+        return 0;
+    }
+    PyErr_Format(PyExc_TypeError, "%s must be bytes-like, not %.100s", what,
+                 Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
+static inline void byteview_release(byteview *b)
+{
+    if (b->view.obj != NULL)
+        PyBuffer_Release(&b->view);
+}
+
+/* For METH_FASTCALL functions: 0, or -1 with TypeError unless nargs == want. */
+static inline int check_nargs(Py_ssize_t nargs, Py_ssize_t want, const char *name)
+{
+    if (nargs != want) {
+        PyErr_Format(PyExc_TypeError, "%s() takes %zd arguments (%zd given)", name, want, nargs);
+        return -1;
+    }
+    return 0;
+}
+
+/* Readies a static type and adds it to the module as `name`; 0 or -1. */
+static inline int p256py_add_type(PyObject *module, const char *name, PyTypeObject *type)
+{
+    if (PyType_Ready(type) < 0)
+        return -1;
+    Py_INCREF(type);
+    if (PyModule_AddObject(module, name, (PyObject *)type) < 0) {
+        Py_DECREF(type);
+        return -1;
+    }
+    return 0;
+}
+
+/* py_secretkey.c, py_batch.c: ready the type and add it to the module; 0 or -1. */
+int p256py_add_secretkey(PyObject *module);
+int p256py_add_batch(PyObject *module);
+
+/* py_selftest.c: 0 if every known answer is right, else -1 with ImportError set.
+ * corrupt (tests only): 1-4 corrupt one expected value, to see the check fail. */
+int p256py_selftest_run(int corrupt);
+/* _core._selftest(corrupt=0): the same, from Python. */
+PyObject *p256py_selftest(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+
+#endif /* P256_PY_BINDING_H */

@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Types of p256._core, the native binding (csrc/module.c). Internal: the public API is
+p256.PrivateKey/PublicKey; these signatures follow the C argument parsing exactly
+(METH_O, METH_NOARGS and METH_FASTCALL arguments are positional-only)."""
+
+from collections.abc import Iterable
+from typing import NoReturn, SupportsIndex, TypeVar, final
+
+from typing_extensions import Buffer
+
+_T = TypeVar("_T")
+
+__version__: str
+compiler: str
+# hashlib name -> the core's RFC 6979 nonce id (sign's `nonce`, Batch's `hash_id`).
+NONCE_HASH: dict[str, int]
+# sign's `nonce` for a hedged (randomised) nonce.
+NONCE_HEDGED: int
+
+@final
+class SecretKey:
+    """A P-256 private scalar held and wiped by the native core."""
+
+    # 32 bytes, 1 <= d < n, else ValueError; not bytes-like (or a str): TypeError.
+    def __new__(cls, data: Buffer) -> SecretKey: ...
+    @classmethod
+    def generate(cls) -> SecretKey: ...  # OSError if the OS generator fails
+    def to_bytes(self) -> bytes: ...
+    def public_key(self) -> bytes: ...  # 65-byte uncompressed SEC1
+    # nonce: NONCE_HEDGED or a NONCE_HASH value; DER, or r||s (64 bytes) when raw.
+    def sign(self, digest: Buffer, raw: bool, nonce: int, /) -> bytes: ...
+    def exchange(self, sec1_point: Buffer, /) -> bytes: ...  # 32-byte x of d*Q
+    # Always TypeError: a private key is not pickled or copied implicitly.
+    def __reduce__(self) -> NoReturn: ...
+    def __reduce_ex__(self, protocol: SupportsIndex, /) -> NoReturn: ...
+
+@final
+class Batch:
+    """Batch(items, PublicKey, raw, hash_id): signatures to verify off the GIL."""
+
+    # items: (key, signature, message) triples, each key an instance of pk_type;
+    # hash_id: a NONCE_HASH value. Wrong types: TypeError naming the item.
+    def __new__(
+        cls, items: Iterable[tuple[_T, Buffer, Buffer]], pk_type: type[_T], raw: bool,
+        hash_id: int, /
+    ) -> Batch: ...
+    def run(self) -> None: ...
+    def results(self) -> list[bool]: ...
+    def __len__(self) -> int: ...
+
+def backend() -> str: ...
+def point_decode(sec1: Buffer, /) -> bytes: ...  # 65-byte uncompressed; ValueError if invalid
+def verify(sec1_pub: Buffer, sig: Buffer, digest: Buffer, raw: bool, /) -> bool: ...
+def scalar_base_mult(k: Buffer, /) -> bytes: ...
+def scalar_mult(k: Buffer, sec1_point: Buffer, /) -> bytes: ...
+def _selftest(corrupt: int = 0, /) -> None: ...  # ImportError if an answer is wrong
+def p256verify(data: Buffer, /) -> bytes: ...  # 32-byte 0..01, or b"" on any failure

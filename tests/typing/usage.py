@@ -1,0 +1,216 @@
+# SPDX-License-Identifier: Apache-2.0
+"""A typed program using the whole public API (API.md v2) as a user would.
+
+tests/test_typing.py runs mypy --strict on it (it must be clean) and runs it (it must
+work): assert_type pins each result to its precise type, so an annotation that slips to
+Any or to a wider type fails the check. Its negative twin is usage_bad.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING, Iterable, Literal, Optional, Tuple
+
+import p256
+from p256 import PrivateKey, PublicKey
+from p256 import reference as ref
+
+if TYPE_CHECKING:
+    from typing_extensions import assert_type
+else:  # no runtime dependency: at run time assert_type only hands its value back
+
+    def assert_type(value, _type):
+        return value
+
+
+Hash = Literal["sha224", "sha256", "sha384", "sha512", "sha3_256", "sha3_384", "sha3_512"]
+HASHES: Tuple[Hash, ...] = ("sha224", "sha256", "sha384", "sha512", "sha3_256", "sha3_384",
+                            "sha3_512")
+Encoding = Literal["der", "raw"]
+
+
+def keys() -> tuple[PrivateKey, PublicKey]:
+    sk = PrivateKey.generate()
+    assert_type(sk, PrivateKey)
+    d = sk.to_bytes()
+    assert_type(d, bytes)
+    assert_type(sk.to_int(), int)
+    assert PrivateKey.from_bytes(d).to_int() == sk.to_int()
+    assert PrivateKey.from_bytes(bytearray(d)).to_bytes() == d  # any bytes-like
+    assert PrivateKey.from_bytes(memoryview(d)).to_bytes() == d
+    assert PrivateKey.from_int(sk.to_int()).to_bytes() == d
+    pk = sk.public_key
+    assert_type(pk, PublicKey)
+
+    sec1 = pk.to_bytes()
+    assert_type(sec1, bytes)
+    short = pk.to_bytes(compressed=True)
+    assert len(sec1) == 65 and len(short) == 33
+    assert PublicKey.from_bytes(short) == PublicKey.from_bytes(bytearray(sec1))
+    x, y = pk.x, pk.y
+    assert_type(x, int)
+    assert_type(y, int)
+    same = PublicKey.from_xy(x, y)
+    assert_type(same == pk, bool)
+    assert same == pk and hash(same) == hash(pk)
+    assert {pk: "alice"}[same] == "alice"  # hashable, by value
+    assert d.hex() not in repr(sk) and str(sk.to_int()) not in repr(sk)
+    return sk, pk
+
+
+def ecdsa(sk: PrivateKey, pk: PublicKey) -> None:
+    msg = b"pay alice 10"
+    sig = sk.sign(msg)
+    assert_type(sig, bytes)
+    ok = pk.verify(sig, msg)
+    assert_type(ok, bool)
+    assert ok and not pk.verify(sig, msg + b"0")
+    assert pk.verify(bytearray(sig), memoryview(msg))
+
+    encodings: tuple[Encoding, ...] = ("der", "raw")
+    for h in HASHES:
+        for enc in encodings:
+            for det in (False, True):
+                s = sk.sign(msg, hash=h, encoding=enc, deterministic=det)
+                assert pk.verify(s, msg, hash=h, encoding=enc)
+    raw = sk.sign(msg, hash="sha384", encoding="raw", deterministic=True)
+    assert len(raw) == 64 and raw == sk.sign(msg, hash="sha384", encoding="raw", deterministic=True)
+
+    # Digests: the length must be that of `hash`; hash=None takes any length.
+    digest = hashlib.sha512(msg).digest()
+    dsig = sk.sign_digest(digest, hash="sha512", deterministic=True)
+    assert_type(dsig, bytes)
+    assert dsig == sk.sign(msg, hash="sha512", deterministic=True)
+    dok = pk.verify_digest(dsig, digest, hash="sha512")
+    assert_type(dok, bool)
+    assert dok and pk.verify(dsig, msg, hash="sha512")
+    d256 = hashlib.sha256(msg).digest()
+    assert pk.verify_digest(sk.sign_digest(d256), d256)
+    anylen = sk.sign_digest(b"\x01" * 20, hash=None, encoding="raw")
+    assert pk.verify_digest(anylen, b"\x01" * 20, hash=None, encoding="raw")
+    try:
+        sk.sign_digest(digest)  # 64 bytes, but sha256 is the default
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("sign_digest took a digest of another hash's length")
+
+
+def ecdh(sk: PrivateKey, pk: PublicKey) -> None:
+    other = PrivateKey.generate()
+    shared = sk.exchange(other.public_key)
+    assert_type(shared, bytes)
+    assert shared == other.exchange(pk) and len(shared) == 32
+
+
+def formats(sk: PrivateKey, pk: PublicKey) -> None:
+    pkcs8 = sk.to_der()
+    assert_type(pkcs8, bytes)
+    sec1 = sk.to_der(format="sec1")
+    for blob in (pkcs8, sec1):
+        loaded = PrivateKey.from_der(blob)
+        assert_type(loaded, PrivateKey)
+        assert loaded.to_int() == sk.to_int()
+    pem = sk.to_pem()
+    assert_type(pem, bytes)
+    assert PrivateKey.from_pem(pem).to_bytes() == sk.to_bytes()
+    assert PrivateKey.from_pem(sk.to_pem(format="sec1")).to_bytes() == sk.to_bytes()
+
+    spki = pk.to_der()
+    assert_type(spki, bytes)
+    assert PublicKey.from_der(spki) == pk
+    assert PublicKey.from_der(pk.to_der(compressed=True)) == pk  # p256's addition
+    assert PublicKey.from_pem(pk.to_pem(compressed=True)) == pk
+    pub_pem = pk.to_pem()
+    assert_type(pub_pem, bytes)
+    assert PublicKey.from_pem(pub_pem) == pk
+    assert PublicKey.from_pem(pub_pem.decode("ascii")) == pk  # PEM text read as str
+
+    jwk = pk.to_jwk()
+    assert_type(jwk, dict[str, str])
+    assert jwk["crv"] == "P-256" and PublicKey.from_jwk(jwk) == pk
+    private_jwk = sk.to_jwk()
+    assert_type(private_jwk, dict[str, str])
+    assert PrivateKey.from_jwk(private_jwk).to_int() == sk.to_int()
+
+
+def batch(sk: PrivateKey, pk: PublicKey) -> None:
+    msgs = [b"m%d" % i for i in range(8)]
+    items: list[tuple[PublicKey, bytes, bytes]] = [(pk, sk.sign(m), m) for m in msgs]
+    results = p256.verify_many(items)
+    assert_type(results, list[bool])
+    assert results == [True] * len(msgs)
+
+    def generated() -> Iterable[tuple[PublicKey, bytes, bytes]]:
+        for m in msgs:
+            yield pk, sk.sign(m, hash="sha3_256", encoding="raw"), m
+
+    assert all(p256.verify_many(generated(), hash="sha3_256", encoding="raw", threads=2))
+    assert p256.verify_many([], threads=None) == []
+
+    # EIP-7951 P256VERIFY: hash || r || s || qx || qy.
+    digest = hashlib.sha256(b"eip").digest()
+    rs = sk.sign_digest(digest, encoding="raw")
+    out = p256.p256verify(digest + rs + pk.to_bytes()[1:])
+    assert_type(out, bytes)
+    assert out == (1).to_bytes(32, "big") and p256.p256verify(b"") == b""
+
+
+def low_level(sk: PrivateKey, pk: PublicKey) -> None:
+    k = sk.to_bytes()
+    point = p256.scalar_base_mult(k)
+    assert_type(point, bytes)
+    assert point == pk.to_bytes()
+    two = (2).to_bytes(32, "big")
+    assert_type(p256.scalar_mult(two, point), bytes)
+    assert_type(p256.__version__, str)
+    assert_type(p256.N, int)  # the group order and the field prime, p256's additions
+    assert_type(p256.P, int)
+    assert 1 <= sk.to_int() < p256.N < p256.P
+    assert_type(p256.backend(), str)
+
+
+def reference(sk: PrivateKey, pk: PublicKey) -> None:
+    c = ref.P256
+    assert_type(c, ref.Curve)
+    assert_type(c.name, str)
+    assert c.name == "P-256" and c.bit_size == 256
+    assert_type(c.p, int)
+    assert_type(c.n, int)
+    assert_type(c.b, int)
+    assert_type(c.gx, int)
+    assert_type(c.gy, int)
+    q = (pk.x, pk.y)
+    assert_type(c.is_on_curve(*q), bool)
+    g = c.scalar_base_mult(1)
+    assert_type(g, Optional[Tuple[int, int]])
+    assert g == (c.gx, c.gy)
+    assert c.add(g, None) == g and c.double(g) == c.add(g, g) == c.scalar_mult(g, 2)
+    assert c.scalar_mult(q, c.n) is None  # the point at infinity
+    assert c.scalar_base_mult(sk.to_int()) == q
+
+    digest = hashlib.sha256(b"ref").digest()
+    r, s = ref.ecdsa_sign(c, sk.to_int(), digest)
+    assert_type(r, int)
+    assert ref.ecdsa_sign(c, sk.to_int(), digest, k=12345) != (r, s)
+    assert_type(ref.ecdsa_verify(c, q, digest, r, s), bool)
+    assert pk.verify((r).to_bytes(32, "big") + (s).to_bytes(32, "big"), b"ref", encoding="raw")
+    shared = ref.ecdh(c, sk.to_int(), q)
+    assert_type(shared, bytes)
+    for curve in (ref.P224, ref.P384, ref.P521):
+        assert curve.is_on_curve(curve.gx, curve.gy)
+
+
+def main() -> None:
+    sk, pk = keys()
+    ecdsa(sk, pk)
+    ecdh(sk, pk)
+    formats(sk, pk)
+    batch(sk, pk)
+    low_level(sk, pk)
+    reference(sk, pk)
+
+
+if __name__ == "__main__":
+    main()
+    print("usage.py: ok")

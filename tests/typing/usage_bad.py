@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Negative twin of usage.py: wrong calls that mypy --strict must report.
+
+Each wrong line ends with `# E: <error code>[, <code>...]`: tests/test_typing.py checks that
+mypy reports exactly those codes on exactly those lines, and nothing anywhere else. Never
+run (it would fail at the first line of bad()).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import p256
+from p256 import PrivateKey, PublicKey
+from p256 import reference as ref
+
+
+def needs_private(sk: PrivateKey) -> bytes:
+    return sk.sign(b"m")
+
+
+def bad(sk: PrivateKey, pk: PublicKey) -> None:
+    sig = sk.sign(b"m")
+    digest = hashlib.sha256(b"m").digest()
+    # Keys.
+    PrivateKey.from_bytes("00" * 32)  # E: arg-type
+    PrivateKey.from_int(b"\x01" * 32)  # E: arg-type
+    PublicKey.from_xy(pk.x, str(pk.y))  # E: arg-type
+    pk.to_bytes(compressed="yes")  # E: arg-type
+    sk.public_key()  # E: operator
+    pk.x.decode()  # E: attr-defined
+    d: str = sk.to_bytes()  # E: assignment
+    # Signing and verifying.
+    sk.sign("text")  # E: arg-type
+    sk.sign(b"m", hash="md5")  # E: arg-type
+    sk.sign(b"m", hash="SHA256")  # E: arg-type
+    sk.sign(b"m", hash=None)  # E: arg-type
+    sk.sign(b"m", encoding="pem")  # E: arg-type
+    sk.sign(b"m", deterministic="yes")  # E: arg-type
+    sk.sign(b"m", "sha256")  # E: misc
+    sk.sign_digest(digest, hash="md5")  # E: arg-type
+    sk.sign_digest("ab" * 32)  # E: arg-type
+    pk.verify(sig, "m")  # E: arg-type
+    pk.verify(sig, b"m", encoding="jws")  # E: arg-type
+    pk.verify(sig, b"m", hash=None)  # E: arg-type
+    pk.verify_digest(sig, digest, hash="sha1")  # E: arg-type
+    pk.sign(b"m")  # E: attr-defined
+    needs_private(pk)  # E: arg-type
+    sk.exchange(sk)  # E: arg-type
+    pk.verify(sig, b"m").hex()  # E: attr-defined
+    as_bytes: bytes = pk.verify(sig, b"m")  # E: assignment
+    # Formats.
+    sk.to_der(format="pkcs1")  # E: arg-type
+    sk.to_pem(format="PKCS8")  # E: arg-type
+    PrivateKey.from_der("MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg")  # E: arg-type
+    PublicKey.from_jwk(42)  # E: arg-type
+    jwk: dict[str, int] = sk.to_jwk()  # E: assignment
+    pem: str = pk.to_pem()  # E: assignment
+    # Batch and P256VERIFY.
+    p256.verify_many([(pk, sig)])  # E: list-item
+    p256.verify_many([(sk, sig, b"m")])  # E: list-item
+    p256.verify_many([(pk, sig, b"m")], hash="md5")  # E: arg-type
+    p256.verify_many([(pk, sig, b"m")], threads="4")  # E: arg-type
+    flags: list[bytes] = p256.verify_many([(pk, sig, b"m")])  # E: assignment
+    p256.p256verify("00" * 160)  # E: arg-type
+    ok: bool = p256.p256verify(b"")  # E: assignment
+    p256.__version__ + 1  # E: operator
+    # The reference module.
+    ref.P256.scalar_base_mult(b"\x01")  # E: arg-type
+    ref.P256.is_on_curve(pk.x, None)  # E: arg-type
+    ref.ecdsa_verify(ref.P256, None, digest, 1, 1)  # E: arg-type
+    r, s, t = ref.ecdsa_sign(ref.P256, 1, digest)  # E: misc
+    ref.ecdh(ref.P256, sk, (pk.x, pk.y))  # E: arg-type
+    point: tuple[int, int] = ref.P256.scalar_base_mult(1)  # E: assignment

@@ -178,6 +178,11 @@ def _plant_witness(plant):
 
         h = hashlib.sha256(b"fuzz").digest()
         return h + SK.sign_digest(h, encoding="raw") + Q[1:] + b"\x00"
+    if plant == "recover-digest-tail":
+        import hashlib
+
+        h = hashlib.sha512(b"fuzz").digest()
+        return b"\x01" + bytes([len(h)]) + h + SK.sign_digest(h, hash="sha512", encoding="raw")
     raise AssertionError(plant)
 
 

@@ -30,7 +30,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 VECTORS = pathlib.Path(os.environ.get("P256_VECTORS") or ROOT / "tests" / "vectors") / "wycheproof"
 
 TARGETS = ("pub_bytes", "pub_der", "pub_pem", "pub_jwk", "priv_der", "priv_pem", "priv_jwk",
-           "verify_der", "verify_raw", "p256verify", "cose_key", "jws_verify", "x509_cert")
+           "verify_der", "verify_raw", "p256verify", "cose_key", "jws_verify", "x509_cert",
+           "recover")
 
 
 # -- DER / PEM / JWK writers -------------------------------------------------------------
@@ -161,6 +162,13 @@ def seeds():
                 else:
                     continue
                 add("p256verify", tid, hashlib.sha256(msg).digest() + rs + pub[1:])
+            if hname == "sha256" and int(t["tcId"]) % 4 == 1:  # recover: mode | len | digest | sig
+                digest = hashlib.sha256(msg).digest()
+                add("recover", tid, bytes([(int(t["tcId"]) & 6) | (encoding == "raw")])
+                    + bytes([32]) + digest + sig)
+            if hname == "sha512" and int(t["tcId"]) % 16 == 1:  # a 64-byte digest: truncation
+                digest = hashlib.sha512(msg).digest()
+                add("recover", tid, bytes([encoding == "raw"]) + bytes([64]) + digest + sig)
     eip = list(out["p256verify"].values())[0]
     add("p256verify", "short", eip[:159])
     add("p256verify", "long", eip + b"\x00")
@@ -415,6 +423,7 @@ def control_seeds(all_seeds=None):
         "pub_der": "ecdsa-key-0",
         "verify_der": "sha256-1",
         "p256verify": "sha256-1",
+        "recover": "sha256-1",
     }
     return {t: {name: all_seeds[t][name]} for t, name in picks.items()}
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from . import _core
 from ._batch import p256verify, verify_many
 from ._common import JWK, Buffer, HashName, PrivateFormat, SigEncoding
-from ._keys import N, P, PrivateKey, PublicKey, scalar_base_mult, scalar_mult
+from ._keys import N, P, PrivateKey, PublicKey, normalize_s, scalar_base_mult, scalar_mult
 from . import jws, webauthn, x509  # after _keys, which they import (nothing imports them)
 
 #: The package version (one number, from the build).
@@ -35,6 +35,7 @@ __all__ = [
     "PublicKey",
     "scalar_base_mult",
     "scalar_mult",
+    "normalize_s",
     "verify_many",
     "p256verify",
     "jws",

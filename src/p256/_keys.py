@@ -7,9 +7,9 @@ public key against d*G, the point's validity)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Tuple, Union
 
-from . import _core, _cose, _formats, _jose, _jwk, _spki, _x509
+from . import _bridge, _core, _cose, _formats, _jose, _jwk, _recover, _sig, _spki, _x509
 from ._common import DIGESTS as _DIGESTS
 from ._common import ENCODINGS as _ENCODINGS
 from ._common import HASHES as _HASHES
@@ -22,24 +22,33 @@ from ._common import (
     P,
     PrivateFormat,
     SigEncoding,
+    as_bytes,
     buffer_error,
     byte_length,
     flag_error,
     lookup,
     point_problem,
+    small,
 )
 
 if TYPE_CHECKING:
     from typing import NoReturn
 
+    from cryptography.hazmat.primitives.asymmetric.ec import (
+        EllipticCurvePrivateKey,
+        EllipticCurvePublicKey,
+    )
+
     from ._sec1 import Parts
 
-__all__ = ["PrivateKey", "PublicKey", "scalar_base_mult", "scalar_mult", "N", "P"]
+__all__ = ["PrivateKey", "PublicKey", "scalar_base_mult", "scalar_mult", "normalize_s", "N", "P"]
 
 _new = object.__new__
 _generate = _core.SecretKey.generate
 _verify = _core.verify
 _point_decode = _core.point_decode
+_HALF_N = _sig.HALF_N
+normalize_s = _sig.normalize_s
 
 
 def _check_digest(digest: object, size: int, hash: Optional[str]) -> None:
@@ -163,7 +172,7 @@ class PrivateKey:
         return pub
 
     def sign(self, msg: Buffer, *, hash: HashName = "sha256", encoding: SigEncoding = "der",
-             deterministic: bool = False) -> bytes:
+             deterministic: bool = False, low_s: bool = False) -> bytes:
         """ECDSA signature of a message.
 
         The message is hashed with `hash`; a digest longer than 32 bytes is truncated to
@@ -176,13 +185,15 @@ class PrivateKey:
             encoding: "der" (X9.62 SEQUENCE of two INTEGERs) or "raw" (r || s, 64 bytes).
             deterministic: False (the default): a hedged nonce, fresh randomness mixed
                 with the key and the digest. True: RFC 6979, HMAC with `hash`.
+            low_s: True: the signature with s <= n/2 (of s and n - s, which both verify),
+                as Bitcoin and Ethereum require; see [normalize_s][p256.normalize_s].
 
         Returns:
             The signature.
 
         Raises:
             TypeError: msg is not bytes-like, hash or encoding is not a str, or
-                deterministic is not a bool.
+                deterministic or low_s is not a bool.
             ValueError: Unknown hash or encoding name.
             OSError: The OS random generator failed (hedged nonces only).
         """
@@ -197,10 +208,13 @@ class PrivateKey:
             digest = h(msg).digest()
         except TypeError:
             raise buffer_error("msg", msg) from None
-        return self._sk.sign(digest, raw, nonce)
+        if low_s is False:
+            return self._sk.sign(digest, raw, nonce)
+        return self._sign_low_s(digest, raw, nonce, low_s)
 
     def sign_digest(self, digest: Buffer, *, hash: Optional[HashName] = "sha256",
-                    encoding: SigEncoding = "der", deterministic: bool = False) -> bytes:
+                    encoding: SigEncoding = "der", deterministic: bool = False,
+                    low_s: bool = False) -> bytes:
         """ECDSA signature of a digest computed elsewhere.
 
         The digest must be exactly the size of `hash`'s output, so a digest is never
@@ -221,6 +235,7 @@ class PrivateKey:
             encoding: "der" or "raw" (r || s, 64 bytes).
             deterministic: True for RFC 6979 with HMAC of `hash` (of SHA-256 for None);
                 False (the default) for a hedged nonce.
+            low_s: True: the signature with s <= n/2, as for [sign][p256.PrivateKey.sign].
 
         Returns:
             The signature.
@@ -229,7 +244,7 @@ class PrivateKey:
             ValueError: The digest's length does not fit `hash` (the message names both),
                 an empty digest, or an unknown hash/encoding name.
             TypeError: digest is not bytes-like, a name is not a str (hash: or None), or
-                deterministic is not a bool.
+                deterministic or low_s is not a bool.
             OSError: The OS random generator failed (hedged nonces only).
         """
         try:
@@ -241,7 +256,94 @@ class PrivateKey:
             _check_digest(digest, size, hash)
         nonce = _HEDGED if deterministic is False else ident if deterministic is True \
             else flag_error("deterministic", deterministic)
-        return self._sk.sign(digest, raw, nonce)
+        if low_s is False:
+            return self._sk.sign(digest, raw, nonce)
+        return self._sign_low_s(digest, raw, nonce, low_s)
+
+    def _sign_low_s(self, digest: Buffer, raw: bool, nonce: int, low_s: object) -> bytes:
+        """sign/sign_digest with low_s not False: the signature with s <= n/2 (s is part
+        of the public output, so the choice between s and n - s leaks nothing)."""
+        if low_s is not True:
+            flag_error("low_s", low_s)
+        rs = self._sk.sign(digest, True, nonce)
+        r, s = int.from_bytes(rs[:32], "big"), int.from_bytes(rs[32:], "big")
+        return _sig.encode(*_sig.low(r, s), raw)
+
+    def sign_recoverable(self, msg: Buffer, *, hash: HashName = "sha256",
+                         encoding: SigEncoding = "raw", deterministic: bool = False,
+                         low_s: bool = False) -> Tuple[bytes, int]:
+        """ECDSA signature of a message together with its recovery id.
+
+        The recovery id (SEC 1 v2, 4.1.6) lets
+        [PublicKey.recover][p256.PublicKey.recover] compute the signer's key from the
+        signature and the digest alone: bit 0 is the parity of the nonce point's y,
+        bit 1 says its x is r + n (for P-256 about once in 2^128 signatures). Unlike
+        sign, the signature is r || s (64 bytes) unless `encoding` says otherwise.
+
+        Args:
+            msg: The message, hashed with `hash`.
+            hash: As for [sign][p256.PrivateKey.sign].
+            encoding: "raw" (the default here: r || s) or "der".
+            deterministic: As for sign.
+            low_s: As for sign; the recovery id is that of the signature returned.
+
+        Returns:
+            (signature, recovery id in 0..3).
+
+        Raises:
+            TypeError: msg is not bytes-like, a name is not a str, or a flag not a bool.
+            ValueError: Unknown hash or encoding name.
+            OSError: The OS random generator failed (hedged nonces only).
+        """
+        h, ident = lookup(_HASHES, hash, "hash")
+        try:
+            digest = h(msg).digest()
+        except TypeError:
+            raise buffer_error("msg", msg) from None
+        return self._sign_recoverable(digest, ident, encoding, deterministic, low_s)
+
+    def sign_digest_recoverable(self, digest: Buffer, *, hash: Optional[HashName] = "sha256",
+                                encoding: SigEncoding = "raw", deterministic: bool = False,
+                                low_s: bool = False) -> Tuple[bytes, int]:
+        """ECDSA signature of a digest computed elsewhere, with its recovery id.
+
+        [sign_recoverable][p256.PrivateKey.sign_recoverable] for a digest; the rules for
+        `digest` and `hash` are those of [sign_digest][p256.PrivateKey.sign_digest].
+
+        Args:
+            digest: The digest, exactly the size of `hash`'s output.
+            hash: The hash that made the digest, or None (any non-empty length).
+            encoding: "raw" (the default here: r || s) or "der".
+            deterministic: As for sign_digest.
+            low_s: As for sign_digest; the recovery id is that of the signature returned.
+
+        Returns:
+            (signature, recovery id in 0..3).
+
+        Raises:
+            ValueError: The digest's length does not fit `hash`, an empty digest, or an
+                unknown hash/encoding name.
+            TypeError: digest is not bytes-like, a name is not a str, or a flag not a bool.
+            OSError: The OS random generator failed (hedged nonces only).
+        """
+        size, ident = lookup(_DIGESTS, hash, "hash")
+        _check_digest(digest, size, hash)
+        return self._sign_recoverable(as_bytes(digest, "digest"), ident, encoding,
+                                      deterministic, low_s)
+
+    def _sign_recoverable(self, digest: bytes, ident: int, encoding: object,
+                          deterministic: object, low_s: object) -> Tuple[bytes, int]:
+        raw = lookup(_ENCODINGS, encoding, "encoding")
+        nonce = _HEDGED if deterministic is False else ident if deterministic is True \
+            else flag_error("deterministic", deterministic)
+        if low_s is not False and low_s is not True:
+            flag_error("low_s", low_s)
+        rs = self._sk.sign(digest, True, nonce)
+        r, s = int.from_bytes(rs[:32], "big"), int.from_bytes(rs[32:], "big")
+        recovery_id = _recover.recovery_id_vartime(self.public_key._b, r, s, digest)
+        if low_s and s > _HALF_N:  # -R signs with n - s: the other parity of R.y
+            s, recovery_id = N - s, recovery_id ^ 1
+        return _sig.encode(r, s, raw), recovery_id
 
     def exchange(self, public_key: PublicKey) -> bytes:
         """ECDH shared secret (SEC 1 3.3.1, RFC 5903).
@@ -368,6 +470,40 @@ class PrivateKey:
         d, point = _jwk.read_private(jwk)
         return cls._from_parts((d, [(point, "the JWK (x, y)")]))
 
+    # Bridges to pyca/cryptography (the code is in _bridge).
+
+    @classmethod
+    def from_cryptography(cls, obj: EllipticCurvePrivateKey) -> PrivateKey:
+        """The same key as a pyca/cryptography private key object.
+
+        The scalar is copied out through cryptography's public API
+        (``private_numbers()``); cryptography is imported only by this call.
+
+        Args:
+            obj: A cryptography ``EllipticCurvePrivateKey`` on SECP256R1.
+
+        Returns:
+            The key.
+
+        Raises:
+            ImportError: cryptography is not installed (``pip install cryptography``).
+            TypeError: obj is not a cryptography EC private key (a public key is named).
+            ValueError: The key is on another curve (the message names it).
+        """
+        return cls.from_bytes(_bridge.private_from_cryptography(obj))
+
+    def to_cryptography(self) -> EllipticCurvePrivateKey:
+        """The key as a pyca/cryptography object, for APIs that take one (TLS, X.509
+        builders, ...).
+
+        Returns:
+            A cryptography ``EllipticCurvePrivateKey`` on SECP256R1 with the same scalar.
+
+        Raises:
+            ImportError: cryptography is not installed (``pip install cryptography``).
+        """
+        return _bridge.private_to_cryptography(self._sk.to_bytes())
+
     @classmethod
     def _from_parts(cls, parts: Parts) -> PrivateKey:
         """The key from a format's fields: d in range, every stored public key d*G."""
@@ -482,7 +618,7 @@ class PublicKey:
         return int.from_bytes(self._b[33:], "big")
 
     def verify(self, sig: Buffer, msg: Buffer, *, hash: HashName = "sha256",
-               encoding: SigEncoding = "der") -> bool:
+               encoding: SigEncoding = "der", low_s: bool = False) -> bool:
         """Whether sig is a valid ECDSA signature of msg under this key.
 
         Args:
@@ -490,13 +626,16 @@ class PublicKey:
             msg: The message, hashed with `hash`.
             hash: As for [PrivateKey.sign][p256.PrivateKey.sign].
             encoding: "der" or "raw".
+            low_s: True: also require s <= n/2 (a signature with s > n/2 is False), for
+                protocols that accept only the low-s form.
 
         Returns:
             True for a valid signature; False for every invalid one, malformed encodings
             and r or s outside [1, n-1] included.
 
         Raises:
-            TypeError: sig or msg is not bytes-like, or a name is not a str.
+            TypeError: sig or msg is not bytes-like, a name is not a str, or low_s is not
+                a bool.
             ValueError: Unknown hash or encoding name.
         """
         try:
@@ -508,10 +647,12 @@ class PublicKey:
             digest = h(msg).digest()
         except TypeError:
             raise buffer_error("msg", msg) from None
-        return _verify(self._b, sig, digest, raw)
+        if low_s is False:
+            return _verify(self._b, sig, digest, raw)
+        return self._verify_low_s(sig, digest, raw, low_s)
 
     def verify_digest(self, sig: Buffer, digest: Buffer, *, hash: Optional[HashName] = "sha256",
-                      encoding: SigEncoding = "der") -> bool:
+                      encoding: SigEncoding = "der", low_s: bool = False) -> bool:
         """Whether sig is a valid ECDSA signature of a digest computed elsewhere.
 
         The rules for `digest` and `hash` are those of
@@ -523,6 +664,7 @@ class PublicKey:
             digest: The digest, exactly the size of `hash`'s output.
             hash: The hash that made the digest, or None.
             encoding: "der" or "raw".
+            low_s: True: also require s <= n/2, as for [verify][p256.PublicKey.verify].
 
         Returns:
             True for a valid signature, False for every invalid one.
@@ -530,7 +672,8 @@ class PublicKey:
         Raises:
             ValueError: The digest's length does not fit `hash`, an empty digest, or an
                 unknown hash/encoding name.
-            TypeError: sig or digest is not bytes-like, or a name is not a str.
+            TypeError: sig or digest is not bytes-like, a name is not a str, or low_s is
+                not a bool.
         """
         try:
             size = _DIGESTS[hash][0]
@@ -539,7 +682,91 @@ class PublicKey:
             size, raw = lookup(_DIGESTS, hash, "hash")[0], lookup(_ENCODINGS, encoding, "encoding")
         if type(digest) is not bytes or len(digest) != size:
             _check_digest(digest, size, hash)
-        return _verify(self._b, sig, digest, raw)
+        if low_s is False:
+            return _verify(self._b, sig, digest, raw)
+        return self._verify_low_s(sig, digest, raw, low_s)
+
+    def _verify_low_s(self, sig: Buffer, digest: Buffer, raw: bool, low_s: object) -> bool:
+        """verify/verify_digest with low_s not False. The core judges the signature; only
+        one it accepts is decoded (its strict DER is a subset of what _sig reads)."""
+        if low_s is not True:
+            flag_error("low_s", low_s)
+        return _verify(self._b, sig, digest, raw) and _sig.decode(sig, raw)[1] <= _HALF_N
+
+    # Key recovery (SEC 1 v2, 4.1.6; the code is in _recover).
+
+    @classmethod
+    def recover(cls, sig: Buffer, digest: Buffer, recovery_id: int, *,
+                hash: Optional[HashName] = "sha256", encoding: SigEncoding = "raw") -> PublicKey:
+        """The public key that made a signature, from the signature, the digest and the
+        recovery id (as [PrivateKey.sign_recoverable][p256.PrivateKey.sign_recoverable]
+        returns it, or as a protocol such as WebAuthn's or a wallet's carries it).
+
+        The key returned is checked: the signature verifies under it
+        ([verify_digest][p256.PublicKey.verify_digest]). That makes it *a* key for which
+        the signature is valid; whether it is the key you trust is for you to check (a
+        signature verifies under up to four keys, see
+        [recover_candidates][p256.PublicKey.recover_candidates]). Variable time: it
+        works on public data only.
+
+        Args:
+            sig: The signature, in `encoding` (r || s by default; strict DER with "der").
+            digest: The signed digest, exactly the size of `hash`'s output (any non-empty
+                length with hash=None), as for verify_digest.
+            recovery_id: 0..3: bit 0 is the parity of R.y, bit 1 says R.x = r + n.
+            hash: The hash that made the digest, or None.
+            encoding: "raw" (the default here) or "der".
+
+        Returns:
+            The key.
+
+        Raises:
+            ValueError: A malformed signature, r or s outside [1, n-1], recovery_id
+                outside 0..3, a digest of the wrong length, an unknown name, or no key
+                for this recovery id (R.x = r + n would be >= p, no point has that x, or
+                the result is the point at infinity).
+            TypeError: sig or digest is not bytes-like, recovery_id is not an int (a
+                bool is refused too), or a name is not a str.
+        """
+        if not isinstance(recovery_id, int) or isinstance(recovery_id, bool):
+            raise TypeError("recovery_id must be an int, not %s" % type(recovery_id).__name__)
+        if not 0 <= recovery_id <= 3:
+            raise ValueError("recovery_id must be 0, 1, 2 or 3, not %s" % small(recovery_id))
+        r, s, d = _recovery_input(sig, digest, hash, encoding)
+        pk = cls._wrap(_point_decode(_recover.candidate_vartime(r, s, d, recovery_id)))
+        if not pk.verify_digest(sig, d, hash=hash, encoding=encoding):
+            raise ValueError("no public key for this signature and digest: the key for "
+                             "recovery id %d does not verify it" % recovery_id)
+        return pk
+
+    @classmethod
+    def recover_candidates(cls, sig: Buffer, digest: Buffer, *, hash: Optional[HashName] = "sha256",
+                           encoding: SigEncoding = "raw") -> List[PublicKey]:
+        """Every public key under which a signature of this digest verifies.
+
+        Without a recovery id there are up to four (two in practice: R.y even or odd),
+        one per recovery id; each is checked by
+        [verify_digest][p256.PublicKey.verify_digest]. Pick the one you expect (by its
+        fingerprint, its address, ...): the signature alone cannot tell them apart.
+
+        Args:
+            sig: The signature, in `encoding`.
+            digest: The signed digest, as for [recover][p256.PublicKey.recover].
+            hash: The hash that made the digest, or None.
+            encoding: "raw" (the default here) or "der".
+
+        Returns:
+            The keys in the order of their recovery id (the id of the i-th key is not
+            always i: ids with no key are skipped). Empty when r is no point's x.
+
+        Raises:
+            ValueError: A malformed signature, r or s outside [1, n-1], a digest of the
+                wrong length, or an unknown name.
+            TypeError: sig or digest is not bytes-like, or a name is not a str.
+        """
+        r, s, d = _recovery_input(sig, digest, hash, encoding)
+        keys = [cls._wrap(_point_decode(q)) for _, q in _recover.candidates_vartime(r, s, d)]
+        return [pk for pk in keys if pk.verify_digest(sig, d, hash=hash, encoding=encoding)]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PublicKey):
@@ -701,6 +928,39 @@ class PublicKey:
         """
         return cls.from_der(_x509.subject_public_key_info(data))
 
+    # Bridges to pyca/cryptography (the code is in _bridge).
+
+    @classmethod
+    def from_cryptography(cls, obj: EllipticCurvePublicKey) -> PublicKey:
+        """The same key as a pyca/cryptography public key object.
+
+        The point is copied out as SEC1 bytes (X9.62 uncompressed) and validated again;
+        cryptography is imported only by this call.
+
+        Args:
+            obj: A cryptography ``EllipticCurvePublicKey`` on SECP256R1.
+
+        Returns:
+            The key.
+
+        Raises:
+            ImportError: cryptography is not installed (``pip install cryptography``).
+            TypeError: obj is not a cryptography EC public key (a private key is named).
+            ValueError: The key is on another curve (the message names it).
+        """
+        return cls.from_bytes(_bridge.public_from_cryptography(obj))
+
+    def to_cryptography(self) -> EllipticCurvePublicKey:
+        """The key as a pyca/cryptography object.
+
+        Returns:
+            A cryptography ``EllipticCurvePublicKey`` on SECP256R1 with the same point.
+
+        Raises:
+            ImportError: cryptography is not installed (``pip install cryptography``).
+        """
+        return _bridge.public_to_cryptography(self._b)
+
     @classmethod
     def _from_point(cls, point: bytes, where: str) -> PublicKey:
         """The key of a SEC1 point found in a format (where names it in errors)."""
@@ -708,6 +968,16 @@ class PublicKey:
             return cls._wrap(_point_decode(point))
         except ValueError:
             raise ValueError("invalid public key in %s: %s" % (where, point_problem(point))) from None
+
+
+def _recovery_input(sig: Buffer, digest: Buffer, hash: Optional[str],
+                    encoding: str) -> Tuple[int, int, bytes]:
+    """recover's checks: (r, s, the digest as bytes), or the error for the argument."""
+    size = lookup(_DIGESTS, hash, "hash")[0]
+    raw = lookup(_ENCODINGS, encoding, "encoding")
+    _check_digest(digest, size, hash)
+    r, s = _sig.decode(sig, raw)
+    return r, s, as_bytes(digest, "digest")
 
 
 def scalar_base_mult(k: Buffer) -> bytes:

@@ -43,6 +43,8 @@ with atheris.instrument_imports(include=["p256", "targets", "dertree"]):
     import p256.jws  # noqa: F401
     import p256.webauthn  # noqa: F401
     import p256.x509  # noqa: F401
+    import p256._sig  # noqa: F401
+    import p256._recover  # noqa: F401
     import p256.reference  # noqa: F401
     import targets
 

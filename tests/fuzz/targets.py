@@ -1000,6 +1000,110 @@ def p256verify(data: bytes) -> None:
 
 
 # ---------------------------------------------------------------------------------------
+# Key recovery and low-s (PublicKey.recover, recover_candidates, normalize_s)
+# ---------------------------------------------------------------------------------------
+
+
+def split_recover_input(data: bytes):
+    """mode(1) | digest length(1) | digest | signature. mode bit 0: raw (else DER); bits
+    1-2: the recovery id for recover. hash=None (any non-empty digest). A length past
+    the end takes what is there. None when the input is too short."""
+    if len(data) < 2:
+        return None
+    n = min(data[1], len(data) - 2)
+    return data[0], data[2:2 + n], data[2 + n:]
+
+
+def _lift(x: int, odd: int):
+    y2 = (x * x * x - 3 * x + _C.b) % P
+    y = pow(y2, (P + 1) // 4, P)
+    if y * y % P != y2:
+        return None
+    return x, (y if y & 1 == odd else P - y)
+
+
+def recover_reference(r: int, s: int, digest: bytes):
+    """{recovery id: SEC1 key} that SEC 1 v2 4.1.6 gives, each checked with
+    ref.ecdsa_verify, over p256.reference (pure Python, written from the SEC 1 text)."""
+    e = ref.bits2int(digest, 256) % N
+    rinv = pow(r, -1, N)
+    g_term = _C.scalar_base_mult(-e * rinv % N) if e else None
+    out = {}
+    for rid in range(4):
+        x = r + N if rid & 2 else r
+        big_r = _lift(x, rid & 1) if x < P else None
+        if big_r is None:
+            continue
+        q = _C.add(_C.scalar_mult(big_r, s * rinv % N), g_term)
+        if q is not None and ref.ecdsa_verify(_C, q, digest, r, s):
+            out[rid] = b"\x04" + q[0].to_bytes(32, "big") + q[1].to_bytes(32, "big")
+    return out
+
+
+def _expected_rs(sig: bytes, raw: bool):
+    """(r, s) in [1, n-1] of a well-formed signature (strict DER by dertree), or None."""
+    if raw:
+        rs = (int.from_bytes(sig[:32], "big"), int.from_bytes(sig[32:], "big")) if len(sig) == 64 else None
+    else:
+        rs = _strict_der_sig(sig)
+    if rs is None or not (0 < rs[0] < N and 0 < rs[1] < N):
+        return None
+    return rs
+
+
+@target("recover", "PublicKey.recover / recover_candidates (hash=None, DER and raw) vs SEC 1 "
+                   "4.1.6 over p256.reference; cryptography verifies every key; normalize_s "
+                   "vs cryptography's DER encoder")
+def recover(data: bytes) -> None:
+    parts = split_recover_input(data)
+    if parts is None:
+        return
+    mode, digest, sig = parts
+    raw = bool(mode & 1)
+    enc = "raw" if raw else "der"
+    rid = (mode >> 1) & 3
+    ours = attempt("recover_candidates", lambda: PublicKey.recover_candidates(
+        sig, digest, hash=None, encoding=enc))
+    same_outcome(ours, attempt("recover_candidates(memoryview)", lambda: PublicKey.recover_candidates(
+        memoryview(sig), bytearray(digest), hash=None, encoding=enc)), "recover_candidates", data)
+    one = attempt("recover", lambda: PublicKey.recover(sig, digest, rid, hash=None, encoding=enc))
+    low = attempt("normalize_s", lambda: p256.normalize_s(sig, encoding=enc))
+    rs = _expected_rs(sig, raw)
+    if rs is None:
+        check(isinstance(low, Rejected), "normalize_s accepted a malformed signature", data)
+    else:
+        r, s = rs
+        want = (r, min(s, N - s))
+        want_b = (want[0].to_bytes(32, "big") + want[1].to_bytes(32, "big") if raw
+                  else ec_utils.encode_dss_signature(*want))
+        check(low == want_b, "normalize_s gave %r, expected %s" % (low, want_b.hex()), data)
+        _hint_verify(1, digest, r, s, s <= N // 2)
+    if rs is None or not digest:
+        check(isinstance(ours, Rejected) and isinstance(one, Rejected),
+              "recover accepted a malformed signature or an empty digest", data)
+        return
+    expected = recover_reference(rs[0], rs[1], digest)
+    check(not isinstance(ours, Rejected), "recover_candidates rejected a well-formed signature (%r)"
+          % (ours,), data)
+    got = [k.to_bytes() for k in ours]
+    check(got == [expected[i] for i in sorted(expected)],
+          "recover_candidates differs from the reference (%d vs %d keys)" % (len(got), len(expected)), data)
+    if rid in expected:
+        check(not isinstance(one, Rejected) and one.to_bytes() == expected[rid],
+              "recover(id %d) differs from the reference (%r)" % (rid, one), data)
+    else:
+        check(isinstance(one, Rejected), "recover(id %d) gave a key the reference does not" % rid, data)
+    der_sig = ec_utils.encode_dss_signature(*rs)
+    for k in ours:
+        check(_crypto_verify(k.to_bytes(), der_sig, digest, 1),
+              "cryptography does not verify the signature under a recovered key", data)
+        check(k.verify_digest(sig, digest, hash=None, encoding=enc, low_s=True) == (rs[1] <= N // 2),
+              "verify_digest(low_s=True) disagrees with s <= n/2", data)
+    if len(got) == 4:
+        _ = "four keys: R.x = r + n"
+
+
+# ---------------------------------------------------------------------------------------
 # Negative controls: deliberately broken variants of p256 the targets must catch
 # ---------------------------------------------------------------------------------------
 
@@ -1012,6 +1116,9 @@ PLANTS = {
                      "cryptography says False"),
     "eip-length": ("p256verify ignores input bytes after the first 160", "p256verify",
                    "the reference says b''"),
+    "recover-digest-tail": ("key recovery takes e from the last 32 bytes of a longer digest, "
+                            "not its leftmost 256 bits", "recover",
+                            "recover_candidates differs from the reference"),
 }
 
 
@@ -1065,6 +1172,9 @@ def _plant(name, set_attr=setattr):
     elif name == "eip-length":
         real_eip = p256.p256verify
         set_attr(p256, "p256verify", lambda data: real_eip(bytes(data)[:160]))
+    elif name == "recover-digest-tail":
+        from p256 import _recover
+        set_attr(_recover, "digest_scalar", lambda digest: int.from_bytes(digest[-32:], "big") % N)
     else:
         raise SystemExit("P256_FUZZ_PLANT=%s: unknown; known: %s" % (name, ", ".join(PLANTS)))
 

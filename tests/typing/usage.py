@@ -9,7 +9,7 @@ Any or to a wider type fails the check. Its negative twin is usage_bad.py.
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Iterable, Literal, Optional, Tuple
+from typing import TYPE_CHECKING, Iterable, List, Literal, Optional, Tuple
 
 import p256
 from p256 import PrivateKey, PublicKey
@@ -170,6 +170,31 @@ def low_level(sk: PrivateKey, pk: PublicKey) -> None:
     assert_type(p256.backend(), str)
 
 
+def recovery(sk: PrivateKey, pk: PublicKey) -> None:
+    """Key recovery, low-s and the cryptography bridges (issue 15)."""
+    sig, rid = sk.sign_recoverable(b"r", deterministic=True, low_s=True)
+    assert_type(sig, bytes)
+    assert_type(rid, int)
+    digest = hashlib.sha256(b"r").digest()
+    assert_type(sk.sign_digest_recoverable(digest, hash="sha256"), Tuple[bytes, int])
+    assert_type(PublicKey.recover(sig, digest, rid), PublicKey)
+    keys = PublicKey.recover_candidates(sig, digest, hash="sha256", encoding="raw")
+    assert_type(keys, List[PublicKey])
+    assert pk in keys
+    low = sk.sign(b"r", low_s=True)
+    assert_type(p256.normalize_s(low), bytes)
+    assert p256.normalize_s(low) == low
+    assert_type(pk.verify(low, b"r", low_s=True), bool)
+    assert_type(sk.sign_digest(digest, encoding="raw", low_s=True), bytes)
+    assert_type(pk.verify_digest(sig, digest, encoding="raw", low_s=True), bool)
+    try:  # cryptography is optional (its types are checked where it is installed)
+        import cryptography  # noqa: F401
+    except ImportError:
+        return
+    assert PrivateKey.from_cryptography(sk.to_cryptography()).to_bytes() == sk.to_bytes()
+    assert PublicKey.from_cryptography(pk.to_cryptography()) == pk
+
+
 def reference(sk: PrivateKey, pk: PublicKey) -> None:
     c = ref.P256
     assert_type(c, ref.Curve)
@@ -208,6 +233,7 @@ def main() -> None:
     formats(sk, pk)
     batch(sk, pk)
     low_level(sk, pk)
+    recovery(sk, pk)
     reference(sk, pk)
 
 

@@ -65,6 +65,16 @@ def bad(sk: PrivateKey, pk: PublicKey) -> None:
     p256.p256verify("00" * 160)  # E: arg-type
     ok: bool = p256.p256verify(b"")  # E: assignment
     p256.__version__ + 1  # E: operator
+    # Key recovery and low-s.
+    PublicKey.recover(sig, digest, "0")  # E: arg-type
+    PublicKey.recover(sig, digest, 0, encoding="jws")  # E: arg-type
+    PublicKey.recover_candidates("ab" * 32, digest)  # E: arg-type
+    key: PublicKey = PublicKey.recover_candidates(sig, digest)  # E: assignment
+    sk.sign(b"m", low_s="yes")  # E: arg-type
+    pk.verify(sig, b"m", low_s=1.0)  # E: arg-type
+    one: bytes = sk.sign_recoverable(b"m")  # E: assignment
+    p256.normalize_s(sig, encoding="p1363")  # E: arg-type
+    pk.recover(sig, digest)  # E: call-arg
     # The reference module.
     ref.P256.scalar_base_mult(b"\x01")  # E: arg-type
     ref.P256.is_on_curve(pk.x, None)  # E: arg-type

@@ -407,3 +407,8 @@ package: $(DEV_STAMP)
 	    || { tail -n 40 build/package-build.log; echo "package: python -m build FAILED"; exit 1; }
 	@tail -n 1 build/package-build.log
 	CC=$(CORE_CC) $(VPY) tools/check_package.py $(PKG_DIST)
+
+.PHONY: clean-package
+clean: clean-package
+clean-package:
+	rm -rf .nox

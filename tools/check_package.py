@@ -55,7 +55,9 @@ SDIST_JUNK = [
     r"^(build|dist|site)/",
     r"^tests/(c|fuzz)/bin/",
 ]
-SDIST_MAX_BYTES = 8 << 20  # today ~2.6 MB: the Wycheproof vectors are most of it
+# The sdist keeps tests/ and the vectors (no export-ignore): it is the source release that
+# distributions build and run the suite from. Today ~2.7 MB, ~1.7 MB of it the vectors.
+SDIST_MAX_BYTES = 8 << 20
 
 
 def fail(msg: str) -> None:

@@ -28,10 +28,10 @@ import nox
 
 VERSIONS = ["3.9", "3.10", "3.11", "3.12", "3.13"]
 
-# ~20 s per interpreter here: what can differ between Python versions is the binding (C
-# API), the Python layer (the CLI's argparse included) and the test dependencies, not the
-# field arithmetic; the pure-Python reference, the generators, leak, stress and bench
-# tests run on the default python only.
+# ~20-40 s per interpreter here: what can differ between Python versions is the binding
+# (C API), the Python layer with the stdlib it uses (argparse, json) and the test
+# dependencies, not the field arithmetic; the pure-Python reference, the generators, leak,
+# stress, bench and openssl-interop tests run on the default python only.
 QUICK = [
     "tests/test_build.py",
     "tests/test_selftest.py",
@@ -44,6 +44,7 @@ QUICK = [
     "tests/test_core_edges.py",
     "tests/test_core_differential.py",
     "tests/test_cli.py",
+    "tests/test_fuzz_targets.py",
 ]
 
 # Importing runs the core's known-answer self-test; it runs again here by name. The p256

@@ -398,7 +398,9 @@ $(DEV_STAMP): $(VPY) pyproject.toml
 	touch $@
 
 pythons: $(DEV_STAMP)
-	CC=$(CORE_CC) $(VENV)/bin/nox -f noxfile.py $(NOX_ARGS)
+	@mkdir -p build && rm -f build/nox-report.json
+	@rc=0; CC=$(CORE_CC) $(VENV)/bin/nox -f noxfile.py --report build/nox-report.json $(NOX_ARGS) || rc=$$?; \
+	test -f build/nox-report.json && $(VPY) noxfile.py build/nox-report.json; exit $$rc
 
 package: $(DEV_STAMP)
 	@rm -rf $(PKG_DIST) && mkdir -p $(PKG_DIST)

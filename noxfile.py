@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import glob
+import json
 import os
 import re
 import shutil
@@ -57,6 +58,8 @@ IMPORT_CHECK = (
     "'backend', p256.backend(), 'self-test passed')"
 )
 
+MISSING = "no CPython"
+IS_DEFAULT = "is the default python"
 DEFAULT = "%d.%d" % sys.version_info[:2]
 STRICT = os.environ.get("P256_STRICT") == "1"
 
@@ -102,7 +105,7 @@ def _make_session(ver: str, exe: str | None) -> None:
     def tests(session: nox.Session) -> None:
         if exe is None:
             msg = (
-                f"no CPython {ver} on this machine (looked in {_pyenv_root() or 'no pyenv root'}"
+                f"{MISSING} {ver} on this machine (looked in {_pyenv_root() or 'no pyenv root'}"
                 f"/versions and PATH): pyenv install {ver}"
             )
             if STRICT:
@@ -110,7 +113,7 @@ def _make_session(ver: str, exe: str | None) -> None:
             session.skip(msg)
         files = session.posargs or QUICK
         if ver == DEFAULT and not session.posargs:
-            session.skip(f"{exe} is the default python: make test runs the full suite on it")
+            session.skip(f"{exe} {IS_DEFAULT}: make test runs the full suite on it")
         # p256 from this tree with its test extra, built by pip (isolated build
         # environment) against this interpreter's headers.
         session.install("-q", ".[test]")
@@ -120,3 +123,29 @@ def _make_session(ver: str, exe: str | None) -> None:
 
 for _ver in VERSIONS:
     _make_session(_ver, find_python(_ver))
+
+
+def summary(report_path: str) -> int:
+    """make pythons' closing line, from `nox --report`: make test's summary shows it."""
+    with open(report_path) as f:
+        sessions = json.load(f)["sessions"]
+    by: dict[str, list[str]] = {"passed": [], "failed": [], "missing": [], "default": []}
+    for s in sessions:
+        ver, reason = s["name"][2:], s.get("reason") or ""
+        if s["result"] == "success":
+            by["passed"].append(ver)
+        elif s["result"] == "skipped" and IS_DEFAULT in reason:
+            by["default"].append(ver)
+        elif MISSING in reason:
+            by["missing"].append(ver)
+        else:
+            by["failed"].append(ver)
+    secs = sum(s.get("duration", 0) for s in sessions)
+    names = "; ".join(f"{k}: {' '.join(v)}" for k, v in by.items() if v)
+    print(f"pythons: {len(by['passed'])} passed, {len(by['failed'])} failed, "
+          f"{len(by['missing'])} missing ({names}) in {secs:.0f}s")
+    return 1 if by["failed"] else 0
+
+
+if __name__ == "__main__":  # python noxfile.py REPORT.json (make pythons)
+    sys.exit(summary(sys.argv[1]))

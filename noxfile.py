@@ -142,7 +142,8 @@ def summary(report_path: str) -> int:
             by["failed"].append(ver)
     secs = sum(s.get("duration", 0) for s in sessions)
     names = "; ".join(f"{k}: {' '.join(v)}" for k, v in by.items() if v)
-    print(f"pythons: {len(by['passed'])} passed, {len(by['failed'])} failed, "
+    # Starts with the count, as pytest's closing line does, so make test's summary picks it.
+    print(f"{len(by['passed'])} interpreters passed, {len(by['failed'])} failed, "
           f"{len(by['missing'])} missing ({names}) in {secs:.0f}s")
     return 1 if by["failed"] else 0
 

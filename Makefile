@@ -408,3 +408,41 @@ typecheck: $(STAMP)
 	@$(VPY) -c 'import mypy' 2>/dev/null || $(VPY) -m pip install -q $(TYPING_REQ)
 	$(VPY) -m mypy
 	$(VPY) -m pytest -q tests/test_typing.py
+
+# ---- package ----
+# make pythons: the quick subset of the suite (import, self-test, API, vectors, CLI) on
+# every other CPython 3.9-3.13 this machine has, one nox session per interpreter, each
+# building p256 into its own venv (noxfile.py; interpreters from pyenv; a missing one is
+# reported, and fails with P256_STRICT=1; the default python is skipped there: make test
+# runs the full suite on it). NOX_ARGS e.g. "-s py3.12" or "-- tests/test_cli.py".
+# make package: `python -m build` makes the sdist and, from it, the wheel in build/dist;
+# tools/check_package.py checks the wheel's files, its manylinux tag (auditwheel), the
+# sdist's files, and installs the sdist into a fresh venv to import and self-test it.
+# Both use the `dev` dependency group of pyproject.toml (nox, build, auditwheel) in .venv.
+DEV_STAMP := $(VENV)/.p256-dev-installed
+PKG_DIST  := build/dist
+NOX_ARGS  ?=
+
+.PHONY: pythons package
+
+$(DEV_STAMP): $(VPY) pyproject.toml
+	$(VPY) -m pip install -q --group dev
+	touch $@
+
+pythons: $(DEV_STAMP)
+	@mkdir -p build && rm -f build/nox-report.json
+	@rc=0; CC=$(CORE_CC) $(VENV)/bin/nox -f noxfile.py --report build/nox-report.json $(NOX_ARGS) || rc=$$?; \
+	test -f build/nox-report.json && $(VPY) noxfile.py build/nox-report.json; exit $$rc
+
+package: $(DEV_STAMP)
+	@rm -rf $(PKG_DIST) && mkdir -p $(PKG_DIST)
+	@echo "package: python -m build --outdir $(PKG_DIST) (log: build/package-build.log)"
+	@CC=$(CORE_CC) $(VPY) -m build --outdir $(PKG_DIST) . > build/package-build.log 2>&1 \
+	    || { tail -n 40 build/package-build.log; echo "package: python -m build FAILED"; exit 1; }
+	@tail -n 1 build/package-build.log
+	CC=$(CORE_CC) $(VPY) tools/check_package.py $(PKG_DIST)
+
+.PHONY: clean-package
+clean: clean-package
+clean-package:
+	rm -rf .nox

@@ -35,6 +35,21 @@ class SecretKey:
     def __reduce_ex__(self, protocol: SupportsIndex, /) -> NoReturn: ...
 
 @final
+PUBTABLE_BITS: int
+
+@final
+class PublicTable:
+    """PublicTable(sec1_pub, bits): a per-key table for verification (vartime)."""
+
+    # bits: 4..8 (ValueError otherwise, and for an invalid key); built without the GIL.
+    def __new__(cls, sec1_pub: Buffer, bits: int, /) -> PublicTable: ...
+    def verify(self, sig: Buffer, digest: Buffer, raw: bool, /) -> bool: ...
+    @property
+    def bits(self) -> int: ...
+    @property
+    def nbytes(self) -> int: ...
+    def __reduce__(self) -> NoReturn: ...
+
 class Batch:
     """Batch(items, PublicKey, raw, hash_id): signatures to verify off the GIL."""
 

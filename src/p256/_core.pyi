@@ -34,7 +34,7 @@ class SecretKey:
     def __reduce__(self) -> NoReturn: ...
     def __reduce_ex__(self, protocol: SupportsIndex, /) -> NoReturn: ...
 
-@final
+# The default window of PublicTable, in bits.
 PUBTABLE_BITS: int
 
 @final
@@ -50,6 +50,7 @@ class PublicTable:
     def nbytes(self) -> int: ...
     def __reduce__(self) -> NoReturn: ...
 
+@final
 class Batch:
     """Batch(items, PublicKey, raw, hash_id): signatures to verify off the GIL."""
 

@@ -154,10 +154,9 @@ int p256_pubtable_build_vartime(void *table, size_t table_len, int bits, const u
 {
     p256_aff q;
     const size_t need = p256_pubtable_size_of(bits);
-    if (need == 0 || table_len < need)
-        return 0;
-    ((p256_pubtable *)table)->magic = 0;
-    if (!p256_aff_decode_vartime(&q, pub, pub_len))
+    if (table_len >= sizeof(p256_pubtable))
+        ((p256_pubtable *)table)->magic = 0; /* whatever follows, not a table until done */
+    if (need == 0 || table_len < need || !p256_aff_decode_vartime(&q, pub, pub_len))
         return 0;
     p256_pubtable_build_core_vartime((p256_pubtable *)table, bits, &q);
     return 1;

@@ -320,6 +320,11 @@ static void test_api(void)
     ((p256_pubtable *)t)->magic ^= 1;
     ((p256_pubtable *)t)->bits = 99; /* bits out of range: refused, no out-of-bounds read */
     CHECK(p256_verify_pubtable_vartime(t, rs, dg, 32) == 0, "bad bits refused");
+    /* a failed rebuild over a good table leaves no usable table behind */
+    CHECK(p256_pubtable_build_vartime(t, size, P256_PUBTABLE_BITS, pub, 65), "rebuild");
+    CHECK(p256_verify_pubtable_vartime(t, rs, dg, 32) == 1, "valid again");
+    CHECK(!p256_pubtable_build_vartime(t, size - 1, P256_PUBTABLE_BITS, pub, 65), "short");
+    CHECK(p256_verify_pubtable_vartime(t, rs, dg, 32) == 0, "a failed build left a table");
     free(t);
 }
 

@@ -408,3 +408,77 @@ def test_tables_are_freed_with_their_keys():
         tracemalloc.stop()
     assert dropped < 64 * 1024
     assert held > 200 * 150_000
+
+
+# ---- PublicKeyCache ------------------------------------------------------------------
+
+
+def test_public_key_cache_is_a_bounded_lru():
+    sks = [p256.PrivateKey.generate() for _ in range(4)]
+    cache = p256.PublicKeyCache(max_keys=2)
+    assert cache.max_keys == 2 and len(cache) == 0
+    a = cache.get(sks[0].public_key)
+    assert a.is_precomputed and a == sks[0].public_key
+    assert cache.get(sks[0].public_key.to_bytes(compressed=True)) is a  # by point
+    assert cache.from_jwk(sks[0].public_key.to_jwk()) is a
+    b = cache.get(sks[1].public_key)
+    assert cache.get(sks[0].public_key) is a  # a is now the most recent
+    cache.get(sks[2].public_key)  # evicts b, the least recent
+    assert len(cache) == 2 and sks[0].public_key in cache and sks[1].public_key not in cache
+    assert cache.get(sks[1].public_key) is not b  # rebuilt
+    assert b"not a key" not in cache
+    sig = sks[2].sign(b"m")
+    assert cache.get(sks[2].public_key).verify(sig, b"m")
+    cache.clear()
+    assert len(cache) == 0
+    assert p256.PublicKeyCache(window=4).get(sks[3].public_key)._t.bits == 4
+
+
+def test_public_key_cache_errors():
+    with pytest.raises(ValueError):
+        p256.PublicKeyCache(max_keys=0)
+    with pytest.raises(TypeError):
+        p256.PublicKeyCache(max_keys=2.0)
+    with pytest.raises(ValueError):
+        p256.PublicKeyCache(window=9)
+    with pytest.raises(TypeError):
+        p256.PublicKeyCache(window="7")
+    cache = p256.PublicKeyCache()
+    with pytest.raises(ValueError):
+        cache.get(b"\x04" + bytes(64))
+    with pytest.raises(TypeError):
+        cache.get("04" * 33)
+    with pytest.raises(ValueError):
+        cache.from_jwk({"kty": "EC", "crv": "P-384", "x": "", "y": ""})
+    assert len(cache) == 0
+
+
+def test_public_key_cache_threads_share_one_build(monkeypatch):
+    real = keys_module._PublicTable
+    built = []
+
+    def counting(sec1, bits):
+        built.append(sec1)
+        time.sleep(0.01)
+        return real(sec1, bits)
+
+    monkeypatch.setattr(keys_module, "_PublicTable", counting)
+    sk = p256.PrivateKey.generate()
+    sig = sk.sign(b"m")
+    cache = p256.PublicKeyCache(max_keys=4)
+    start = threading.Barrier(8)
+    got, errors = [], []
+
+    def worker():
+        start.wait()
+        k = cache.get(sk.public_key.to_bytes())
+        got.append(k)
+        if not k.verify(sig, b"m"):
+            errors.append(k)
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len(built) == 1 and all(k is got[0] for k in got)

@@ -37,7 +37,7 @@ typedef struct {
 
 /* Bytes a table of `bits`-bit windows takes (header included); 0 if bits is out of range. */
 P256_FN size_t p256_pubtable_size_of(int bits);
-/* Fills tab (p256_pubtable_size(bits) bytes, bits in range) for the valid point q. */
+/* Fills tab (p256_pubtable_size_of(bits) bytes, bits in range) for the valid point q. */
 P256_FN void p256_pubtable_build_core_vartime(p256_pubtable *tab, int bits, const p256_aff *q);
 /* r = u1*G + u2*Q by the comb of G and tab's comb of Q: additions only, no doublings. */
 P256_FN void p256_ecmult_pubtable_vartime(p256_jac *r, const p256_scalar *u1,

@@ -87,7 +87,7 @@ P256_API size_t p256_digest(int hash, const uint8_t *msg, size_t len, uint8_t ou
 
 /*
  * Per-key tables, for a public key that is verified against again and again (variable
- * time: public data). A table of `bits`-bit windows (P256_PUBTABLE_MIN_BITS..MAX, default
+ * time: public data). A table of `bits`-bit windows (4 to 8, the default
  * P256_PUBTABLE_BITS) takes p256_pubtable_size(bits) bytes (0: bits out of range), ~151 KB
  * for 7; memory aligned as malloc's, owned by the caller. build fills it from a SEC1 key
  * (0 if pub is invalid, bits out of range or table_len too small; the table is then

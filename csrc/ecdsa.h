@@ -8,6 +8,7 @@
 #include "group.h"
 #include "scalar.h"
 #include "hash.h"
+#include "ecmult.h"
 
 /*
  * Signs digest (any length; its leftmost 256 bits are used) with secret d (1 <= d < n,
@@ -27,6 +28,9 @@ P256_FN int p256_ecdsa_sign(uint8_t rs[64], const p256_scalar *d, const uint8_t 
  */
 P256_FN int p256_ecdsa_verify_vartime(const p256_aff *q, const uint8_t rs[64],
                                      const uint8_t *digest, size_t digest_len);
+/* The same for the key whose per-key table (ecmult.h) is tab: the same verdicts. */
+P256_FN int p256_ecdsa_verify_pubtable_vartime(const p256_pubtable *tab, const uint8_t rs[64],
+                                              const uint8_t *digest, size_t digest_len);
 
 /* Strict DER decoding into r||s; returns 1 on success, 0 for anything not DER. */
 P256_FN int p256_sig_der_decode(uint8_t rs[64], const uint8_t *der, size_t len);

@@ -66,8 +66,10 @@ P256_FN int p256_ecdsa_sign(uint8_t rs[64], const p256_scalar *d, const uint8_t 
 static const uint64_t p256_p_minus_n[4] = {0x0c46353d039cdaaeULL, 0x4319055358e8617bULL,
                                            0x0000000000000000ULL, 0x0000000000000000ULL};
 
-P256_FN int p256_ecdsa_verify_vartime(const p256_aff *q, const uint8_t rs[64],
-                                     const uint8_t *digest, size_t digest_len)
+/* Verification by q's wNAF (tab NULL) or by the per-key table tab of the same q. */
+P256_FN int p256_ecdsa_verify_with_vartime(const p256_aff *q, const p256_pubtable *tab,
+                                          const uint8_t rs[64], const uint8_t *digest,
+                                          size_t digest_len)
 {
     p256_scalar r, s, e, w, u1, u2;
     p256_jac pt;
@@ -82,7 +84,10 @@ P256_FN int p256_ecdsa_verify_vartime(const p256_aff *q, const uint8_t rs[64],
     p256_scalar_inv_vartime(&w, &s);
     p256_scalar_mul(&u1, &e, &w);
     p256_scalar_mul(&u2, &r, &w);
-    p256_ecmult_vartime(&pt, &u1, &u2, q);
+    if (tab != NULL)
+        p256_ecmult_pubtable_vartime(&pt, &u1, &u2, tab);
+    else
+        p256_ecmult_vartime(&pt, &u1, &u2, q);
     if (p256_fe_mask_is_zero(&pt.z))
         return 0;
 
@@ -106,6 +111,18 @@ P256_FN int p256_ecdsa_verify_vartime(const p256_aff *q, const uint8_t rs[64],
             return 1;
     }
     return 0;
+}
+
+P256_FN int p256_ecdsa_verify_vartime(const p256_aff *q, const uint8_t rs[64],
+                                     const uint8_t *digest, size_t digest_len)
+{
+    return p256_ecdsa_verify_with_vartime(q, NULL, rs, digest, digest_len);
+}
+
+P256_FN int p256_ecdsa_verify_pubtable_vartime(const p256_pubtable *tab, const uint8_t rs[64],
+                                              const uint8_t *digest, size_t digest_len)
+{
+    return p256_ecdsa_verify_with_vartime(NULL, tab, rs, digest, digest_len);
 }
 
 /*

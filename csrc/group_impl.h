@@ -253,31 +253,42 @@ P256_INLINE void p256_zaddu_vartime(p256_fe *x3, p256_fe *y3, p256_fe *x1, p256_
 }
 
 /*
- * DBLU: 2a for affine a, with a rescaled to share 2a's Z = 2y (a = -3):
- *   B = x^2, E = y^2, L = E^2, S = 4 x E, M = 3 (B - 1),
- *   2a = (M^2 - 2S, M (S - X) - 8L) and a = (S, 8L) at that Z.
+ * DBLU for a Jacobian a = (X, Y, Z), a = -3: 2a = (M^2 - 2S, M (S - X3) - 8Y^4) with
+ * M = 3 (X - Z^2)(X + Z^2), S = 4 X Y^2, at Z3 = 2 Y Z, and a rescaled to Z3 is (S, 8Y^4).
+ * *ratio = Z3 / Z = 2Y.
  */
-P256_INLINE void p256_dblu_vartime(p256_fe *x2, p256_fe *y2, p256_fe *x1, p256_fe *y1,
-                                   p256_fe *z, const p256_aff *a)
+P256_INLINE void p256_dblu_jac_vartime(p256_fe *x2, p256_fe *y2, p256_fe *x1, p256_fe *y1,
+                                       p256_fe *ratio, const p256_jac *a)
 {
-    p256_fe b, e, l, s, m, t;
-    p256_fe_sqr(&b, &a->x);
+    p256_fe zz, m, t, e, s, l;
+    p256_fe_sqr(&zz, &a->z);
+    p256_fe_sub(&m, &a->x, &zz);
+    p256_fe_add(&t, &a->x, &zz);
+    p256_fe_mul(&m, &m, &t);
+    p256_fe_mul_small(&m, &m, 3);
     p256_fe_sqr(&e, &a->y);
-    p256_fe_sqr(&l, &e);
     p256_fe_mul(&s, &a->x, &e);
     p256_fe_mul_small(&s, &s, 4);
-    p256_fe_sub(&m, &b, &p256_fe_one);
-    p256_fe_mul_small(&m, &m, 3);
-    p256_fe_mul_small(&l, &l, 8);             /* 8L */
+    p256_fe_sqr(&l, &e);
+    p256_fe_mul_small(&l, &l, 8);
     p256_fe_sqr(&t, &m);
     p256_fe_sub(&t, &t, &s);
     p256_fe_sub(x2, &t, &s);
     p256_fe_sub(&t, &s, x2);
     p256_fe_mul(&t, &m, &t);
     p256_fe_sub(y2, &t, &l);
-    p256_fe_add(z, &a->y, &a->y);
+    p256_fe_add(ratio, &a->y, &a->y);
     *x1 = s;
     *y1 = l;
+}
+
+/* DBLU for an affine a (Z = 1): 2a and a on Z = 2y, which *z receives. */
+P256_INLINE void p256_dblu_vartime(p256_fe *x2, p256_fe *y2, p256_fe *x1, p256_fe *y1,
+                                   p256_fe *z, const p256_aff *a)
+{
+    p256_jac j;
+    p256_jac_from_aff(&j, a);
+    p256_dblu_jac_vartime(x2, y2, x1, y1, z, &j);
 }
 
 /*

@@ -73,38 +73,25 @@ static PyObject *core_point_decode(PyObject *self, PyObject *data)
 /* verify(pub, sig, digest, raw) -> bool. Any malformed signature is just False. */
 static PyObject *core_verify(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    byteview q, sig, dg;
+    byteview q, dg;
     uint8_t rs[64];
-    int raw, ok = 0;
+    int ok = 0;
     (void)self;
 
     if (check_nargs(nargs, 4, "verify") < 0)
         return NULL;
-    raw = PyObject_IsTrue(args[3]);
-    if (raw < 0)
-        return NULL;
     if (byteview_get(&q, args[0], "public key") < 0)
         return NULL;
-    if (byteview_get(&sig, args[1], "signature") < 0) {
+    if (sig_digest_get(rs, &ok, &dg, args[1], args[2], args[3]) < 0) {
         byteview_release(&q);
         return NULL;
     }
-    if (byteview_get(&dg, args[2], "digest") < 0) {
-        byteview_release(&q);
-        byteview_release(&sig);
-        return NULL;
-    }
-    if (raw)
-        ok = sig.len == 64 && (memcpy(rs, sig.buf, 64), 1);
-    else
-        ok = p256_sig_from_der(rs, sig.buf, (size_t)sig.len);
     if (ok) {
         RELEASE_GIL
         ok = p256_verify(q.buf, (size_t)q.len, rs, dg.buf, (size_t)dg.len);
         ACQUIRE_GIL
     }
     byteview_release(&q);
-    byteview_release(&sig);
     byteview_release(&dg);
     return PyBool_FromLong(ok);
 }
@@ -268,7 +255,7 @@ PyMODINIT_FUNC PyInit__core(void)
     m = PyModule_Create(&core_module);
     if (m == NULL)
         return NULL;
-    if (p256py_add_secretkey(m) < 0 || p256py_add_batch(m) < 0) {
+    if (p256py_add_secretkey(m) < 0 || p256py_add_batch(m) < 0 || p256py_add_pubtable(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -144,6 +144,33 @@ int p256_verify(const uint8_t *pub, size_t pub_len, const uint8_t rs[64], const 
     return p256_ecdsa_verify_vartime(&q, rs, digest, digest_len);
 }
 
+size_t p256_pubtable_size(int bits)
+{
+    return p256_pubtable_size_of(bits);
+}
+
+int p256_pubtable_build_vartime(void *table, size_t table_len, int bits, const uint8_t *pub,
+                                size_t pub_len)
+{
+    p256_aff q;
+    const size_t need = p256_pubtable_size_of(bits);
+    if (table_len >= sizeof(p256_pubtable))
+        ((p256_pubtable *)table)->magic = 0; /* whatever follows, not a table until done */
+    if (need == 0 || table_len < need || !p256_aff_decode_vartime(&q, pub, pub_len))
+        return 0;
+    p256_pubtable_build_core_vartime((p256_pubtable *)table, bits, &q);
+    return 1;
+}
+
+int p256_verify_pubtable_vartime(const void *table, const uint8_t rs[64], const uint8_t *digest,
+                                 size_t digest_len)
+{
+    const p256_pubtable *tab = (const p256_pubtable *)table;
+    if (tab->magic != P256_PUBTABLE_MAGIC || p256_pubtable_size_of((int)tab->bits) == 0)
+        return 0;
+    return p256_ecdsa_verify_pubtable_vartime(tab, rs, digest, digest_len);
+}
+
 int p256_sig_from_der(uint8_t rs[64], const uint8_t *der, size_t len)
 {
     return p256_sig_der_decode(rs, der, len);

@@ -85,6 +85,22 @@ P256_API int p256_mult(uint8_t out[65], const uint8_t k[32], const uint8_t *pub,
  */
 P256_API size_t p256_digest(int hash, const uint8_t *msg, size_t len, uint8_t out[P256_DIGEST_MAX]);
 
+/*
+ * Per-key tables, for a public key that is verified against again and again (variable
+ * time: public data). A table of `bits`-bit windows (4 to 8, the default
+ * P256_PUBTABLE_BITS) takes p256_pubtable_size(bits) bytes (0: bits out of range), ~151 KB
+ * for 7; memory aligned as malloc's, owned by the caller. build fills it from a SEC1 key
+ * (0 if pub is invalid, bits out of range or table_len too small; the table is then
+ * unusable). verify_pubtable gives exactly p256_verify's verdict for the key the table
+ * was built from, and 0 for memory that is not a completed table's header.
+ */
+#define P256_PUBTABLE_BITS 7
+P256_API size_t p256_pubtable_size(int bits);
+P256_API int p256_pubtable_build_vartime(void *table, size_t table_len, int bits,
+                                         const uint8_t *pub, size_t pub_len);
+P256_API int p256_verify_pubtable_vartime(const void *table, const uint8_t rs[64],
+                                          const uint8_t *digest, size_t digest_len);
+
 /* Wipes n bytes at p (secrets the caller held) in a way the compiler may not drop;
  * returns p, as memset does (and so that every API function returns a value). */
 P256_API void *p256_wipe(void *p, size_t n);
@@ -117,6 +133,13 @@ P256_API void *p256_wipe(void *p, size_t n);
       (out, k, pub, pub_len))                                                             \
     X(size_t, digest, (int hash, const uint8_t *msg, size_t len, uint8_t out[P256_DIGEST_MAX]), \
       (hash, msg, len, out))                                                              \
+    X(size_t, pubtable_size, (int bits), (bits))                                          \
+    X(int, pubtable_build_vartime,                                                        \
+      (void *table, size_t table_len, int bits, const uint8_t *pub, size_t pub_len),      \
+      (table, table_len, bits, pub, pub_len))                                             \
+    X(int, verify_pubtable_vartime,                                                       \
+      (const void *table, const uint8_t rs[64], const uint8_t *digest, size_t digest_len), \
+      (table, rs, digest, digest_len))                                                    \
     X(void *, wipe, (void *p, size_t n), (p, n))
 
 /* One variant of the core: a pointer per API function, in list order. */

@@ -3,6 +3,7 @@
  *
  * Batch(items, PublicKey, raw, hash_id) takes every (PublicKey, sig, msg) triple apart
  * under the GIL: the key's 65 bytes and the signature's bytes (at most 72) are copied,
+ * a precomputed key's table (PublicKey._t, a _core.PublicTable) is referenced,
  * a message is referenced when it is a bytes object (immutable, and we hold a
  * reference) and copied otherwise. Any wrong type raises TypeError here, before any
  * work. run() then releases the GIL once and verifies items until none is left; several
@@ -18,6 +19,8 @@ typedef struct {
     size_t msg_len;
     PyObject *keep;
     uint8_t *copy;
+    PyObject *table_obj;  /* the key's PublicTable (a reference), or NULL */
+    const void *table;    /* its core table: verified with it when not NULL */
     uint8_t pub[65];
     uint8_t sig[72];
     uint8_t sig_len;
@@ -50,6 +53,7 @@ static void batch_dealloc(BatchObject *self)
     if (self->items != NULL) {
         for (Py_ssize_t i = 0; i < self->n; i++) {
             Py_XDECREF(self->items[i].keep);
+            Py_XDECREF(self->items[i].table_obj);
             PyMem_Free(self->items[i].copy);
         }
         PyMem_Free(self->items);
@@ -64,11 +68,14 @@ static int batch_take(batch_item *it, PyObject *triple, Py_ssize_t index, PyObje
                       int raw)
 {
     static PyObject *name_b = NULL; /* interned "_b", the PublicKey's uncompressed SEC1 */
-    PyObject *t, *pk, *pub;
+    static PyObject *name_t = NULL; /* interned "_t", its PublicTable or None */
+    PyObject *t, *pk, *pub, *tab;
     byteview sig, msg;
     int rc = -1;
 
     if (name_b == NULL && (name_b = PyUnicode_InternFromString("_b")) == NULL)
+        return -1;
+    if (name_t == NULL && (name_t = PyUnicode_InternFromString("_t")) == NULL)
         return -1;
     t = PyTuple_CheckExact(triple) ? (Py_INCREF(triple), triple) : PySequence_Tuple(triple);
     if (t == NULL && !PyErr_ExceptionMatches(PyExc_TypeError))
@@ -97,6 +104,14 @@ static int batch_take(batch_item *it, PyObject *triple, Py_ssize_t index, PyObje
     }
     memcpy(it->pub, PyBytes_AS_STRING(pub), 65);
     Py_DECREF(pub);
+    tab = PyObject_GetAttr(pk, name_t); /* None, or a table built for exactly this _b */
+    if (tab == NULL)
+        goto out;
+    it->table = p256py_pubtable_get(tab);
+    if (it->table != NULL)
+        it->table_obj = tab;
+    else
+        Py_DECREF(tab);
 
     if (byteview_get(&sig, PyTuple_GET_ITEM(t, 1), "signature") < 0)
         goto bad_buffer;
@@ -220,7 +235,12 @@ static void batch_verify_item(batch_item *it, int raw, int hash)
         ok = p256_sig_from_der(rs, it->sig, it->sig_len);
     if (ok) {
         digest_len = p256_digest(hash, it->msg, it->msg_len, digest);
-        ok = digest_len != 0 && p256_verify(it->pub, sizeof it->pub, rs, digest, digest_len);
+        if (digest_len == 0)
+            ok = 0;
+        else if (it->table != NULL)
+            ok = p256_verify_pubtable_vartime(it->table, rs, digest, digest_len);
+        else
+            ok = p256_verify(it->pub, sizeof it->pub, rs, digest, digest_len);
     }
     it->result = (uint8_t)(ok != 0);
 }

@@ -5,6 +5,7 @@
  *   module.c        the module: functions (verify, point_decode, ...) and PyInit__core
  *   py_secretkey.c  the SecretKey type (the private scalar, held and wiped in C)
  *   py_batch.c      the Batch type behind p256.verify_many
+ *   py_pubtable.c   the PublicTable type behind p256.PublicKey.precompute
  *   py_selftest.c   the known-answer self-test run at import
  *
  * The binding reaches the core only through p256.h (and backend.h, for the choice of
@@ -56,6 +57,26 @@ static inline void byteview_release(byteview *b)
         PyBuffer_Release(&b->view);
 }
 
+/*
+ * The signature and digest arguments of the verify functions: *rs_ok says whether sig
+ * (DER, or exactly 64 bytes r||s when raw is true) decoded into rs. 0 with *dg taken (release
+ * it), or -1 with an exception set and nothing held.
+ */
+static inline int sig_digest_get(uint8_t rs[64], int *rs_ok, byteview *dg, PyObject *sig_obj,
+                                 PyObject *dg_obj, PyObject *raw_obj)
+{
+    byteview sig;
+    int raw = PyObject_IsTrue(raw_obj);
+    if (raw < 0 || byteview_get(&sig, sig_obj, "signature") < 0)
+        return -1;
+    if (raw)
+        *rs_ok = sig.len == 64 && (memcpy(rs, sig.buf, 64), 1);
+    else
+        *rs_ok = p256_sig_from_der(rs, sig.buf, (size_t)sig.len);
+    byteview_release(&sig);
+    return byteview_get(dg, dg_obj, "digest");
+}
+
 /* For METH_FASTCALL functions: 0, or -1 with TypeError unless nargs == want. */
 static inline int check_nargs(Py_ssize_t nargs, Py_ssize_t want, const char *name)
 {
@@ -82,6 +103,11 @@ static inline int p256py_add_type(PyObject *module, const char *name, PyTypeObje
 /* py_secretkey.c, py_batch.c: ready the type and add it to the module; 0 or -1. */
 int p256py_add_secretkey(PyObject *module);
 int p256py_add_batch(PyObject *module);
+int p256py_add_pubtable(PyObject *module);
+
+/* py_pubtable.c: the core table of a _core.PublicTable, or NULL for any other object. The
+ * table lives as long as the object. */
+const void *p256py_pubtable_get(PyObject *obj);
 
 /* py_selftest.c: 0 if every known answer is right, else -1 with ImportError set.
  * corrupt (tests only): 1-4 corrupt one expected value, to see the check fail. */

@@ -120,11 +120,11 @@ def test_cycle_detector_finds_cycles():
     assert find_cycle(import_graph(via_package)) is not None
 
 
-PRIVATE_KEY_ATTRIBUTES = {"_sk", "_b", "_pub"}
+PRIVATE_KEY_ATTRIBUTES = {"_sk", "_b", "_pub", "_t"}
 
 
 def _foreign_private_reads(name, text):
-    """`x._sk`, `x._b`, `x._pub` in a module other than _keys (which owns them)."""
+    """`x._sk`, `x._b`, `x._pub`, `x._t` in a module other than _keys (which owns them)."""
     return [(name, node.lineno, node.attr) for node in ast.walk(ast.parse(text))
             if isinstance(node, ast.Attribute) and node.attr in PRIVATE_KEY_ATTRIBUTES]
 

@@ -13,6 +13,7 @@ from ._batch import p256verify, verify_many
 from ._common import JWK, Buffer, HashName, PrivateFormat, SigEncoding
 from ._keys import N, P, PrivateKey, PublicKey, normalize_s, scalar_base_mult, scalar_mult
 from . import jws, webauthn, x509  # after _keys, which they import (nothing imports them)
+from ._cache import PublicKeyCache
 
 #: The package version (one number, from the build).
 __version__: str = _core.__version__
@@ -33,6 +34,7 @@ def backend() -> str:
 __all__ = [
     "PrivateKey",
     "PublicKey",
+    "PublicKeyCache",
     "scalar_base_mult",
     "scalar_mult",
     "normalize_s",

@@ -7,6 +7,7 @@ public key against d*G, the point's validity)."""
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Tuple, Union
 
 from . import _bridge, _core, _cose, _formats, _jose, _jwk, _recover, _sig, _spki, _x509
@@ -47,6 +48,10 @@ _new = object.__new__
 _generate = _core.SecretKey.generate
 _verify = _core.verify
 _point_decode = _core.point_decode
+_PublicTable = _core.PublicTable
+# precompute() builds under one of these, chosen by the key's bytes: two threads
+# precomputing one key build one table, different keys mostly build in parallel.
+_BUILD_LOCKS = tuple(threading.Lock() for _ in range(16))
 _HALF_N = _sig.HALF_N
 normalize_s = _sig.normalize_s
 
@@ -168,6 +173,7 @@ class PrivateKey:
             # and another thread must never see a PublicKey without its point.
             pub = _new(PublicKey)
             pub._b = self._sk.public_key()
+            pub._t = None
             self._pub = pub
         return pub
 
@@ -529,8 +535,9 @@ class PublicKey:
     load).
     """
 
-    __slots__ = ("_b",)
+    __slots__ = ("_b", "_t")
     _b: bytes
+    _t: Optional[_core.PublicTable]  # set once by precompute(), complete when set
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         raise TypeError("use PublicKey.from_bytes()")
@@ -539,6 +546,7 @@ class PublicKey:
     def _wrap(cls, uncompressed: bytes) -> PublicKey:
         self = _new(cls)
         self._b = uncompressed
+        self._t = None
         return self
 
     @classmethod
@@ -563,6 +571,7 @@ class PublicKey:
             self._b = _point_decode(data)
         except ValueError:
             raise ValueError(point_problem(data)) from None
+        self._t = None
         return self
 
     @classmethod
@@ -648,7 +657,8 @@ class PublicKey:
         except TypeError:
             raise buffer_error("msg", msg) from None
         if low_s is False:
-            return _verify(self._b, sig, digest, raw)
+            t = self._t
+            return _verify(self._b, sig, digest, raw) if t is None else t.verify(sig, digest, raw)
         return self._verify_low_s(sig, digest, raw, low_s)
 
     def verify_digest(self, sig: Buffer, digest: Buffer, *, hash: Optional[HashName] = "sha256",
@@ -683,7 +693,8 @@ class PublicKey:
         if type(digest) is not bytes or len(digest) != size:
             _check_digest(digest, size, hash)
         if low_s is False:
-            return _verify(self._b, sig, digest, raw)
+            t = self._t
+            return _verify(self._b, sig, digest, raw) if t is None else t.verify(sig, digest, raw)
         return self._verify_low_s(sig, digest, raw, low_s)
 
     def _verify_low_s(self, sig: Buffer, digest: Buffer, raw: bool, low_s: object) -> bool:
@@ -691,7 +702,52 @@ class PublicKey:
         one it accepts is decoded (its strict DER is a subset of what _sig reads)."""
         if low_s is not True:
             flag_error("low_s", low_s)
-        return _verify(self._b, sig, digest, raw) and _sig.decode(sig, raw)[1] <= _HALF_N
+        t = self._t
+        ok = _verify(self._b, sig, digest, raw) if t is None else t.verify(sig, digest, raw)
+        return ok and _sig.decode(sig, raw)[1] <= _HALF_N
+
+    # Precomputed keys (docs/precompute.md).
+
+    def precompute(self, *, window: int = _core.PUBTABLE_BITS) -> PublicKey:
+        """Build this key's verification table once; verify* then use it.
+
+        For a key that verifies many signatures: afterwards verify, verify_digest and
+        verify_many compute u1*G + u2*Q from two fixed-base tables, without doublings
+        (variable time; everything involved is public). The verdicts are exactly those
+        of a key without a table. Equality, hashing and pickling are unchanged; a copy
+        or an unpickled key has no table until precomputed again. Thread-safe: threads
+        that precompute one key at once build one table, and verifiers see either no
+        table or a complete one.
+
+        Args:
+            window: Window size in bits, 4 to 8: the table takes 37 KB, 53 KB, 88 KB,
+                151 KB (7, the default) or 270 KB; bigger is faster to verify with and
+                slower to build (docs/precompute.md).
+
+        Returns:
+            This key (so that ``PublicKey.from_jwk(j).precompute()`` reads well).
+
+        Raises:
+            TypeError: window is not an int.
+            ValueError: window is outside 4..8.
+        """
+        if type(window) is not int:
+            raise TypeError("window must be an int, not %s" % type(window).__name__)
+        t = self._t
+        if t is not None and t.bits == window:
+            return self
+        if not 4 <= window <= 8:
+            raise ValueError("window must be 4 to 8 bits, got %d" % window)
+        with _BUILD_LOCKS[hash(self._b) & 15]:
+            t = self._t
+            if t is None or t.bits != window:
+                self._t = _PublicTable(self._b, window)  # published only once complete
+        return self
+
+    @property
+    def is_precomputed(self) -> bool:
+        """Whether [precompute][p256.PublicKey.precompute] has built this key's table."""
+        return self._t is not None
 
     # Key recovery (SEC 1 v2, 4.1.6; the code is in _recover).
 

@@ -899,14 +899,35 @@ def _verify_input(data, encoding):
     return mode, pub, msg, sig, pk, _verify_ours(pk, sig, msg, mode, encoding)
 
 
+# Precomputed copies of the keys seen (a build costs ~10 verifications; fuzz inputs
+# reuse keys), bounded: cleared when full.
+_PRECOMPUTED: dict = {}
+
+
+def _precomputed(pk):
+    key = pk.to_bytes()
+    pre = _PRECOMPUTED.get(key)
+    if pre is None:
+        if len(_PRECOMPUTED) >= 32:
+            _PRECOMPUTED.clear()
+        pre = _PRECOMPUTED[key] = PublicKey.from_bytes(key).precompute()
+    return pre
+
+
 def _verify_variants(data, pk, sig, msg, mode, encoding, ok):
     """Other ways to ask the same question must give the same answer."""
     check(_verify_ours(pk, memoryview(sig), bytearray(msg), mode, encoding) == ok,
           "verify: bytes vs memoryview/bytearray differ", data)
+    pre = _precomputed(pk)
+    check(_verify_ours(pre, sig, msg, mode, encoding) == ok,
+          "verify: a precomputed key differs from a plain one", data)
     if not mode & 1:
         many = p256.verify_many([(pk, sig, msg)], hash=HASHES[(mode >> 1) % len(HASHES)],
                                 encoding=encoding, threads=1)
         check(many == [ok], "verify_many %r != verify %r" % (many, ok), data)
+        many = p256.verify_many([(pre, sig, msg)], hash=HASHES[(mode >> 1) % len(HASHES)],
+                                encoding=encoding, threads=1)
+        check(many == [ok], "verify_many with a precomputed key %r != verify %r" % (many, ok), data)
 
 
 @target("verify_der", "PublicKey.verify / verify_digest with DER signatures (7 hashes) vs "

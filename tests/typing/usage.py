@@ -156,6 +156,19 @@ def batch(sk: PrivateKey, pk: PublicKey) -> None:
     assert out == (1).to_bytes(32, "big") and p256.p256verify(b"") == b""
 
 
+def precomputed(sk: PrivateKey, pk: PublicKey) -> None:
+    sig = sk.sign(b"p")
+    fast = PublicKey.from_bytes(pk.to_bytes()).precompute(window=6)
+    assert_type(fast, PublicKey)
+    assert_type(fast.is_precomputed, bool)
+    assert fast.is_precomputed and fast.verify(sig, b"p") and fast == pk
+    cache = p256.PublicKeyCache(max_keys=4)
+    hit = cache.get(pk.to_bytes())
+    assert_type(hit, PublicKey)
+    assert cache.from_jwk(pk.to_jwk()) is hit and cache.get(pk) is hit and len(cache) == 1
+    assert_type(cache.max_keys, int)
+
+
 def low_level(sk: PrivateKey, pk: PublicKey) -> None:
     k = sk.to_bytes()
     point = p256.scalar_base_mult(k)
@@ -232,6 +245,7 @@ def main() -> None:
     ecdh(sk, pk)
     formats(sk, pk)
     batch(sk, pk)
+    precomputed(sk, pk)
     low_level(sk, pk)
     recovery(sk, pk)
     reference(sk, pk)

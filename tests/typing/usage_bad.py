@@ -75,6 +75,12 @@ def bad(sk: PrivateKey, pk: PublicKey) -> None:
     one: bytes = sk.sign_recoverable(b"m")  # E: assignment
     p256.normalize_s(sig, encoding="p1363")  # E: arg-type
     pk.recover(sig, digest)  # E: call-arg
+    # Precomputed keys.
+    pk.precompute(window="7")  # E: arg-type
+    pk.precompute(7)  # E: misc
+    flag: str = pk.is_precomputed  # E: assignment
+    p256.PublicKeyCache(max_keys=None)  # E: arg-type
+    p256.PublicKeyCache().get(1)  # E: arg-type
     # The reference module.
     ref.P256.scalar_base_mult(b"\x01")  # E: arg-type
     ref.P256.is_on_curve(pk.x, None)  # E: arg-type

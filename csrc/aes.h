@@ -29,9 +29,11 @@
 
 #include "common.h"
 
+#ifndef P256_AES_AUTO /* p256.h has the same values */
 #define P256_AES_AUTO 0     /* AES-NI when the CPU has it, else portable */
 #define P256_AES_PORTABLE 1 /* always the portable constant-time code */
 #define P256_AES_NI 2       /* AES-NI; calls fail (return 0) where the CPU lacks it */
+#endif
 
 /* Encryption round keys: Nr + 1 of them, Nr = 10, 12 or 14 (FIPS 197 table 4). */
 typedef struct {

@@ -357,9 +357,11 @@ def test_encrypted_keys():
     assert b"ENCRYPTED PRIVATE KEY" in pk8
     e = raises("openssl pkey -in key.pem -out plain.pem", p256.PrivateKey.from_pem, pk8)
     assert "encrypted" in str(e)
+    assert p256.PrivateKey.from_pem(pk8, password=b"passphrase").to_bytes() == D.to_bytes(32, "big")
     trad = key.private_bytes(PEM, TRAD, enc)
     assert b"Proc-Type: 4,ENCRYPTED" in trad
-    raises("openssl pkey -in key.pem -out plain.pem", p256.PrivateKey.from_pem, trad)
+    for password in (None, b"passphrase"):  # legacy encryption: how to convert it
+        raises("openssl pkcs8 -topk8", p256.PrivateKey.from_pem, trad, password)
     raises("encrypted", p256.PrivateKey.from_der, key.private_bytes(DER, PKCS8, enc))
 
 

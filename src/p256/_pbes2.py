@@ -43,12 +43,14 @@ MAX_ITERATIONS = 10_000_000  # ~5 s of PBKDF2-HMAC-SHA-256 on a 2020s core
 MAX_SCRYPT_MEMORY = 1 << 28  # 256 MiB: N = 2^18 at r = 8 (OpenSSL's default is 16 MiB)
 MAX_SCRYPT_P = 16
 MAX_SALT = 1024
-SCRYPT_N, SCRYPT_R, SCRYPT_P = 1 << 15, 8, 1  # written on request: 32 MiB
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 1 << 14, 8, 1  # written on request: OpenSSL's default (16 MiB;
+# OpenSSL reads at most 32 MiB)
 
 WRONG_PASSWORD = ("wrong password, or a corrupted encrypted key (it did not decrypt to a "
                   "PKCS#8 private key)")
-MISSING_PASSWORD = ("this private key is encrypted (PKCS#8 EncryptedPrivateKeyInfo): pass "
-                    "its password, password=...")
+MISSING_PASSWORD = ("this is an encrypted private key (PKCS#8 EncryptedPrivateKeyInfo): pass "
+                    "its password (password=...), or decrypt it first with `openssl pkey -in "
+                    "key.pem -out plain.pem`")
 NOT_ENCRYPTED = "a password was given, but this private key is not encrypted: pass password=None"
 
 _OID = der.oid_from_str

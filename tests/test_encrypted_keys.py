@@ -187,6 +187,13 @@ def test_wrong_password_bad_padding_and_bad_contents_look_the_same():
         "good padding, not DER": (_encrypted_with(b"\x55" * 31 + b"\x01"), PASSWORD),
         "good padding, DER but no key": (_encrypted_with(der.sequence(der.integer(0)) + b"\x0b" * 11),
                                          PASSWORD),
+        # found by tests/fuzz (priv_encrypted): the point check ran after decrypt() and
+        # had its own message
+        "good padding, PKCS#8 with an off-curve public key": (
+            _encrypted_with(inner[:-1] + bytes([inner[-1] ^ 1]) + bytes([pad]) * pad), PASSWORD),
+        "good padding, PKCS#8 with another public key": (
+            _encrypted_with(p256.PrivateKey.from_int(5).to_der()[:-65] + inner[-65:] + bytes([pad]) * pad),
+            PASSWORD),
         "good padding, a trailing byte": (_encrypted_with(inner + b"\x00" + bytes([pad - 1]) * (pad - 1)),
                                           PASSWORD),
     }
@@ -305,7 +312,8 @@ def _scrypt(n: int, r: int, p: int) -> bytes:
     (_pbes2_with(_pbkdf2(10), iv=bytes(8)), "IV of 8 bytes"),
     (_pbes2_with(_pbkdf2(10), data=bytes(47)), "whole AES blocks"),
     (_pbes2_with(_pbkdf2(10), data=b""), "whole AES blocks"),
-    (_pbes2_with(_pbkdf2(10, salt=b"")), "salt of 0 bytes"),
+    (_pbes2_with(_pbkdf2(10, salt=bytes(1025))), "salt of 1025 bytes"),
+    (_pbes2_with(_pbkdf2(10, prf="1.2.840.113549.2.7")), "DEFAULT value"),
     (_pbes2_with(_pbkdf2(10), scheme=der.oid_from_str("1.2.840.113549.1.5.10")), "PBES1"),
     (_pbes2_with(_pbkdf2(10), scheme=der.oid_from_str("1.2.840.113549.1.12.1.3")), "PKCS#12"),
     (_pbes2_with(der.sequence(der.oid(der.oid_from_str("1.2.3.4")))), "unsupported PBES2 key derivation"),

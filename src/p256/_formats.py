@@ -170,8 +170,7 @@ def _with_password(data: bytes, expect: Optional[str], password: object) -> Part
         return _private_from_der(data, expect)
     _pbes2.password_bytes(password)  # TypeError first
     if expect == "encrypted" or (expect is None and sniff(data) == "encrypted"):
-        parts: Parts = _pbes2.decrypt(data, password, _decrypt)  # type: ignore[assignment]
-        return parts
+        return _pbes2.decrypt(data, password, _decrypt)
     _private_from_der(data, expect)  # its own error when it is not a key at all
     raise ValueError(_pbes2.NOT_ENCRYPTED)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Tuple, Union
 
-from . import _bridge, _core, _cose, _formats, _jose, _jwk, _recover, _sig, _spki, _x509
+from . import _bridge, _core, _cose, _formats, _jose, _jwk, _pbes2, _recover, _sig, _spki, _x509
 from ._common import DIGESTS as _DIGESTS
 from ._common import ENCODINGS as _ENCODINGS
 from ._common import HASHES as _HASHES
@@ -446,7 +446,7 @@ class PrivateKey:
                 password (each its own message).
             TypeError: data is not bytes-like, or password neither str nor bytes.
         """
-        return cls._from_parts(_formats.private_from_der(data, password))
+        return cls._from_decrypted(_formats.private_from_der(data, password), password)
 
     @classmethod
     def from_pem(cls, data: Union[str, Buffer], password: Optional[Password] = None) -> PrivateKey:
@@ -472,7 +472,7 @@ class PrivateKey:
             TypeError: data is neither str nor bytes-like, or password neither str nor
                 bytes.
         """
-        return cls._from_parts(_formats.private_from_pem(data, password))
+        return cls._from_decrypted(_formats.private_from_pem(data, password), password)
 
     @classmethod
     def from_jwk(cls, jwk: Union[Mapping[str, Any], str]) -> PrivateKey:
@@ -540,6 +540,17 @@ class PrivateKey:
             if q != self.public_key._b:
                 raise ValueError("the public key in %s does not match the private key" % where)
         return self
+
+    @classmethod
+    def _from_decrypted(cls, parts: Parts, password: object) -> PrivateKey:
+        """_from_parts; for a decrypted key (password given: _formats raised for anything
+        else), any failure is the one wrong-password message (no padding/format oracle)."""
+        if password is None:
+            return cls._from_parts(parts)
+        try:
+            return cls._from_parts(parts)
+        except ValueError:
+            raise ValueError(_pbes2.WRONG_PASSWORD) from None
 
 
 class PublicKey:

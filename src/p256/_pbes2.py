@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from typing import Callable, Optional, Tuple
+from typing import Callable, Optional, Tuple, TypeVar
 
 from . import _core
 from . import _der as der
@@ -79,6 +79,7 @@ _PBES1 = {  # RFC 8018 A.3 and PKCS#12 B.2: named, not supported
 }
 
 KeyFn = Callable[[bytes], bytes]  # password -> key
+_T = TypeVar("_T")
 
 
 def password_bytes(password: object) -> bytes:
@@ -114,6 +115,9 @@ def _pbkdf2(p: Reader, key_len: int) -> KeyFn:
             raise ValueError("unsupported PBKDF2 PRF %s (supported: hmacWithSHA1, SHA224, "
                              "SHA256, SHA384, SHA512)" % (der.oid_to_str(oid) or "(malformed)"))
         prf = _PRFS[oid]
+        if prf == "sha1":  # X.690 11.5: a DEFAULT value is omitted in DER
+            raise params.error("the default PRF hmacWithSHA1 explicitly encoded (DER omits "
+                               "a DEFAULT value, X.690 11.5)")
         if not prf_params.at_end():
             prf_params.null("prf parameters")
         prf_params.finish()
@@ -121,8 +125,8 @@ def _pbkdf2(p: Reader, key_len: int) -> KeyFn:
     if not 1 <= iterations <= MAX_ITERATIONS:
         raise ValueError("PBKDF2 iteration count %s is outside 1..%d (refused before any work)"
                          % (small(iterations), MAX_ITERATIONS))
-    if not 1 <= len(salt) <= MAX_SALT:
-        raise ValueError("PBKDF2 salt of %d bytes (1..%d accepted)" % (len(salt), MAX_SALT))
+    if len(salt) > MAX_SALT:
+        raise ValueError("PBKDF2 salt of %d bytes (at most %d accepted)" % (len(salt), MAX_SALT))
     return lambda pw: hashlib.pbkdf2_hmac(prf, pw, salt, iterations, key_len)
 
 
@@ -146,8 +150,8 @@ def _scrypt(p: Reader, key_len: int) -> KeyFn:
                          "r >= 1, 1 <= p <= %d, 128*r*N <= %d MiB (refused before any work)"
                          % (small(n), small(r), small(par), MAX_SCRYPT_P,
                             MAX_SCRYPT_MEMORY >> 20))
-    if not 1 <= len(salt) <= MAX_SALT:
-        raise ValueError("scrypt salt of %d bytes (1..%d accepted)" % (len(salt), MAX_SALT))
+    if len(salt) > MAX_SALT:
+        raise ValueError("scrypt salt of %d bytes (at most %d accepted)" % (len(salt), MAX_SALT))
     maxmem = 128 * r * (n + par + 2) + (1 << 20)
     return lambda pw: hashlib.scrypt(pw, salt=salt, n=n, r=r, p=par, maxmem=maxmem,
                                      dklen=key_len)
@@ -205,7 +209,7 @@ def _unpad(plain: bytes) -> Tuple[bytes, int]:
     return plain[:len(plain) - cut], bad
 
 
-def decrypt(data: bytes, password: object, parse: Callable[[bytes], object]) -> object:
+def decrypt(data: bytes, password: object, parse: Callable[[bytes], _T]) -> _T:
     """parse(the PrivateKeyInfo DER inside data), with any failure after decryption raised
     as WRONG_PASSWORD; structural problems of the encrypted container raise their own
     ValueError first (they are public)."""
@@ -214,7 +218,7 @@ def decrypt(data: bytes, password: object, parse: Callable[[bytes], object]) -> 
     key = derive(pw)
     plain = _core.aes_cbc(True, key, iv, ciphertext, 0)
     inner, bad = _unpad(plain)
-    result: Optional[object] = None
+    result: Optional[_T] = None
     try:
         result = parse(inner)
     except ValueError:

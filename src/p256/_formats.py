@@ -6,7 +6,8 @@ in _keys, which wrap these functions).
 
 The formats, one module each over the strict DER reader (_der) and the EC algorithm
 identifier (_ecparams): _pkcs8 (PrivateKeyInfo / OneAsymmetricKey), _sec1 (ECPrivateKey),
-_spki (SubjectPublicKeyInfo), _pem (the armor), _jwk. A new format is a new module plus
+_spki (SubjectPublicKeyInfo), _pbes2 (EncryptedPrivateKeyInfo around a PKCS#8, with a
+password), _pem (the armor), _jwk. A new format is a new module plus
 its lines here (a PEM label, a sniffed shape).
 
 Every problem raises ValueError (TypeError for an argument of the wrong type) with a

@@ -727,7 +727,8 @@ def pbes2_view(data: bytes):
         return None
     aes = _AES_OIDS[enc[0].value]
     ct = kids[1].value
-    if not ct or len(ct) % 16 or len(kdf) != 2 or kdf[1].tag != 0x30 or kdf[1].children is None:
+    if not ct or len(ct) % 16 or len(kdf) != 2 or kdf[0].tag != 0x06 or kdf[1].tag != 0x30 \
+            or kdf[1].children is None:
         return None
     f = kdf[1].children
     view = {"costly": False, "keylength": None, "aes": aes, "plain": None}

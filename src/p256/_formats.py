@@ -234,6 +234,9 @@ def _instead(what: str, cls: str, reader: str, attempt: Union[str, Buffer], inst
         else:
             public_from_pem(attempt)
     except ValueError as exc:
+        if str(exc) == _pbes2.MISSING_PASSWORD:
+            return ("this is an encrypted private key, not %s; use %s.%s(data, "
+                    "password=...).public_key" % (instead_of, cls, reader))
         return ("this is a %s, not %s, and not one that %s.%s reads either: %s"
                 % (what, instead_of, cls, reader, exc))
     tail = ".public_key" if what == "private key" else ""
@@ -249,7 +252,8 @@ def _public_from_der_full(data: bytes) -> bytes:
                                   "a SubjectPublicKeyInfo"))
     if kind == "encrypted":
         raise ValueError("this is an encrypted private key (PKCS#8 EncryptedPrivateKeyInfo), "
-                         "not a public key")
+                         "not a public key; use PrivateKey.from_der(data, password=...)"
+                         ".public_key")
     return _spki.decode_full(data)
 
 

@@ -152,6 +152,8 @@ def _scrypt(p: Reader, key_len: int) -> KeyFn:
                             MAX_SCRYPT_MEMORY >> 20))
     if len(salt) > MAX_SALT:
         raise ValueError("scrypt salt of %d bytes (at most %d accepted)" % (len(salt), MAX_SALT))
+    if not hasattr(hashlib, "scrypt"):  # Python built without OpenSSL 1.1's scrypt
+        raise ValueError("this key uses scrypt, which this Python's hashlib lacks")
     maxmem = 128 * r * (n + par + 2) + (1 << 20)
     return lambda pw: hashlib.scrypt(pw, salt=salt, n=n, r=r, p=par, maxmem=maxmem,
                                      dklen=key_len)

@@ -6,7 +6,7 @@ message."""
 
 from __future__ import annotations
 
-import os
+import re
 import shutil
 import subprocess
 import time
@@ -76,6 +76,18 @@ def test_reads_openssl(plain_pem, name, args):
     assert p256.PrivateKey.from_der(memoryview(der_data), bytearray(PASSWORD.encode())).to_bytes() == SECRET
     with pytest.raises(ValueError, match="wrong password"):
         p256.PrivateKey.from_der(der_data, password=PASSWORD + "x")
+
+
+@needs_openssl
+@pytest.mark.parametrize("args,fragment", [
+    (["-v1", "PBE-SHA1-3DES"], "PKCS#12 pbeWithSHAAnd3-KeyTripleDES-CBC"),
+    (["-v2", "des3"], "des-ede3-cbc (3DES)"),
+])
+def test_openssl_schemes_not_read_are_named(plain_pem, args, fragment):
+    der_data = openssl("pkcs8", "-topk8", *args, "-in", plain_pem, "-passout", "pass:pw",
+                       "-outform", "DER")
+    with pytest.raises(ValueError, match=r"%s.*openssl pkcs8 -topk8 -v2 aes256" % re.escape(fragment)):
+        p256.PrivateKey.from_der(der_data, password="pw")
 
 
 @needs_openssl

@@ -71,6 +71,12 @@ _CIPHERS = {  # NIST aes*-CBC: key length
     _OID("2.16.840.1.101.3.4.1.42"): 32,
 }
 OID_AES256_CBC = _OID("2.16.840.1.101.3.4.1.42")
+_OTHER_CIPHERS = {  # named in the refusal
+    "1.2.840.113549.3.7": "des-ede3-cbc (3DES)",
+    "1.3.14.3.2.7": "des-cbc",
+    "1.2.840.113549.3.2": "rc2-cbc",
+    "2.16.840.1.101.3.4.1.6": "aes128-gcm", "2.16.840.1.101.3.4.1.46": "aes256-gcm",
+}
 _PBES1 = {  # RFC 8018 A.3 and PKCS#12 B.2: named, not supported
     "1.2.840.113549.1.5.3": "PBES1 (pbeWithMD5AndDES-CBC)",
     "1.2.840.113549.1.5.10": "PBES1 (pbeWithSHA1AndDES-CBC)",
@@ -177,8 +183,10 @@ def _read(data: bytes) -> Tuple[KeyFn, bytes, bytes]:
     cipher_oid, cipher = _algorithm(pbes2, "encryptionScheme")
     pbes2.finish()
     if cipher_oid not in _CIPHERS:
-        raise ValueError("unsupported PBES2 cipher %s (supported: AES-128/192/256-CBC)"
-                         % (der.oid_to_str(cipher_oid) or "(malformed OID)"))
+        dotted = der.oid_to_str(cipher_oid) or "(malformed OID)"
+        raise ValueError("unsupported PBES2 cipher %s (supported: AES-128/192/256-CBC); "
+                         "re-encrypt with `openssl pkcs8 -topk8 -v2 aes256`"
+                         % _OTHER_CIPHERS.get(dotted, dotted))
     key_len = _CIPHERS[cipher_oid]
     iv = cipher.octet_string("AES-CBC IV")
     cipher.finish()

@@ -12,7 +12,7 @@
  *     shift-and-add with the branches replaced by masks, eight bytes at once in a 64-bit
  *     word ("SIMD within a register"). The chain x^2, x^3, x^12, x^15, x^240, x^252,
  *     x^254 is the one of Rivain & Prouff, "Provably Secure Higher-Order Masking of AES"
- *     (CHES 2010, section 3.2). Plain rather than fast (some us per block): keys are a
+ *     (CHES 2010, section 3.2). Plain rather than fast: encrypted keys are a
  *     few blocks.
  * The key schedule (FIPS 197 5.2) always runs the portable code (its S-box is the
  * constant-time one); AES-NI decryption uses the equivalent inverse cipher (FIPS 197

@@ -39,7 +39,7 @@ __all__ = ["decrypt", "encrypt", "password_bytes", "WRONG_PASSWORD", "MISSING_PA
            "NOT_ENCRYPTED", "ITERATIONS", "MAX_ITERATIONS", "MAX_SCRYPT_MEMORY"]
 
 ITERATIONS = 600_000
-MAX_ITERATIONS = 10_000_000  # ~5 s of PBKDF2-HMAC-SHA-256 on a 2020s core
+MAX_ITERATIONS = 10_000_000  # the bounds and why: docs/key-formats.md
 MAX_SCRYPT_MEMORY = 1 << 28  # 256 MiB: N = 2^18 at r = 8 (OpenSSL's default is 16 MiB)
 MAX_SCRYPT_P = 16
 MAX_SALT = 1024

@@ -15,11 +15,12 @@ iterations, scrypt at most MAX_SCRYPT_MEMORY bytes (128 r N) and p <= MAX_SCRYPT
 Written: PBES2, PBKDF2-HMAC-SHA-256 with ITERATIONS (600,000: OWASP's 2023 figure for
 it) and a 16-byte salt, AES-256-CBC with a fresh IV; scrypt can be asked for here (not
 by the public API, whose default must be readable by every PKCS#8 reader: PBKDF2 is
-the one RFC 8018 requires and SP 800-132 approves; scrypt is absent from some).
+RFC 8018's own KDF and SP 800-132 approves it; scrypt is RFC 7914's, absent from some).
 
 AES runs in the C core (constant time; AES-NI where present); PBKDF2 and scrypt are
 hashlib's. After decryption, a wrong password, bad padding and a plaintext that is not
-a PKCS#8 key all raise the same WRONG_PASSWORD message, and the padding check and the
+a PKCS#8 key all raise the same WRONG_PASSWORD message (and so do the key checks that
+PrivateKey runs on the parts, _keys._from_decrypted), and the padding check and the
 parse run whichever way the padding came out, so that the error does not tell a
 padding oracle anything (timing in Python is not claimed constant).
 """

@@ -69,6 +69,7 @@ def test_dask_local_cluster_matches_verify_many():
                                   silence_logs=40) as cluster, \
             distributed.Client(cluster, timeout=TIMEOUT) as client:
         futures = client.map(VERIFY, _chunks(items, 25))
+        distributed.wait(futures, timeout=TIMEOUT)  # raises TimeoutError rather than hang
         got = _flatten(client.gather(futures, errors="raise"))
         # the workers really are other processes that unpickled the keys
         pids = set(client.run(lambda: __import__("os").getpid()).values())

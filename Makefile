@@ -222,8 +222,8 @@ fuzz:
 # Longer: make fuzz-smoke FUZZ_SECONDS=600.
 FUZZ_SECONDS       ?= 25
 FUZZ_PLANT_SECONDS ?= 60
-FUZZ_TARGETS       ?= pub_bytes pub_der pub_pem pub_jwk priv_der priv_pem priv_jwk verify_der verify_raw p256verify cose_key jws_verify x509_cert recover
-FUZZ_PLANTS        ?= offcurve:pub_bytes sig-trailing:verify_der eip-length:p256verify recover-digest-tail:recover
+FUZZ_TARGETS       ?= pub_bytes pub_der pub_pem pub_jwk priv_der priv_pem priv_jwk verify_der verify_raw p256verify cose_key jws_verify x509_cert recover priv_encrypted
+FUZZ_PLANTS        ?= offcurve:pub_bytes sig-trailing:verify_der eip-length:p256verify recover-digest-tail:recover pad-message:priv_encrypted
 FUZZ_OPTIONS       ?= -timeout=30 -rss_limit_mb=2048 -print_final_stats=1
 FUZZ_DIR           := tests/fuzz/bin
 FUZZ_STAMP         := $(VENV)/.p256-fuzz-installed

@@ -204,6 +204,10 @@ static PyMethodDef core_methods[] = {
      "_selftest(corrupt=0): the import's known-answer self-test; raises ImportError."},
     {"p256verify", core_p256verify, METH_O,
      "p256verify(160 bytes h||r||s||qx||qy) -> 32-byte 1 or b\"\" (EIP-7951)."},
+    {"aes_cbc", (PyCFunction)(void (*)(void))p256py_aes_cbc, METH_FASTCALL,
+     "aes_cbc(decrypt, key, iv, data, impl) -> bytes: AES-CBC, no padding (impl 0 auto, "
+     "1 portable, 2 AES-NI)."},
+    {"aes_impl", p256py_aes_impl, METH_NOARGS, "The AES implementation in use: \"aes-ni\" or \"portable\"."},
     {NULL, NULL, 0, NULL},
 };
 

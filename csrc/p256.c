@@ -16,6 +16,7 @@
 #include "ecmult_impl.h"
 #include "ecdsa_impl.h"
 #include "random_impl.h"
+#include "aes_impl.h"
 #include "cpu_aarch64.h" /* PSTATE.DIT around secret work: p256_dit_on/restore */
 
 /* p256.h's nonce ids are hash.h's ids (C99 has no static_assert: a negative array size). */
@@ -252,6 +253,23 @@ size_t p256_digest(int hash, const uint8_t *msg, size_t len, uint8_t out[P256_DI
         return 0;
     p256_hash((p256_hash_id)hash, msg, len, out);
     return p256_hash_size((p256_hash_id)hash);
+}
+
+int p256_aes_cbc_encrypt(uint8_t *out, const uint8_t *key, size_t key_len,
+                         const uint8_t iv[16], const uint8_t *in, size_t len, int impl)
+{
+    return p256_aes_cbc(0, impl, out, key, key_len, iv, in, len);
+}
+
+int p256_aes_cbc_decrypt(uint8_t *out, const uint8_t *key, size_t key_len,
+                         const uint8_t iv[16], const uint8_t *in, size_t len, int impl)
+{
+    return p256_aes_cbc(1, impl, out, key, key_len, iv, in, len);
+}
+
+const char *p256_aes_impl(void)
+{
+    return p256_aes_impl_name();
 }
 
 void *p256_wipe(void *p, size_t n)

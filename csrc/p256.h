@@ -101,6 +101,24 @@ P256_API int p256_pubtable_build_vartime(void *table, size_t table_len, int bits
 P256_API int p256_verify_pubtable_vartime(const void *table, const uint8_t rs[64],
                                           const uint8_t *digest, size_t digest_len);
 
+/*
+ * AES-CBC without padding (FIPS 197, SP 800-38A 6.2), for password-encrypted keys: out =
+ * CBC encryption or decryption of in[0..len) under key (key_len 16, 24 or 32 bytes) and
+ * iv. len must be a multiple of 16; out may equal in. impl: P256_AES_AUTO (AES-NI where
+ * the CPU has it, else the portable code), P256_AES_PORTABLE or P256_AES_NI (aes.h).
+ * Returns 1, or 0 with out untouched for a bad length, key length or impl, or AES-NI
+ * asked for where the CPU lacks it. Constant time in key, iv and data.
+ */
+#define P256_AES_AUTO 0
+#define P256_AES_PORTABLE 1
+#define P256_AES_NI 2
+P256_API int p256_aes_cbc_encrypt(uint8_t *out, const uint8_t *key, size_t key_len,
+                                  const uint8_t iv[16], const uint8_t *in, size_t len, int impl);
+P256_API int p256_aes_cbc_decrypt(uint8_t *out, const uint8_t *key, size_t key_len,
+                                  const uint8_t iv[16], const uint8_t *in, size_t len, int impl);
+/* "aes-ni" or "portable": the implementation P256_AES_AUTO uses on this CPU. */
+P256_API const char *p256_aes_impl(void);
+
 /* Wipes n bytes at p (secrets the caller held) in a way the compiler may not drop;
  * returns p, as memset does (and so that every API function returns a value). */
 P256_API void *p256_wipe(void *p, size_t n);
@@ -140,6 +158,15 @@ P256_API void *p256_wipe(void *p, size_t n);
     X(int, verify_pubtable_vartime,                                                       \
       (const void *table, const uint8_t rs[64], const uint8_t *digest, size_t digest_len), \
       (table, rs, digest, digest_len))                                                    \
+    X(int, aes_cbc_encrypt,                                                               \
+      (uint8_t *out, const uint8_t *key, size_t key_len, const uint8_t iv[16],            \
+       const uint8_t *in, size_t len, int impl),                                          \
+      (out, key, key_len, iv, in, len, impl))                                             \
+    X(int, aes_cbc_decrypt,                                                               \
+      (uint8_t *out, const uint8_t *key, size_t key_len, const uint8_t iv[16],            \
+       const uint8_t *in, size_t len, int impl),                                          \
+      (out, key, key_len, iv, in, len, impl))                                             \
+    X(const char *, aes_impl, (void), ())                                                 \
     X(void *, wipe, (void *p, size_t n), (p, n))
 
 /* One variant of the core: a pointer per API function, in list order. */

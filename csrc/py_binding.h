@@ -7,6 +7,7 @@
  *   py_batch.c      the Batch type behind p256.verify_many
  *   py_pubtable.c   the PublicTable type behind p256.PublicKey.precompute
  *   py_selftest.c   the known-answer self-test run at import
+ *   py_aes.c        AES-CBC for password-encrypted keys
  *
  * The binding reaches the core only through p256.h (and backend.h, for the choice of
  * variant at import); it compiles no core code of its own.
@@ -114,5 +115,10 @@ const void *p256py_pubtable_get(PyObject *obj);
 int p256py_selftest_run(int corrupt);
 /* _core._selftest(corrupt=0): the same, from Python. */
 PyObject *p256py_selftest(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+
+/* py_aes.c: _core.aes_cbc(decrypt, key, iv, data, impl) -> bytes (ValueError on bad
+ * lengths or an unavailable impl) and _core.aes_impl() -> "aes-ni" | "portable". */
+PyObject *p256py_aes_cbc(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *p256py_aes_impl(PyObject *self, PyObject *unused);
 
 #endif /* P256_PY_BINDING_H */

@@ -612,8 +612,11 @@ def test_openssl_key_errors(ossl, tmp_path):
     for path in (enc8, enc1, encd):
         for cmd, *rest in (("sign", ossl / "msg"), ("pubkey",), ("ecdh", ossl / "sec1.pem")):
             reason = error_line(p256_run(cmd, path, *rest), cmd, str(path))
-            assert "encrypted private keys are not supported" in reason
-            assert "openssl pkey -in key.pem -out plain.pem" in reason
+            if path == enc1:  # legacy PEM encryption: how to convert it
+                assert "Proc-Type: 4,ENCRYPTED" in reason and "openssl pkcs8 -topk8" in reason
+            else:  # encrypted PKCS#8: the CLI takes no password; how to decrypt it
+                assert "this is an encrypted private key" in reason
+                assert "openssl pkey -in key.pem -out plain.pem" in reason
     # openssl ecparam -genkey without -noout: an EC PARAMETERS block first, then the key
     both = tmp_path / "both.pem"
     both.write_bytes(openssl("ecparam", "-name", "prime256v1", "-genkey"))

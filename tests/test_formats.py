@@ -357,9 +357,11 @@ def test_encrypted_keys():
     assert b"ENCRYPTED PRIVATE KEY" in pk8
     e = raises("openssl pkey -in key.pem -out plain.pem", p256.PrivateKey.from_pem, pk8)
     assert "encrypted" in str(e)
+    assert p256.PrivateKey.from_pem(pk8, password=b"passphrase").to_bytes() == D.to_bytes(32, "big")
     trad = key.private_bytes(PEM, TRAD, enc)
     assert b"Proc-Type: 4,ENCRYPTED" in trad
-    raises("openssl pkey -in key.pem -out plain.pem", p256.PrivateKey.from_pem, trad)
+    for password in (None, b"passphrase"):  # legacy encryption: how to convert it
+        raises("openssl pkcs8 -topk8", p256.PrivateKey.from_pem, trad, password)
     raises("encrypted", p256.PrivateKey.from_der, key.private_bytes(DER, PKCS8, enc))
 
 
@@ -816,7 +818,6 @@ def _other_keys():
     return [
         ("rsa pkcs8", rsa_key.private_bytes(PEM, PKCS8, NO_ENC), "rsaEncryption"),
         ("ed25519 pkcs8", ed.private_bytes(PEM, PKCS8, NO_ENC), "Ed25519"),
-        ("encrypted pkcs8", ours.private_bytes(PEM, PKCS8, enc), "encrypted"),
         ("encrypted sec1", ours.private_bytes(PEM, TRAD, enc), "encrypted"),
     ]
 
@@ -837,6 +838,12 @@ def test_public_from_pem_of_a_readable_private_key_says_how():
     for data in (SK.to_pem(), SK.to_pem("sec1")):
         raises("use PrivateKey.from_pem(data).public_key", p256.PublicKey.from_pem, data)
         assert p256.PrivateKey.from_pem(data).public_key == PK  # and that works
+    # an encrypted PKCS#8 (written by cryptography): readable with its password
+    enc = crypto_key(D).private_bytes(PEM, PKCS8, ser.BestAvailableEncryption(b"pw"))
+    raises("use PrivateKey.from_pem(data, password=...).public_key", p256.PublicKey.from_pem, enc)
+    assert p256.PrivateKey.from_pem(enc, password=b"pw").public_key == p256.PrivateKey.from_int(D).public_key
+    enc_der = crypto_key(D).private_bytes(DER, PKCS8, ser.BestAvailableEncryption(b"pw"))
+    raises("use PrivateKey.from_der(data, password=...).public_key", p256.PublicKey.from_der, enc_der)
     raises("use PrivateKey.from_der(data).public_key", p256.PublicKey.from_der, SK.to_der())
 
 

@@ -116,6 +116,7 @@ DIFFERENCE_WITNESSES.update({
     "X1-structure": ("x509_cert", SEEDS["x509_cert"]["v1-with-extensions"]),
     "X2-fields": ("x509_cert", _CA[:_T + 2] + b"2601X1000000Z" + _CA[_T + 15:]),
     "X3-v2": ("x509_cert", SEEDS["x509_cert"]["v2"]),
+    "D5-pbes2-params": ("priv_encrypted", SEEDS["priv_encrypted"]["keylength-wrong"]),
 })
 
 
@@ -183,6 +184,9 @@ def _plant_witness(plant):
 
         h = hashlib.sha512(b"fuzz").digest()
         return b"\x01" + bytes([len(h)]) + h + SK.sign_digest(h, hash="sha512", encoding="raw")
+    if plant == "pad-message":
+        inner = SK.to_der()
+        return gen_py_fuzz_corpus.pbes2(inner, pad=bytes(16 - len(inner) % 16))
     raise AssertionError(plant)
 
 

@@ -182,10 +182,13 @@ def test_encrypted_keys_from_openssl(tmp_path):
     trad = openssl("ec", "-in", key, "-aes256", "-passout", "pass:secret")
     assert b"Proc-Type: 4,ENCRYPTED" in trad
     der = openssl("pkcs8", "-topk8", "-in", key, "-outform", "DER", "-passout", "pass:secret")
-    for fn, data in [(p256.PrivateKey.from_pem, pkcs8), (p256.PrivateKey.from_pem, trad),
-                     (p256.PrivateKey.from_der, der)]:
+    for fn, data in [(p256.PrivateKey.from_pem, pkcs8), (p256.PrivateKey.from_der, der)]:
         with pytest.raises(ValueError, match="openssl pkey -in key.pem -out plain.pem"):
-            fn(data)
+            fn(data)  # no password given (tests/test_encrypted_keys.py reads them with one)
+        assert fn(data, password="secret").to_bytes() == p256.PrivateKey.from_pem(
+            key.read_bytes()).to_bytes()
+    with pytest.raises(ValueError, match="openssl pkcs8 -topk8"):
+        p256.PrivateKey.from_pem(trad, password="secret")
     # and the advice works
     plain = openssl("pkey", "-in", write(tmp_path / "e.pem", pkcs8), "-passin", "pass:secret")
     assert p256.PrivateKey.from_pem(plain).to_bytes() == p256.PrivateKey.from_pem(

@@ -31,7 +31,7 @@ VECTORS = pathlib.Path(os.environ.get("P256_VECTORS") or ROOT / "tests" / "vecto
 
 TARGETS = ("pub_bytes", "pub_der", "pub_pem", "pub_jwk", "priv_der", "priv_pem", "priv_jwk",
            "verify_der", "verify_raw", "p256verify", "cose_key", "jws_verify", "x509_cert",
-           "recover")
+           "recover", "priv_encrypted")
 
 
 # -- DER / PEM / JWK writers -------------------------------------------------------------
@@ -271,7 +271,61 @@ def seeds():
         add("priv_der", "scalar-out-of-range-%x" % (d & 0xFFFF), seq(uint(1), octets(be(d)), explicit(0, OID_P256)))
     add("priv_der", "short-scalar", seq(uint(1), octets(be(5)[1:]), explicit(0, OID_P256)))
     integration_seeds(add)
+    encrypted_seeds(add, [b for n, b in out["priv_der"].items() if n.startswith("pkcs8")])
     return out
+
+
+# -- encrypted PKCS#8 (target priv_encrypted): PBES2 written here with hashlib and
+# cryptography's AES; the password is tests/fuzz/targets.FUZZ_PASSWORD, costs are tiny.
+
+PBES2_PASSWORD = b"fuzz"
+_PBES2 = bytes.fromhex("06092a864886f70d01050d")
+_PBKDF2 = bytes.fromhex("06092a864886f70d01050c")
+_SCRYPT = bytes.fromhex("06092b06010401da47040b")
+_PRF = {h: bytes.fromhex("06082a864886f70d02") + bytes([n]) for h, n in
+        (("sha1", 7), ("sha224", 8), ("sha256", 9), ("sha384", 10), ("sha512", 11))}
+_AES = {16: bytes.fromhex("0609608648016503040102"), 24: bytes.fromhex("0609608648016503040116"),
+        32: bytes.fromhex("060960864801650304012a")}
+
+
+def pbes2(inner, kdf="pbkdf2", prf="sha256", aes=32, iterations=2, salt=b"salt-salt-salt!!",
+          iv=bytes(range(16)), scrypt=(2, 1, 1), keylength=None, pad=None):
+    """An EncryptedPrivateKeyInfo of inner (pad: the PKCS#7 padding to use, default right)."""
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+    kl = [uint(keylength)] if keylength is not None else []
+    if kdf == "pbkdf2":
+        key = hashlib.pbkdf2_hmac(prf, PBES2_PASSWORD, salt, iterations, aes)
+        prf_id = [] if prf == "sha1" else [seq(_PRF[prf], tlv(0x05, b""))]
+        kdf_id = seq(_PBKDF2, seq(octets(salt), uint(iterations), *kl, *prf_id))
+    else:
+        n, r, p = scrypt
+        key = hashlib.scrypt(PBES2_PASSWORD, salt=salt, n=n, r=r, p=p, dklen=aes)
+        kdf_id = seq(_SCRYPT, seq(octets(salt), uint(n), uint(r), uint(p), *kl))
+    if pad is None:
+        pad = bytes([16 - len(inner) % 16]) * (16 - len(inner) % 16)
+    enc = Cipher(algorithms.AES(key), modes.CBC(iv)).encryptor()
+    ct = enc.update(inner + pad) + enc.finalize()
+    return seq(seq(_PBES2, seq(kdf_id, seq(_AES[aes], octets(iv)))), octets(ct))
+
+
+def encrypted_seeds(add, pkcs8s):
+    for i, inner in enumerate(pkcs8s[:12]):
+        add("priv_encrypted", "pbkdf2-sha256-aes256-%d" % i, pbes2(inner))
+        prf = ("sha1", "sha224", "sha256", "sha384", "sha512")[i % 5]
+        aes = (16, 24, 32)[i % 3]
+        add("priv_encrypted", "pbkdf2-%s-aes%d-%d" % (prf, aes * 8, i), pbes2(inner, prf=prf, aes=aes))
+        add("priv_encrypted", "scrypt-aes%d-%d" % (aes * 8, i),
+            pbes2(inner, "scrypt", aes=aes, scrypt=(2 << (i % 4), 1 + i % 2, 1)))
+    inner = pkcs8s[0]
+    add("priv_encrypted", "keylength", pbes2(inner, keylength=32))
+    add("priv_encrypted", "keylength-wrong", pbes2(inner, keylength=16))
+    add("priv_encrypted", "empty-salt", pbes2(inner, salt=b""))
+    add("priv_encrypted", "pad-zero", pbes2(inner, pad=bytes(16 - len(inner) % 16)))
+    add("priv_encrypted", "pad-17", pbes2(inner, pad=bytes(16 - len(inner) % 16) + b"\x11" * 16))
+    add("priv_encrypted", "not-der-inside", pbes2(b"\x55" * 40))
+    add("priv_encrypted", "costly", seq(seq(_PBES2, seq(seq(_PBKDF2, seq(octets(b"s"), uint(10**9))), seq(_AES[32], octets(bytes(16))))),
+            octets(bytes(32))))
+    add("priv_encrypted", "plain-pkcs8", inner)
 
 
 # -- COSE_Key, JWS, X.509 (targets cose_key, jws_verify, x509_cert) ----------------------
@@ -424,6 +478,7 @@ def control_seeds(all_seeds=None):
         "verify_der": "sha256-1",
         "p256verify": "sha256-1",
         "recover": "sha256-1",
+        "priv_encrypted": "pbkdf2-sha256-aes256-0",
     }
     return {t: {name: all_seeds[t][name]} for t, name in picks.items()}
 

@@ -24,6 +24,7 @@ JWK = Dict[str, str]
 
 #: What the API takes wherever it reads bytes.
 Buffer = Union[bytes, bytearray, memoryview]
+Password = Union[str, bytes, bytearray, memoryview]  # str is encoded as UTF-8
 
 #: The field prime p and the group order n of P-256 (FIPS 186-5, SEC 2).
 P = 2**256 - 2**224 + 2**192 + 2**96 - 1

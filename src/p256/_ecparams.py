@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The EC key's algorithm identifier and curve parameters (RFC 5480), shared by every
-format that carries a P-256 key (PKCS#8, SEC1, SubjectPublicKeyInfo, and the X.509 and
-encrypted PKCS#8 to come): the OIDs, the readers that accept only id-ecPublicKey with the
+format that carries a P-256 key (PKCS#8, SEC1, SubjectPublicKeyInfo, X.509, and PKCS#8
+inside an EncryptedPrivateKeyInfo): the OIDs, the readers that accept only id-ecPublicKey with the
 namedCurve prime256v1, and the names of the curves and algorithms they refuse."""
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ in _keys, which wrap these functions).
 
 The formats, one module each over the strict DER reader (_der) and the EC algorithm
 identifier (_ecparams): _pkcs8 (PrivateKeyInfo / OneAsymmetricKey), _sec1 (ECPrivateKey),
-_spki (SubjectPublicKeyInfo), _pem (the armor), _jwk. A new format is a new module plus
+_spki (SubjectPublicKeyInfo), _pbes2 (EncryptedPrivateKeyInfo around a PKCS#8, with a
+password), _pem (the armor), _jwk. A new format is a new module plus
 its lines here (a PEM label, a sniffed shape).
 
 Every problem raises ValueError (TypeError for an argument of the wrong type) with a
@@ -26,7 +27,7 @@ from __future__ import annotations
 from typing import List, Optional, Union
 
 from . import _der as der
-from . import _pem, _pkcs8, _sec1, _spki
+from . import _pbes2, _pem, _pkcs8, _sec1, _spki
 from ._common import Buffer, as_bytes, lookup
 from ._der import Reader
 from ._ecparams import OID_EC_PUBLIC_KEY
@@ -82,16 +83,24 @@ def _pem_hint(reader: str) -> str:
 # ---------------------------------------------------------------------------------------
 
 
-def private_to_der(d: bytes, q: bytes, format: str) -> bytes:
-    """DER PKCS#8 or SEC1 of the scalar d and its 65-byte public point q."""
+def private_to_der(d: bytes, q: bytes, format: str, password: object = None) -> bytes:
+    """DER PKCS#8 or SEC1 of the scalar d and its 65-byte public point q; with a
+    password, PKCS#8 EncryptedPrivateKeyInfo (_pbes2)."""
     if lookup(PRIVATE_FORMATS, format, "format") == PEM_SEC1:
+        if password is not None:
+            raise ValueError("a password needs format=\"pkcs8\" (SEC1 ECPrivateKey has no "
+                             "standard encryption; its legacy PEM one is not written)")
         return _sec1.encode(d, q)
+    if password is not None:
+        return _pbes2.encrypt(_pkcs8.encode(d, q), password)
     return _pkcs8.encode(d, q)
 
 
-def private_to_pem(d: bytes, q: bytes, format: str) -> bytes:
+def private_to_pem(d: bytes, q: bytes, format: str, password: object = None) -> bytes:
     label = lookup(PRIVATE_FORMATS, format, "format")
-    return _pem.encode(label, private_to_der(d, q, format))
+    if password is not None and label == PEM_PKCS8:
+        label = _pem.ENCRYPTED_LABEL
+    return _pem.encode(label, private_to_der(d, q, format, password))
 
 
 def _private_fast(data: bytes, expect: Optional[str]) -> Optional[Parts]:
@@ -123,8 +132,12 @@ def _private_from_der_full(data: bytes, expect: Optional[str]) -> Parts:
         if kind == "spki":
             raise ValueError(_instead("public key (SubjectPublicKeyInfo)", "PublicKey",
                                       "from_der", data, "a private key"))
+        if kind == "encrypted" and expect is not None:
+            raise ValueError("the PEM label %r does not fit its contents, an encrypted "
+                             "PKCS#8 key (labelled %r)" % (PRIVATE_FORMATS[expect],
+                                                           _pem.ENCRYPTED_LABEL))
         if kind == "encrypted":
-            raise ValueError(_pem.ENCRYPTED + " (this is a PKCS#8 EncryptedPrivateKeyInfo)")
+            raise ValueError(_pbes2.MISSING_PASSWORD)
         Reader(data, r.what, r.pos, r.end).read_tlv()  # the precise error if it is malformed
         raise r.error("neither PKCS#8 nor SEC1 ECPrivateKey")
     if first != der.INTEGER:
@@ -147,12 +160,29 @@ def _private_from_der_full(data: bytes, expect: Optional[str]) -> Parts:
     return _pkcs8.load(r)
 
 
-def private_from_der(data: object) -> Parts:
-    """The parts of a DER PKCS#8 or SEC1 private key (told apart by their structure)."""
+def _decrypt(data: bytes) -> Parts:
+    """The parts of the PrivateKeyInfo inside a decrypted EncryptedPrivateKeyInfo."""
+    return _private_from_der(data, "pkcs8")
+
+
+def _with_password(data: bytes, expect: Optional[str], password: object) -> Parts:
+    """A private key in DER, EncryptedPrivateKeyInfo when password is not None."""
+    if password is None:
+        return _private_from_der(data, expect)
+    _pbes2.password_bytes(password)  # TypeError first
+    if expect == "encrypted" or (expect is None and sniff(data) == "encrypted"):
+        return _pbes2.decrypt(data, password, _decrypt)
+    _private_from_der(data, expect)  # its own error when it is not a key at all
+    raise ValueError(_pbes2.NOT_ENCRYPTED)
+
+
+def private_from_der(data: object, password: object = None) -> Parts:
+    """The parts of a DER PKCS#8 or SEC1 private key (told apart by their structure), or
+    of an encrypted PKCS#8 one given its password."""
     if isinstance(data, str):
         raise TypeError("DER data must be bytes, not str%s"
                         % (" (" + _pem_hint("PrivateKey") + ")" if "-----BEGIN " in data else ""))
-    return _private_from_der(as_bytes(data, "DER data"), None)
+    return _with_password(as_bytes(data, "DER data"), None, password)
 
 
 def _public_hint(seen: List[str]) -> str:
@@ -161,16 +191,21 @@ def _public_hint(seen: List[str]) -> str:
     return ""
 
 
-def private_from_pem(data: Union[str, Buffer]) -> Parts:
-    """The parts of the first PEM "PRIVATE KEY" (PKCS#8) or "EC PRIVATE KEY" (SEC1)."""
+def private_from_pem(data: Union[str, Buffer], password: object = None) -> Parts:
+    """The parts of the first PEM "PRIVATE KEY" (PKCS#8), "EC PRIVATE KEY" (SEC1) or, given
+    its password, "ENCRYPTED PRIVATE KEY"."""
 
     def hint(seen: List[str]) -> str:
         if PEM_SPKI in seen:
             return "; " + _instead("public key", "PublicKey", "from_pem", data, "a private key")
         return ""
 
-    label, body = _pem.decode(data, PRIVATE_LABELS, hint, encrypted_label_is_wanted=True)
-    return _private_from_der(body, "pkcs8" if label == PEM_PKCS8 else "sec1")
+    label, body = _pem.decode(data, PRIVATE_LABELS + (_pem.ENCRYPTED_LABEL,), hint)
+    if label == _pem.ENCRYPTED_LABEL:
+        if password is None:
+            raise ValueError(_pbes2.MISSING_PASSWORD)
+        return _with_password(body, "encrypted", password)
+    return _with_password(body, "pkcs8" if label == PEM_PKCS8 else "sec1", password)
 
 
 # ---------------------------------------------------------------------------------------
@@ -199,6 +234,9 @@ def _instead(what: str, cls: str, reader: str, attempt: Union[str, Buffer], inst
         else:
             public_from_pem(attempt)
     except ValueError as exc:
+        if str(exc) == _pbes2.MISSING_PASSWORD:
+            return ("this is an encrypted private key, not %s; use %s.%s(data, "
+                    "password=...).public_key" % (instead_of, cls, reader))
         return ("this is a %s, not %s, and not one that %s.%s reads either: %s"
                 % (what, instead_of, cls, reader, exc))
     tail = ".public_key" if what == "private key" else ""
@@ -214,7 +252,8 @@ def _public_from_der_full(data: bytes) -> bytes:
                                   "a SubjectPublicKeyInfo"))
     if kind == "encrypted":
         raise ValueError("this is an encrypted private key (PKCS#8 EncryptedPrivateKeyInfo), "
-                         "not a public key")
+                         "not a public key; use PrivateKey.from_der(data, password=...)"
+                         ".public_key")
     return _spki.decode_full(data)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Tuple, Union
 
-from . import _bridge, _core, _cose, _formats, _jose, _jwk, _recover, _sig, _spki, _x509
+from . import _bridge, _core, _cose, _formats, _jose, _jwk, _pbes2, _recover, _sig, _spki, _x509
 from ._common import DIGESTS as _DIGESTS
 from ._common import ENCODINGS as _ENCODINGS
 from ._common import HASHES as _HASHES
@@ -21,6 +21,7 @@ from ._common import (
     HashName,
     N,
     P,
+    Password,
     PrivateFormat,
     SigEncoding,
     as_bytes,
@@ -380,36 +381,43 @@ class PrivateKey:
 
     # Key formats (the code is in _formats and the modules it names).
 
-    def to_der(self, format: PrivateFormat = "pkcs8") -> bytes:
+    def to_der(self, format: PrivateFormat = "pkcs8", password: Optional[Password] = None) -> bytes:
         """The key in DER.
 
         Args:
             format: "pkcs8" (PrivateKeyInfo, as `openssl genpkey` writes) or "sec1"
                 (ECPrivateKey, as `openssl ecparam -genkey` writes).
+            password: None for a plain key; else (str as UTF-8, or bytes) a PKCS#8
+                EncryptedPrivateKeyInfo: PBES2 with PBKDF2-HMAC-SHA256 (600,000
+                iterations, a fresh 16-byte salt) and AES-256-CBC (a fresh IV), which
+                every PKCS#8 reader takes. Only with format "pkcs8".
 
         Returns:
             The DER bytes, what OpenSSL and pyca/cryptography write for this key.
 
         Raises:
-            ValueError: Unknown format name.
-            TypeError: format is not a str.
+            ValueError: Unknown format name, or a password with format "sec1".
+            TypeError: format is not a str, or password neither str nor bytes.
         """
-        return _formats.private_to_der(self._sk.to_bytes(), self.public_key._b, format)
+        return _formats.private_to_der(self._sk.to_bytes(), self.public_key._b, format, password)
 
-    def to_pem(self, format: PrivateFormat = "pkcs8") -> bytes:
-        """The key in PEM: "PRIVATE KEY" (PKCS#8) or "EC PRIVATE KEY" (``format="sec1"``).
+    def to_pem(self, format: PrivateFormat = "pkcs8", password: Optional[Password] = None) -> bytes:
+        """The key in PEM: "PRIVATE KEY" (PKCS#8), "EC PRIVATE KEY" (``format="sec1"``) or,
+        with a password, "ENCRYPTED PRIVATE KEY".
 
         Args:
             format: "pkcs8" or "sec1", as for [to_der][p256.PrivateKey.to_der].
+            password: None, or the password to encrypt a PKCS#8 key with, as for
+                [to_der][p256.PrivateKey.to_der].
 
         Returns:
             The PEM text as ASCII bytes.
 
         Raises:
-            ValueError: Unknown format name.
-            TypeError: format is not a str.
+            ValueError: Unknown format name, or a password with format "sec1".
+            TypeError: format is not a str, or password neither str nor bytes.
         """
-        return _formats.private_to_pem(self._sk.to_bytes(), self.public_key._b, format)
+        return _formats.private_to_pem(self._sk.to_bytes(), self.public_key._b, format, password)
 
     def to_jwk(self) -> JWK:
         """The key as an RFC 7517 JWK.
@@ -420,43 +428,57 @@ class PrivateKey:
         return _jwk.encode(self.public_key._b, self._sk.to_bytes())
 
     @classmethod
-    def from_der(cls, data: Buffer) -> PrivateKey:
-        """A key from DER PKCS#8 (RFC 5208/5958) or SEC1 ECPrivateKey (RFC 5915).
+    def from_der(cls, data: Buffer, password: Optional[Password] = None) -> PrivateKey:
+        """A key from DER PKCS#8 (RFC 5208/5958), SEC1 ECPrivateKey (RFC 5915) or, with
+        its password, PKCS#8 EncryptedPrivateKeyInfo (PBES2, RFC 8018).
 
         The format is told by the structure. A public key stored beside the scalar must
-        equal d*G.
+        equal d*G. Encrypted keys: PBKDF2 (HMAC-SHA1/224/256/384/512, at most 10,000,000
+        iterations) or scrypt (128*r*N at most 256 MiB, p <= 16), with AES-128/192/256-CBC;
+        docs/key-formats.md has the details.
 
         Args:
             data: The DER bytes.
+            password: The password of an encrypted key (str as UTF-8, or bytes); None
+                for a plain one.
 
         Returns:
             The key.
 
         Raises:
             ValueError: Malformed or not P-256 (the message names the problem: another
-                curve or algorithm, an encrypted key, PEM text, a public key, ...).
-            TypeError: data is not bytes-like.
+                curve or algorithm, PEM text, a public key, ...); an encrypted key without
+                a password, a password for a key that is not encrypted, or a wrong
+                password (each its own message).
+            TypeError: data is not bytes-like, or password neither str nor bytes.
         """
-        return cls._from_parts(_formats.private_from_der(data))
+        return cls._from_decrypted(_formats.private_from_der(data, password), password)
 
     @classmethod
-    def from_pem(cls, data: Union[str, Buffer]) -> PrivateKey:
-        """A key from PEM "PRIVATE KEY" (PKCS#8) or "EC PRIVATE KEY" (SEC1).
+    def from_pem(cls, data: Union[str, Buffer], password: Optional[Password] = None) -> PrivateKey:
+        """A key from PEM "PRIVATE KEY" (PKCS#8), "EC PRIVATE KEY" (SEC1) or, with its
+        password, "ENCRYPTED PRIVATE KEY" (as for [from_der][p256.PrivateKey.from_der]).
 
         The first such block is used; text around it is ignored, and so is a UTF-8 byte
-        order mark at the start.
+        order mark at the start. Legacy PEM encryption ("Proc-Type: 4,ENCRYPTED") is
+        refused with a message saying how to convert the key to encrypted PKCS#8.
 
         Args:
             data: The PEM text, str or bytes.
+            password: The password of an encrypted key (str as UTF-8, or bytes); None
+                for a plain one.
 
         Returns:
             The key.
 
         Raises:
-            ValueError: No such block, malformed PEM or DER, or not a P-256 key.
-            TypeError: data is neither str nor bytes-like.
+            ValueError: No such block, malformed PEM or DER, or not a P-256 key; an
+                encrypted key without a password, a password for a key that is not
+                encrypted, or a wrong password (each its own message).
+            TypeError: data is neither str nor bytes-like, or password neither str nor
+                bytes.
         """
-        return cls._from_parts(_formats.private_from_pem(data))
+        return cls._from_decrypted(_formats.private_from_pem(data, password), password)
 
     @classmethod
     def from_jwk(cls, jwk: Union[Mapping[str, Any], str]) -> PrivateKey:
@@ -524,6 +546,17 @@ class PrivateKey:
             if q != self.public_key._b:
                 raise ValueError("the public key in %s does not match the private key" % where)
         return self
+
+    @classmethod
+    def _from_decrypted(cls, parts: Parts, password: object) -> PrivateKey:
+        """_from_parts; for a decrypted key (password given: _formats raised for anything
+        else), any failure is the one wrong-password message (no padding/format oracle)."""
+        if password is None:
+            return cls._from_parts(parts)
+        try:
+            return cls._from_parts(parts)
+        except ValueError:
+            raise ValueError(_pbes2.WRONG_PASSWORD) from None
 
 
 class PublicKey:

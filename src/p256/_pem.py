@@ -7,8 +7,8 @@ blocks is ignored, as OpenSSL does (`openssl ecparam -genkey` writes an "EC PARA
 block first). One UTF-8 byte order mark at the very start of the data is skipped (editors
 write one; OpenSSL and cryptography skip it too); anywhere else it is text like any other.
 Lines may end in CRLF and trailing blanks; the base64 must be canonical; BEGIN and END
-labels must match; headers are refused (an encrypted "Proc-Type: 4,ENCRYPTED" key gets a
-message saying how to decrypt it). Up to the end of the block used, a "-----BEGIN "
+labels must match; headers are refused (a legacy-encrypted "Proc-Type: 4,ENCRYPTED" key
+gets a message saying how to convert it to encrypted PKCS#8). Up to the end of the block used, a "-----BEGIN "
 anywhere but at the start of a well-formed BEGIN line that opens a block is refused:
 OpenSSL ignores it, cryptography's reader takes it as a block, so such a file holds
 different keys for different readers (found by tests/fuzz, pub_pem).
@@ -24,8 +24,9 @@ from ._common import Buffer
 __all__ = ["encode", "decode", "labels", "ENCRYPTED", "ENCRYPTED_LABEL"]
 
 ENCRYPTED = (
-    "encrypted private keys are not supported; decrypt the key first, for instance "
-    "with `openssl pkey -in key.pem -out plain.pem` (it asks for the passphrase)"
+    "legacy PEM encryption (Proc-Type: 4,ENCRYPTED) is not supported; convert the key to "
+    "encrypted PKCS#8 with `openssl pkcs8 -topk8 -v2 aes256 -in key.pem -out key8.pem` (it "
+    "asks for the passphrase) and read that with password=..."
 )
 ENCRYPTED_LABEL = "ENCRYPTED PRIVATE KEY"
 _BOM = "\ufeff"  # U+FEFF as text; its UTF-8 bytes EF BB BF read as latin-1 below
@@ -78,13 +79,11 @@ def labels(data: Union[str, Buffer]) -> List[str]:
 
 
 def decode(data: Union[str, Buffer], wanted: Sequence[str],
-           hint: Optional[Callable[[List[str]], str]] = None,
-           encrypted_label_is_wanted: bool = False) -> Tuple[str, bytes]:
+           hint: Optional[Callable[[List[str]], str]] = None) -> Tuple[str, bytes]:
     """(label, DER bytes) of the first PEM block whose label is in wanted.
 
     When there is none, ValueError naming the labels seen, plus ``hint(seen)`` (text to
-    append, such as which reader to use). With encrypted_label_is_wanted, an "ENCRYPTED
-    PRIVATE KEY" block gets the message saying how to decrypt it."""
+    append, such as which reader to use)."""
     text = text_of(data)
     lines = text.split("\n")
     seen: List[str] = []
@@ -114,8 +113,6 @@ def decode(data: Union[str, Buffer], wanted: Sequence[str],
         if end != "-----END %s-----" % label:
             raise ValueError("PEM END line %r does not match its BEGIN label %r" % (end, label))
         body = [x.rstrip(" \t\r") for x in lines[start:i - 1]]
-        if label == ENCRYPTED_LABEL and encrypted_label_is_wanted:
-            raise ValueError(ENCRYPTED)
         if label not in wanted:
             seen.append(label)
             continue

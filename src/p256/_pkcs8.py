@@ -8,7 +8,7 @@ an ECPrivateKey; then optionally attributes [0] (accepted when they are strict D
 Attributes in DER order; not interpreted) and, in v2 only, publicKey [1] (checked against
 the scalar like SEC1's). Written: v1 holding ECPrivateKey {1, d, [1] publicKey} (no inner
 parameters), as OpenSSL and pyca/cryptography write it. Encrypted PKCS#8
-(EncryptedPrivateKeyInfo) is a format of its own, not read here.
+(EncryptedPrivateKeyInfo) is _pbes2's; it holds this structure.
 """
 
 from __future__ import annotations

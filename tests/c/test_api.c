@@ -114,9 +114,37 @@ static void test_digest(void)
           "p256_wipe");
 }
 
+/* The API's AES entries (the cipher itself: tests/c/test_aes.c): SP 800-38A F.2.5/F.2.6,
+ * first block, each impl the CPU runs, and the refusals. */
+static void test_aes_cbc(void)
+{
+    uint8_t key[32], iv[16], pt[16], ct[16], out[16], keep[16];
+    int impl;
+    unhex(key, 32, "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4");
+    unhex(iv, 16, "000102030405060708090a0b0c0d0e0f");
+    unhex(pt, 16, "6bc1bee22e409f96e93d7e117393172a");
+    unhex(ct, 16, "f58c4c04d6e5f1ba779eabfb5f7bfbd6");
+    for (impl = P256_AES_AUTO; impl <= P256_AES_NI; impl++) {
+        if (impl == P256_AES_NI && strcmp(p256_aes_impl(), "aes-ni") != 0)
+            continue;
+        CHECK(p256_aes_cbc_encrypt(out, key, 32, iv, pt, 16, impl) == 1 && memcmp(out, ct, 16) == 0,
+              "p256_aes_cbc_encrypt (impl %d)", impl);
+        CHECK(p256_aes_cbc_decrypt(out, key, 32, iv, ct, 16, impl) == 1 && memcmp(out, pt, 16) == 0,
+              "p256_aes_cbc_decrypt (impl %d)", impl);
+    }
+    memcpy(keep, out, 16);
+    CHECK(p256_aes_cbc_decrypt(out, key, 31, iv, ct, 16, P256_AES_AUTO) == 0, "key length 31");
+    CHECK(p256_aes_cbc_decrypt(out, key, 32, iv, ct, 15, P256_AES_AUTO) == 0, "length 15");
+    CHECK(p256_aes_cbc_encrypt(out, key, 32, iv, pt, 16, 3) == 0, "impl 3");
+    CHECK(memcmp(out, keep, 16) == 0, "out untouched on failure");
+    CHECK(strcmp(p256_aes_impl(), "aes-ni") == 0 || strcmp(p256_aes_impl(), "portable") == 0,
+          "p256_aes_impl");
+}
+
 int main(void)
 {
     test_digest();
+    test_aes_cbc();
     test_rfc6979();
     test_ecdh();
     test_verify();

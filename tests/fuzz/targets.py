@@ -82,6 +82,9 @@ DIFFERENCES = {
     "D4-attribute-depth": "p256 refuses PKCS#8 attribute values nested more than "
                           "p256._der.MAX_NESTING (32) levels deep, which cryptography does not "
                           "look into. Checked: the attributes' depth exceeds the limit.",
+    "D5-pbes2-params": "p256 refuses PBES2 parameters that RFC 8018 rules out but cryptography "
+                       "ignores: a PBKDF2/scrypt keyLength other than the AES key size. Checked: "
+                       "the harness's own reading of the container finds that keyLength.",
     "E1-sec1-no-params": "p256 accepts a SEC1 ECPrivateKey without its [0] parameters (P-256 is "
                          "the only curve it knows; RFC 5915 makes them optional in the ASN.1); "
                          "cryptography cannot tell the curve and rejects it. Checked: the same "
@@ -680,6 +683,164 @@ def priv_pem(data: bytes) -> None:
 
 
 # ---------------------------------------------------------------------------------------
+# Encrypted PKCS#8 (PBES2)
+# ---------------------------------------------------------------------------------------
+
+FUZZ_PASSWORD = b"fuzz"
+FUZZ_MAX_ITERATIONS = 64  # a fuzz input costs at most this much PBKDF2 (the bounds are unit-tested)
+FUZZ_MAX_SCRYPT = 1 << 16  # 128 * r * N * p bytes of scrypt work
+_PBES2_OIDS = {
+    "pbes2": bytes.fromhex("2a864886f70d01050d"), "pbkdf2": bytes.fromhex("2a864886f70d01050c"),
+    "scrypt": bytes.fromhex("2b06010401da47040b"),
+}
+_PRF_OIDS = {bytes.fromhex("2a864886f70d02") + bytes([n]): h for n, h in
+             ((7, "sha1"), (8, "sha224"), (9, "sha256"), (10, "sha384"), (11, "sha512"))}
+_AES_OIDS = {bytes.fromhex("608648016503040102"): 16, bytes.fromhex("608648016503040116"): 24,
+             bytes.fromhex("60864801650304012a"): 32}
+
+
+def _int(node):
+    return int.from_bytes(node.value, "big", signed=True) if node.tag == 0x02 and node.value else None
+
+
+def pbes2_view(data: bytes):
+    """The harness's own reading of an EncryptedPrivateKeyInfo (dertree, hashlib, and
+    cryptography's AES as the cipher): {"plain": the decrypted bytes with padding or None
+    (unsupported or too costly to fuzz), "costly": bool, "keylength": the stated keyLength
+    or None, "aes": key size}; None when it is not the shape p256 documents."""
+    try:
+        top = dertree.parse(data)
+    except dertree.NotDer:
+        return None
+    kids = top.children if top.tag == 0x30 else None
+    if not kids or len(kids) != 2 or kids[1].tag != 0x04 or kids[0].tag != 0x30:
+        return None
+    alg = kids[0].children
+    if len(alg) != 2 or alg[0].tag != 0x06 or alg[0].value != _PBES2_OIDS["pbes2"] or alg[1].tag != 0x30:
+        return None
+    params = alg[1].children
+    if len(params) != 2 or any(k.tag != 0x30 or not k.children for k in params):
+        return None
+    kdf, enc = params[0].children, params[1].children
+    if len(enc) != 2 or enc[0].tag != 0x06 or enc[0].value not in _AES_OIDS or enc[1].tag != 0x04 \
+            or len(enc[1].value) != 16:
+        return None
+    aes = _AES_OIDS[enc[0].value]
+    ct = kids[1].value
+    if not ct or len(ct) % 16 or len(kdf) != 2 or kdf[0].tag != 0x06 or kdf[1].tag != 0x30 \
+            or kdf[1].children is None:
+        return None
+    f = kdf[1].children
+    view = {"costly": False, "keylength": None, "aes": aes, "plain": None}
+    if kdf[0].value == _PBES2_OIDS["pbkdf2"]:
+        if len(f) < 2 or f[0].tag != 0x04 or _int(f[1]) is None:
+            return None
+        rest = f[2:]
+        if rest and rest[0].tag == 0x02:
+            view["keylength"] = _int(rest[0])
+            rest = rest[1:]
+        prf = "sha1"
+        if rest:
+            p_ = rest[0].children
+            if rest[0].tag != 0x30 or not p_ or p_[0].tag != 0x06 or p_[0].value not in _PRF_OIDS \
+                    or len(rest) > 1 or len(p_) > 2 or (len(p_) == 2 and (p_[1].tag, p_[1].value) != (0x05, b"")):
+                return None
+            prf = _PRF_OIDS[p_[0].value]
+            if prf == "sha1":  # an explicitly encoded DEFAULT: not DER
+                return None
+        iterations = _int(f[1])
+        if not 1 <= iterations <= FUZZ_MAX_ITERATIONS:
+            view["costly"] = iterations > FUZZ_MAX_ITERATIONS
+            return view
+        key = hashlib.pbkdf2_hmac(prf, FUZZ_PASSWORD, f[0].value, iterations, aes)
+    elif kdf[0].value == _PBES2_OIDS["scrypt"]:
+        if not 4 <= len(f) <= 5 or f[0].tag != 0x04 or any(_int(k) is None for k in f[1:]):
+            return None
+        n, r, par = (_int(k) for k in f[1:4])
+        if len(f) == 5:
+            view["keylength"] = _int(f[4])
+        if n < 2 or n & (n - 1) or r < 1 or par < 1:
+            return None
+        if 128 * r * n * par > FUZZ_MAX_SCRYPT or par > 16:
+            view["costly"] = True
+            return view
+        key = hashlib.scrypt(FUZZ_PASSWORD, salt=f[0].value, n=n, r=r, p=par, dklen=aes,
+                             maxmem=1 << 26)
+    else:
+        return None
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+    d = Cipher(algorithms.AES(key), modes.CBC(enc[1].value)).decryptor()
+    view["plain"] = d.update(ct) + d.finalize()
+    return view
+
+
+def _unpadded(plain: bytes):
+    pad = plain[-1]
+    if 1 <= pad <= 16 and plain[-pad:] == bytes([pad]) * pad:
+        return plain[:-pad]
+    return None
+
+
+def c_load_der_encrypted(data):
+    return c_scalar(ser.load_der_private_key(data, FUZZ_PASSWORD))
+
+
+@target("priv_encrypted", "PrivateKey.from_der(password=) on PKCS#8 EncryptedPrivateKeyInfo (PBES2) "
+                          "vs cryptography load_der_private_key with the same password; the harness "
+                          "decrypts too (hashlib, cryptography's AES) and holds the inner key to "
+                          "priv_der's checks; one message for every failure after decryption")
+def priv_encrypted(data: bytes) -> None:
+    view = pbes2_view(data)
+    if view is not None and view["costly"]:
+        return None  # too slow to fuzz; the cost bounds are tests/test_encrypted_keys.py's
+    ours = attempt("PrivateKey.from_der(password)", PrivateKey.from_der, data, FUZZ_PASSWORD)
+    same_outcome(ours, attempt("PrivateKey.from_der(bytearray, str password)", PrivateKey.from_der,
+                               bytearray(data), FUZZ_PASSWORD.decode()),
+                 "PrivateKey.from_der(password): bytes vs bytearray/str", data)
+    theirs = oracle(c_load_der_encrypted, data)
+    plain = view["plain"] if view is not None else None
+    inner = _unpadded(plain) if plain is not None else None
+    if isinstance(ours, Rejected):
+        if plain is not None and view["keylength"] in (None, view["aes"]) \
+                and not dertree.der_problems(data):  # it decrypted: one message for any failure
+            check(str(ours.exc) == p256._pbes2.WRONG_PASSWORD,
+                  "a failure after decryption has its own message (%r): a padding oracle" % ours, data)
+        if theirs is None:
+            return None
+        if dertree.der_problems(data):
+            return "D0-not-der"
+        if view is not None and view["keylength"] not in (None, view["aes"]):
+            return "D5-pbes2-params"
+        check(inner is not None, "PrivateKey.from_der(password) rejected (%r) a key cryptography "
+                                 "decrypts, and the harness could not decrypt it" % ours, data)
+        why = explain_private_rejection(inner, theirs)
+        check(why is not None, "PrivateKey.from_der(password) rejected (%r) a key cryptography "
+                               "accepts, and its plaintext does not explain why" % ours, data)
+        return why
+    check(isinstance(ours, PrivateKey), "PrivateKey.from_der(password) returned %r" % type(ours), data)
+    check(not dertree.der_problems(data), "accepted a non-DER EncryptedPrivateKeyInfo", data)
+    check(inner is not None and view["keylength"] in (None, view["aes"]),
+          "accepted an encrypted key the harness cannot decrypt (or with a bad keyLength)", data)
+    d = ours.to_bytes()
+    plain_ours = attempt("PrivateKey.from_der", PrivateKey.from_der, inner)
+    check(isinstance(plain_ours, PrivateKey) and plain_ours.to_bytes() == d,
+          "the decrypted PKCS#8 does not load as the same key without a password", data)
+    check(_private_parts(inner) is not None and _private_parts(inner)[0] == "pkcs8",
+          "accepted an encrypted key whose plaintext is not PKCS#8", data)
+    why = compare_private_der(inner, plain_ours, oracle(c_load_der_private, inner),
+                              "PrivateKey.from_der(decrypted)")
+    check(theirs == d or (theirs is None and why is not None),
+          "PrivateKey.from_der(password): a different key from cryptography's", data)
+    again = p256._pbes2.encrypt(ours.to_der(), FUZZ_PASSWORD, "pbkdf2", 2)
+    check(oracle(c_load_der_encrypted, again) == d, "cryptography does not read our re-encryption", data)
+    check(PrivateKey.from_der(again, FUZZ_PASSWORD).to_bytes() == d, "our re-encryption does not load", data)
+    wrong = attempt("PrivateKey.from_der(wrong password)", PrivateKey.from_der, data, b"fuzz!")
+    check(isinstance(wrong, Rejected) or wrong.to_bytes() != d,
+          "a wrong password gives the same key", data)
+    return why
+
+
+# ---------------------------------------------------------------------------------------
 # JWK
 # ---------------------------------------------------------------------------------------
 
@@ -1140,6 +1301,8 @@ PLANTS = {
     "recover-digest-tail": ("key recovery takes e from the last 32 bytes of a longer digest, "
                             "not its leftmost 256 bits", "recover",
                             "recover_candidates differs from the reference"),
+    "pad-message": ("bad PKCS#7 padding after decryption gets its own message (a padding "
+                    "oracle)", "priv_encrypted", "a failure after decryption has its own message"),
 }
 
 
@@ -1196,6 +1359,16 @@ def _plant(name, set_attr=setattr):
     elif name == "recover-digest-tail":
         from p256 import _recover
         set_attr(_recover, "digest_scalar", lambda digest: int.from_bytes(digest[-32:], "big") % N)
+    elif name == "pad-message":
+        from p256 import _pbes2
+        real_unpad = _pbes2._unpad
+
+        def unpad(plain):
+            inner, bad = real_unpad(plain)
+            if bad:
+                raise ValueError("bad padding")
+            return inner, bad
+        set_attr(_pbes2, "_unpad", unpad)
     else:
         raise SystemExit("P256_FUZZ_PLANT=%s: unknown; known: %s" % (name, ", ".join(PLANTS)))
 

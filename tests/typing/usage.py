@@ -115,6 +115,9 @@ def formats(sk: PrivateKey, pk: PublicKey) -> None:
     assert_type(pem, bytes)
     assert PrivateKey.from_pem(pem).to_bytes() == sk.to_bytes()
     assert PrivateKey.from_pem(sk.to_pem(format="sec1")).to_bytes() == sk.to_bytes()
+    enc = assert_type(sk.to_pem(password="pw"), bytes)  # encrypted PKCS#8 (PBES2)
+    assert PrivateKey.from_pem(enc, password=b"pw").to_bytes() == sk.to_bytes()
+    assert PrivateKey.from_der(sk.to_der("pkcs8", "pw"), "pw").to_bytes() == sk.to_bytes()
 
     spki = pk.to_der()
     assert_type(spki, bytes)

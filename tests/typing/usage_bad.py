@@ -52,6 +52,8 @@ def bad(sk: PrivateKey, pk: PublicKey) -> None:
     # Formats.
     sk.to_der(format="pkcs1")  # E: arg-type
     sk.to_pem(format="PKCS8")  # E: arg-type
+    sk.to_pem(password=123)  # E: arg-type
+    PrivateKey.from_der(b"", password=["pw"])  # E: arg-type
     PrivateKey.from_der("MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg")  # E: arg-type
     PublicKey.from_jwk(42)  # E: arg-type
     jwk: dict[str, int] = sk.to_jwk()  # E: assignment

@@ -1,0 +1,268 @@
+# SPDX-License-Identifier: Apache-2.0
+"""PKCS#8 EncryptedPrivateKeyInfo (RFC 5958 3) with PBES2 (RFC 8018 6.2), on bytes:
+the encrypted structure <-> the DER PrivateKeyInfo inside (which _pkcs8 reads).
+
+Read: encryptionAlgorithm PBES2 with the key derivation PBKDF2 (RFC 8018 5.2; PRF
+HMAC-SHA-1, the default when absent, or HMAC-SHA-224/256/384/512) or scrypt (RFC 7914
+7), and the encryption scheme AES-128/192/256-CBC (NIST SP 800-38A; RFC 8018 B.2.5's
+OIDs from NIST, a 16-byte IV), then PKCS#7 padding (RFC 8018 6.1.1 step 4). That is what
+`openssl pkcs8 -topk8 -v2 aes256`, `openssl genpkey -aes256`, OpenSSL 3's defaults
+(PBKDF2-HMAC-SHA-256, 2048 iterations, AES-256-CBC), `openssl pkcs8 -scrypt` and
+pyca/cryptography's BestAvailableEncryption write. PBES1 and PKCS#12 schemes are
+refused by name. Costs are bounded before any work: PBKDF2 at most MAX_ITERATIONS
+iterations, scrypt at most MAX_SCRYPT_MEMORY bytes (128 r N) and p <= MAX_SCRYPT_P.
+
+Written: PBES2, PBKDF2-HMAC-SHA-256 with ITERATIONS (600,000: OWASP's 2023 figure for
+it) and a 16-byte salt, AES-256-CBC with a fresh IV; scrypt can be asked for here (not
+by the public API, whose default must be readable by every PKCS#8 reader: PBKDF2 is
+RFC 8018's own KDF and SP 800-132 approves it; scrypt is RFC 7914's, absent from some).
+
+AES runs in the C core (constant time; AES-NI where present); PBKDF2 and scrypt are
+hashlib's. After decryption, a wrong password, bad padding and a plaintext that is not
+a PKCS#8 key all raise the same WRONG_PASSWORD message (and so do the key checks that
+PrivateKey runs on the parts, _keys._from_decrypted), and the padding check and the
+parse run whichever way the padding came out, so that the error does not tell a
+padding oracle anything (timing in Python is not claimed constant).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from typing import Callable, Optional, Tuple, TypeVar
+
+from . import _core
+from . import _der as der
+from ._common import small
+from ._der import Reader
+
+__all__ = ["decrypt", "encrypt", "password_bytes", "WRONG_PASSWORD", "MISSING_PASSWORD",
+           "NOT_ENCRYPTED", "ITERATIONS", "MAX_ITERATIONS", "MAX_SCRYPT_MEMORY"]
+
+ITERATIONS = 600_000
+MAX_ITERATIONS = 10_000_000  # the bounds and why: docs/key-formats.md
+MAX_SCRYPT_MEMORY = 1 << 28  # 256 MiB: N = 2^18 at r = 8 (OpenSSL's default is 16 MiB)
+MAX_SCRYPT_P = 16
+MAX_SALT = 1024
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 1 << 14, 8, 1  # written on request: OpenSSL's default (16 MiB;
+# OpenSSL reads at most 32 MiB)
+
+WRONG_PASSWORD = ("wrong password, or a corrupted encrypted key (it did not decrypt to a "
+                  "PKCS#8 private key)")
+MISSING_PASSWORD = ("this is an encrypted private key (PKCS#8 EncryptedPrivateKeyInfo): pass "
+                    "its password (password=...), or decrypt it first with `openssl pkey -in "
+                    "key.pem -out plain.pem`")
+NOT_ENCRYPTED = "a password was given, but this private key is not encrypted: pass password=None"
+
+_OID = der.oid_from_str
+OID_PBES2 = _OID("1.2.840.113549.1.5.13")
+OID_PBKDF2 = _OID("1.2.840.113549.1.5.12")
+OID_SCRYPT = _OID("1.3.6.1.4.1.11591.4.11")
+_PRFS = {
+    _OID("1.2.840.113549.2.7"): "sha1",
+    _OID("1.2.840.113549.2.8"): "sha224",
+    _OID("1.2.840.113549.2.9"): "sha256",
+    _OID("1.2.840.113549.2.10"): "sha384",
+    _OID("1.2.840.113549.2.11"): "sha512",
+}
+_PRF_OID = {name: oid for oid, name in _PRFS.items()}
+_CIPHERS = {  # NIST aes*-CBC: key length
+    _OID("2.16.840.1.101.3.4.1.2"): 16,
+    _OID("2.16.840.1.101.3.4.1.22"): 24,
+    _OID("2.16.840.1.101.3.4.1.42"): 32,
+}
+OID_AES256_CBC = _OID("2.16.840.1.101.3.4.1.42")
+_OTHER_CIPHERS = {  # named in the refusal
+    "1.2.840.113549.3.7": "des-ede3-cbc (3DES)",
+    "1.3.14.3.2.7": "des-cbc",
+    "1.2.840.113549.3.2": "rc2-cbc",
+    "2.16.840.1.101.3.4.1.6": "aes128-gcm", "2.16.840.1.101.3.4.1.46": "aes256-gcm",
+}
+_PBES1 = {  # RFC 8018 A.3 and PKCS#12 B.2: named, not supported
+    "1.2.840.113549.1.5.3": "PBES1 (pbeWithMD5AndDES-CBC)",
+    "1.2.840.113549.1.5.10": "PBES1 (pbeWithSHA1AndDES-CBC)",
+    "1.2.840.113549.1.12.1.3": "PKCS#12 pbeWithSHAAnd3-KeyTripleDES-CBC",
+    "1.2.840.113549.1.12.1.6": "PKCS#12 pbeWithSHAAnd40BitRC2-CBC",
+}
+
+KeyFn = Callable[[bytes], bytes]  # password -> key
+_T = TypeVar("_T")
+
+
+def password_bytes(password: object) -> bytes:
+    """The password's octets: bytes-like as they are, str as UTF-8 (RFC 8018 3)."""
+    if isinstance(password, str):
+        return password.encode("utf-8")
+    if isinstance(password, (bytes, bytearray, memoryview)):
+        return bytes(password)
+    raise TypeError("password must be str or bytes, not %s" % type(password).__name__)
+
+
+def _algorithm(r: Reader, name: str) -> Tuple[bytes, Reader]:
+    """(OID, Reader over what follows it) of an AlgorithmIdentifier."""
+    alg = r.enter(der.SEQUENCE, name)
+    return alg.oid(name), alg
+
+
+def _pbkdf2(p: Reader, key_len: int) -> KeyFn:
+    """PBKDF2-params (RFC 8018 A.2)."""
+    params = p.enter(der.SEQUENCE, "PBKDF2-params")
+    p.finish()
+    salt = params.octet_string("salt")  # the otherSource CHOICE is reserved: refused here
+    iterations = params.integer("iterationCount")
+    if params.peek() == der.INTEGER:
+        stated = params.integer("keyLength")
+        if stated != key_len:
+            raise params.error("keyLength %s does not fit the cipher's %d-byte key"
+                               % (small(stated), key_len))
+    prf = "sha1"
+    if not params.at_end():
+        oid, prf_params = _algorithm(params, "prf")
+        if oid not in _PRFS:
+            raise ValueError("unsupported PBKDF2 PRF %s (supported: hmacWithSHA1, SHA224, "
+                             "SHA256, SHA384, SHA512)" % (der.oid_to_str(oid) or "(malformed)"))
+        prf = _PRFS[oid]
+        if prf == "sha1":  # X.690 11.5: a DEFAULT value is omitted in DER
+            raise params.error("the default PRF hmacWithSHA1 explicitly encoded (DER omits "
+                               "a DEFAULT value, X.690 11.5)")
+        if not prf_params.at_end():
+            prf_params.null("prf parameters")
+        prf_params.finish()
+    params.finish()
+    if not 1 <= iterations <= MAX_ITERATIONS:
+        raise ValueError("PBKDF2 iteration count %s is outside 1..%d (refused before any work)"
+                         % (small(iterations), MAX_ITERATIONS))
+    if len(salt) > MAX_SALT:
+        raise ValueError("PBKDF2 salt of %d bytes (at most %d accepted)" % (len(salt), MAX_SALT))
+    return lambda pw: hashlib.pbkdf2_hmac(prf, pw, salt, iterations, key_len)
+
+
+def _scrypt(p: Reader, key_len: int) -> KeyFn:
+    """scrypt-params (RFC 7914 7)."""
+    params = p.enter(der.SEQUENCE, "scrypt-params")
+    p.finish()
+    salt = params.octet_string("salt")
+    n = params.integer("costParameter")
+    r = params.integer("blockSize")
+    par = params.integer("parallelizationParameter")
+    if not params.at_end():
+        stated = params.integer("keyLength")
+        if stated != key_len:
+            raise params.error("keyLength %s does not fit the cipher's %d-byte key"
+                               % (small(stated), key_len))
+    params.finish()
+    if n < 2 or n & (n - 1) or r < 1 or not 1 <= par <= MAX_SCRYPT_P \
+            or 128 * r * n > MAX_SCRYPT_MEMORY:
+        raise ValueError("scrypt parameters N=%s r=%s p=%s refused: N a power of 2 >= 2, "
+                         "r >= 1, 1 <= p <= %d, 128*r*N <= %d MiB (refused before any work)"
+                         % (small(n), small(r), small(par), MAX_SCRYPT_P,
+                            MAX_SCRYPT_MEMORY >> 20))
+    if len(salt) > MAX_SALT:
+        raise ValueError("scrypt salt of %d bytes (at most %d accepted)" % (len(salt), MAX_SALT))
+    if not hasattr(hashlib, "scrypt"):  # Python built without OpenSSL 1.1's scrypt
+        raise ValueError("this key uses scrypt, which this Python's hashlib lacks")
+    maxmem = 128 * r * (n + par + 2) + (1 << 20)
+    return lambda pw: hashlib.scrypt(pw, salt=salt, n=n, r=r, p=par, maxmem=maxmem,
+                                     dklen=key_len)
+
+
+def _read(data: bytes) -> Tuple[KeyFn, bytes, bytes]:
+    """(key derivation, IV, ciphertext) of an EncryptedPrivateKeyInfo."""
+    top = Reader(data, "PKCS#8 EncryptedPrivateKeyInfo")
+    r = top.enter(der.SEQUENCE, "EncryptedPrivateKeyInfo")
+    top.finish()
+    scheme, params = _algorithm(r, "encryptionAlgorithm")
+    if scheme != OID_PBES2:
+        dotted = der.oid_to_str(scheme)
+        known = _PBES1.get(dotted or "")
+        raise ValueError("unsupported key encryption %s; only PBES2 (RFC 8018) is read: "
+                         "re-encrypt with `openssl pkcs8 -topk8 -v2 aes256`"
+                         % (known or dotted or "(malformed OID)"))
+    pbes2 = params.enter(der.SEQUENCE, "PBES2-params")
+    params.finish()
+    kdf_oid, kdf = _algorithm(pbes2, "keyDerivationFunc")
+    cipher_oid, cipher = _algorithm(pbes2, "encryptionScheme")
+    pbes2.finish()
+    if cipher_oid not in _CIPHERS:
+        dotted = der.oid_to_str(cipher_oid) or "(malformed OID)"
+        raise ValueError("unsupported PBES2 cipher %s (supported: AES-128/192/256-CBC); "
+                         "re-encrypt with `openssl pkcs8 -topk8 -v2 aes256`"
+                         % _OTHER_CIPHERS.get(dotted, dotted))
+    key_len = _CIPHERS[cipher_oid]
+    iv = cipher.octet_string("AES-CBC IV")
+    cipher.finish()
+    if len(iv) != 16:
+        raise ValueError("malformed PBES2: an AES-CBC IV of %d bytes (16 expected)" % len(iv))
+    if kdf_oid == OID_PBKDF2:
+        derive = _pbkdf2(kdf, key_len)
+    elif kdf_oid == OID_SCRYPT:
+        derive = _scrypt(kdf, key_len)
+    else:
+        raise ValueError("unsupported PBES2 key derivation %s (supported: PBKDF2, scrypt)"
+                         % (der.oid_to_str(kdf_oid) or "(malformed OID)"))
+    ciphertext = r.octet_string("encryptedData")
+    r.finish()
+    if not ciphertext or len(ciphertext) % 16:
+        raise ValueError("malformed PBES2: encrypted data of %d bytes (whole AES blocks "
+                         "expected)" % len(ciphertext))
+    return derive, iv, ciphertext
+
+
+def _unpad(plain: bytes) -> Tuple[bytes, int]:
+    """(plaintext without its PKCS#7 padding, 0 if the padding was right else nonzero).
+    The same work whatever the padding is; on bad padding a fixed 16 bytes are cut."""
+    pad = plain[-1]
+    bad = ((pad - 1) >> 8) | ((16 - pad) >> 8)  # nonzero (negative) unless 1 <= pad <= 16
+    for i in range(1, 17):
+        in_pad = ((i - pad - 1) >> 8) & 1  # 1 when i <= pad
+        bad |= (plain[-i] ^ pad) * in_pad
+    cut = pad if bad == 0 else 16
+    return plain[:len(plain) - cut], bad
+
+
+def decrypt(data: bytes, password: object, parse: Callable[[bytes], _T]) -> _T:
+    """parse(the PrivateKeyInfo DER inside data), with any failure after decryption raised
+    as WRONG_PASSWORD; structural problems of the encrypted container raise their own
+    ValueError first (they are public)."""
+    pw = password_bytes(password)
+    derive, iv, ciphertext = _read(data)
+    key = derive(pw)
+    plain = _core.aes_cbc(True, key, iv, ciphertext, 0)
+    inner, bad = _unpad(plain)
+    result: Optional[_T] = None
+    try:
+        result = parse(inner)
+    except ValueError:
+        result = None
+    if bad or result is None:
+        raise ValueError(WRONG_PASSWORD) from None
+    return result
+
+
+def encrypt(plain: bytes, password: object, kdf: str = "pbkdf2",
+            iterations: int = ITERATIONS) -> bytes:
+    """EncryptedPrivateKeyInfo of the PrivateKeyInfo DER plain: PBES2 with PBKDF2-HMAC-
+    SHA-256 (iterations) or scrypt (SCRYPT_N/R/P), a 16-byte salt, AES-256-CBC."""
+    pw = password_bytes(password)
+    salt, iv = os.urandom(16), os.urandom(16)
+    if kdf == "pbkdf2":
+        if not 1 <= iterations <= MAX_ITERATIONS:
+            raise ValueError("iterations must be in 1..%d" % MAX_ITERATIONS)
+        key = hashlib.pbkdf2_hmac("sha256", pw, salt, iterations, 32)
+        kdf_id = der.sequence(der.oid(OID_PBKDF2), der.sequence(
+            der.octet_string(salt), der.integer(iterations),
+            der.sequence(der.oid(_PRF_OID["sha256"]), der.tlv(der.NULL, b""))))
+    elif kdf == "scrypt":
+        key = hashlib.scrypt(pw, salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P,
+                             maxmem=128 * SCRYPT_R * (SCRYPT_N + SCRYPT_P + 2) + (1 << 20),
+                             dklen=32)
+        kdf_id = der.sequence(der.oid(OID_SCRYPT), der.sequence(
+            der.octet_string(salt), der.integer(SCRYPT_N), der.integer(SCRYPT_R),
+            der.integer(SCRYPT_P)))
+    else:
+        raise ValueError("kdf must be 'pbkdf2' or 'scrypt'")
+    pad = 16 - len(plain) % 16
+    ciphertext = _core.aes_cbc(False, key, iv, plain + bytes([pad]) * pad, 0)
+    scheme = der.sequence(der.oid(OID_PBES2), der.sequence(
+        kdf_id, der.sequence(der.oid(OID_AES256_CBC), der.octet_string(iv))))
+    return der.sequence(scheme, der.octet_string(ciphertext))

@@ -122,7 +122,7 @@ ctest: | bootstrap-ctest
 	    if [ "$(VRUNS_$(v))" = yes ] || [ $$t = tests/c/test_backend.c ]; then \
 	        $$b; \
 	    else \
-	        echo "ctest [$$cc, $(v)]: SKIP run: this CPU lacks $(VCPU_$(v))"; \
+	        echo "ctest [$$cc, $(v)]: SKIP $(v) run: this CPU lacks $(VCPU_$(v))"; \
 	    fi; \
 	done; done;)
 
@@ -130,12 +130,13 @@ ctest: | bootstrap-ctest
 # marked undefined) at the release optimization level and run under valgrind memcheck,
 # which fails on any branch or memory index that depends on a secret. It runs once per
 # compiler (CCS) and per field backend this CPU runs (CTIME_VARIANTS; the others are
-# named in a SKIP line). Then the negative controls (tests/c/canary_ctime.c): a secret-dependent branch
-# and a secret-indexed load must each be reported by valgrind, in their own function, or
-# the check itself is broken; their reports are printed so the log shows them. And per
-# backend, canary_ctime_field.c: a branch on a secret that went through the backend's
-# multiplication must be reported too, which proves valgrind tracks secrets through
-# MULX/ADCX/ADOX (a clean run of that variant would otherwise mean nothing).
+# named in a SKIP line). Then the negative controls (tests/c/canary_ctime.c): a
+# secret-dependent branch and a secret-indexed load must each be reported by valgrind,
+# in their own function, or the check itself is broken; their reports are printed so
+# the log shows them. And per backend, canary_ctime_field.c: a branch on a secret that
+# went through the backend's multiplication must be reported too, which proves valgrind
+# tracks secrets through MULX/ADCX/ADOX (a clean run of that variant would otherwise
+# mean nothing).
 CTIME_FLAGS    ?= -O3 -gdwarf-4 -std=c99 -Wall -Wextra -Werror -Icsrc -DP256_CTIME_TEST
 CTIMES         := $(wildcard tests/c/ctime_*.c)
 CTIME_VARIANTS ?= $(RUN_VARIANTS)
@@ -144,7 +145,7 @@ CTIME_CANARY_index   := Use of uninitialised value of size
 
 ctime: | bootstrap-ctime
 	@mkdir -p tests/c/bin
-	@$(foreach v,$(filter-out $(CTIME_VARIANTS),$(CVARIANTS)),echo "ctime [$(v)]: SKIP: this CPU lacks $(VCPU_$(v))";)
+	@$(foreach v,$(filter-out $(CTIME_VARIANTS),$(CVARIANTS)),echo "ctime [$(v)]: SKIP $(v): this CPU lacks $(VCPU_$(v))";)
 	@set -e; $(foreach v,$(CTIME_VARIANTS),for cc in $(CCS); do \
 	    for t in $(CTIMES); do \
 	        b=tests/c/bin/$$(basename $$t .c)-$(v)-$$cc; \

@@ -120,10 +120,11 @@ packages=$(package_list)
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && [ -z "${P256_NO_INSTALL:-}" ]; then
     echo "bootstrap: installing $packages (for: ${blocked[*]})"
     export DEBIAN_FRONTEND=noninteractive
-    if apt-get update -qq && apt-get install -y -qq --no-install-recommends $packages; then
+    aptlog=${TMPDIR:-/tmp}/p256-bootstrap-apt.log
+    if apt-get update -qq && apt-get install -y -qq --no-install-recommends $packages > "$aptlog" 2>&1; then
         check "$@"
     else
-        echo "bootstrap: apt-get failed (above)"
+        tail -n 30 "$aptlog"; echo "bootstrap: apt-get failed (above; all of it in $aptlog)"
     fi
     [ ${#is_missing[@]} -eq 0 ] && { echo "bootstrap: done"; exit 0; }
     packages=$(package_list)

@@ -109,11 +109,14 @@ CVARIANTS := $(foreach v,$(VARIANTS),$(if $(filter any $(shell uname -m),$(call 
 RUN_VARIANTS := $(foreach v,$(CVARIANTS),$(if $(VRUNS_$(v)),$(v)))
 
 # C harnesses: every tests/c/test_*.c is built against the core's sources and run,
-# once per compiler and per field backend.
+# once per compiler and per field backend. First: every variant has its backend.c entry
+# (without one it would be built and never chosen).
 CTEST_FLAGS ?= -O2 -std=c99 -Wall -Wextra -Werror -Icsrc
 CTESTS      := $(wildcard tests/c/test_*.c)
 
 ctest: | bootstrap-ctest
+	@for v in $(VARIANTS); do grep -q "&p256_api_$$v\b" csrc/backend.c || { \
+	    echo "ctest: csrc/variants.txt lists $$v, csrc/backend.c's p256_backends has no &p256_api_$$v"; exit 1; }; done
 	@mkdir -p tests/c/bin
 	@set -e; $(foreach v,$(CVARIANTS),for cc in $(CCS); do for t in $(CTESTS); do \
 	    b=tests/c/bin/$$(basename $$t .c)-$$cc-$(v); \

@@ -57,7 +57,7 @@ run_part() {
     fi
     # What this CPU could not run, and pytest's count line, beside the result.
     cpu=$(grep -E 'SKIP.*CPU lacks' "$log" | sed -E 's/^[^:]*: *//' | sort -u)
-    why=$(grep -E '^=* ?[0-9]+ (passed|failed).* in [0-9.]+s' "$log" | tail -n 1 | tr -d '=' | sed 's/^ *//')
+    why=$(grep -E '^=* ?([0-9]+ [a-z]+|no tests ran).* in [0-9.]+s' "$log" | tail -n 1 | tr -d '=' | sed 's/^ *//')
     if [ -n "$cpu" ]; then
         why="${why:+$why; }CPU skip: $(head -n 1 <<< "$cpu")$([ "$(wc -l <<< "$cpu")" -gt 1 ] && echo " (+$(( $(wc -l <<< "$cpu") - 1 )) more in the log)")"
     fi

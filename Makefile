@@ -40,8 +40,10 @@ install: $(STAMP)
 # tools/bootstrap.sh for all of them, and ends with a summary: each part passed, FAILED,
 # or SKIPPED with the reason. Any failure fails make test. A part skipped for a missing
 # tool (one that bootstrap could not install: not root, no apt) or for a missing target
-# fails it only with P256_STRICT=1 (CI); a part's run skipped because this CPU lacks an
-# instruction set (its log says "SKIP ... this CPU lacks ...") is listed, never an error.
+# fails it only with P256_STRICT=1 (CI; it replaces P256_REQUIRE_ARM64); a part's run
+# skipped because this CPU lacks an instruction set (its log says "SKIP ... this CPU
+# lacks ...") is listed, never an error. A new part: its target name in TEST_PARTS, and
+# its system tools, if any, in tools/bootstrap.sh's needs() with `| bootstrap-<target>`.
 # A part's own make variables pass through: make test FUZZ_SECONDS=5 FUZZ_RUNS=10000.
 # In make test the pytest suite under qemu-aarch64 runs on the assembly backend only
 # (TEST_ARM64_PY_BACKENDS, ~7 min emulated): the portable C is the same code pytest runs

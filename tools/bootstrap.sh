@@ -73,6 +73,7 @@ what() {
 needs() {
     case $1 in
         pytest|pytest-portable) echo openssl ;;      # tests/test_interop_openssl.py
+        bench-c)           echo openssl ;;           # openssl speed, for the ratios
         ctime)             echo valgrind ;;
         fuzz)              echo clang libfuzzer ;;
         asan)              echo clang asanrt binutils ;;

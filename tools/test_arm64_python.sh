@@ -111,9 +111,14 @@ while read -r name arch _os _cpu defines sources; do
     have+=("-DP256_HAVE_${name^^}")
     names+=("$name")
 done < csrc/variants.txt
-log "built p256/_core$ext_suffix with $CC (variants ${names[*]})"
-$CC "${cflags[@]}" -shared "${have[@]}" \
-    -o "$pkg/p256/_core$ext_suffix" csrc/module.c csrc/backend.c csrc/precomputed.c "${objs[@]}"
+# The extension's own sources and the version, as meson.build lists them.
+ext_srcs=$(awk "/py.extension_module\('_core'/ {f = 1} f && /c_args:/ {exit} f" meson.build \
+           | grep -o "'csrc/[^']*\.c'" | tr -d "'")
+version=$(sed -n "s/^ *version: '\([^']*\)'.*/\1/p" meson.build | head -n 1)
+log "building p256/_core$ext_suffix with $CC: variants ${names[*]};" $ext_srcs
+# shellcheck disable=SC2086 # ext_srcs is a list of files
+$CC "${cflags[@]}" -shared "${have[@]}" -DP256_VERSION="\"$version\"" \
+    -o "$pkg/p256/_core$ext_suffix" $ext_srcs "${objs[@]}"
 $CC "${cflags[@]}" -shared -o "$pkg/p256/_allocstat$ext_suffix" csrc/allocstat.c
 for backend in $BACKENDS; do
     case $backend in

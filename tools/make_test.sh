@@ -87,7 +87,8 @@ if [ -n "$bg_pid" ]; then
     done
 fi
 
-# The summary.
+# The summary, kept in build/test/summary too.
+summary() {
 failed=0 skipped=0 passed=0 cpu=0
 echo
 echo "==== make test: summary (logs in $logs)"
@@ -107,11 +108,16 @@ line="$passed passed, $failed FAILED, $skipped SKIPPED"
 [ "$cpu" = 0 ] || line="$line ($cpu with runs this CPU cannot do: allowed)"
 line="$line, in $(elapsed "$t_start")"
 if [ "$failed" != 0 ]; then
-    echo "make test: FAILED: $line"; exit 1
+    echo "make test: FAILED: $line"; return 1
 elif [ "$skipped" != 0 ] && [ "${P256_STRICT:-}" = 1 ]; then
-    echo "make test: FAILED: $line; P256_STRICT=1 allows no skipped part"; exit 1
+    echo "make test: FAILED: $line; P256_STRICT=1 allows no skipped part"; return 1
 elif [ "$skipped" != 0 ]; then
     echo "make test: passed with parts SKIPPED: $line (P256_STRICT=1 would fail)"
 else
     echo "make test: passed: $line"
 fi
+}
+summary > "$logs/summary"
+rc=$?
+cat "$logs/summary"
+exit $rc

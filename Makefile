@@ -49,9 +49,10 @@ install: $(STAMP)
 # (TEST_ARM64_PY_BACKENDS, ~7 min emulated): the portable C is the same code pytest runs
 # natively here, and its aarch64 build runs the C harnesses under qemu (test-arm64).
 # make test-arm64-python alone runs both.
-TEST_PARTS    ?= pytest pytest-portable ctest ctime fuzz fuzz-smoke test-arm64 \
-                 typecheck docs pythons package
-TEST_PARTS_BG ?= asan test-arm64-python
+# The background lane takes the long single-core parts that share nothing with .venv
+# (asan has its own venv; test-arm64-python only downloads with .venv's pip).
+TEST_PARTS    ?= ctest pytest pytest-portable fuzz fuzz-smoke typecheck docs pythons package
+TEST_PARTS_BG ?= asan test-arm64-python test-arm64 ctime
 TEST_ARM64_PY_BACKENDS ?= asm
 
 test:

@@ -36,8 +36,10 @@ result() { printf '%s\t%s\t%s\n' "$2" "$3" "$4" > "$logs/$1.result"; }
 
 has_target() {
     local rc=0
-    $MAKE -q "$1" >/dev/null 2>"$logs/$1.q" || rc=$?
-    ! { [ $rc = 2 ] && grep -q "No rule to make target '$1'" "$logs/$1.q"; }
+    $MAKE -q "$1" >/dev/null 2>"$logs/.q-$1" || rc=$?
+    grep -q "No rule to make target '$1'" "$logs/.q-$1" && [ $rc = 2 ] && rc=none
+    rm -f "$logs/.q-$1"
+    [ $rc != none ]
 }
 
 # run_part PART show: run one part (show: tee its output to the terminal).

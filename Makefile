@@ -1,9 +1,13 @@
-# make test / make bench: create .venv when missing, install p256 with its extras, run.
+# make test / make bench: set up what they need (tools/bootstrap.sh: system packages;
+# .venv: p256 with its extras), then run. Every target that needs a system tool has the
+# order-only prerequisite bootstrap-<target>: as root with apt it installs what is
+# missing, otherwise it prints the command to run and the target fails.
 PYTHON ?= python3
 VENV   := .venv
 VPY    := $(VENV)/bin/python
 STAMP  := $(VENV)/.p256-installed
 SOURCES := pyproject.toml meson.build $(shell find src csrc tools -type f -not -name '*.pyc' 2>/dev/null)
+export PYTHON
 
 # The compiler for the extension: clang when installed. The core's add-with-carry chains
 # come out ~20% faster from clang 14 than from gcc 12 (README, Performance); gcc builds
@@ -13,11 +17,16 @@ CORE_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo cc)
 # so the properties hold for what users' pip builds with, not only for our choice.
 CCS     ?= $(sort $(CORE_CC) $(shell for c in gcc clang; do command -v $$c >/dev/null 2>&1 && echo $$c; done))
 
-.PHONY: test ctest ctime fuzz bench bench-c install clean asan
+.PHONY: test pytest pytest-portable venv ctest ctime fuzz bench bench-c install clean asan
 
-$(VPY):
+bootstrap-%:
+	@tools/bootstrap.sh $*
+
+$(VPY): | bootstrap-venv
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q --upgrade pip
+
+venv: $(VPY)
 
 $(STAMP): $(VPY) $(SOURCES) Makefile
 	CC=$(CORE_CC) $(VPY) -m pip install -q '.[test,bench]'
@@ -25,13 +34,42 @@ $(STAMP): $(VPY) $(SOURCES) Makefile
 
 install: $(STAMP)
 
+# ---- make test ------------------------------------------------------------------------
+# Every part below is a make target; tools/make_test.sh runs them all (those in
+# TEST_PARTS_BG one after another beside the rest, on the second core), after one
+# tools/bootstrap.sh for all of them, and ends with a summary: each part passed, FAILED,
+# or SKIPPED with the reason. Any failure fails make test. A part skipped for a missing
+# tool (one that bootstrap could not install: not root, no apt) or for a missing target
+# fails it only with P256_STRICT=1 (CI; it replaces P256_REQUIRE_ARM64); a part's run
+# skipped because this CPU lacks an instruction set (its log says "SKIP ... this CPU
+# lacks ...") is listed, never an error. A new part: its target name in TEST_PARTS, and
+# its system tools, if any, in tools/bootstrap.sh's needs() with `| bootstrap-<target>`.
+# A part's own make variables pass through: make test FUZZ_SECONDS=5 FUZZ_RUNS=10000.
+# In make test the pytest suite under qemu-aarch64 runs on the assembly backend only
+# (TEST_ARM64_PY_BACKENDS, ~7 min emulated): the portable C is the same code pytest runs
+# natively here, and its aarch64 build runs the C harnesses under qemu (test-arm64).
+# make test-arm64-python alone runs both.
+# The background lane takes the long single-core parts that share nothing with .venv
+# (asan has its own venv; test-arm64-python only downloads with .venv's pip).
+TEST_PARTS    ?= ctest pytest pytest-portable fuzz fuzz-smoke typecheck docs pythons package
+TEST_PARTS_BG ?= asan test-arm64-python test-arm64 ctime
+TEST_ARM64_PY_BACKENDS ?= asm
+
+test:
+	@MAKE="$(MAKE)" ARM64_PY_BACKENDS="$(TEST_ARM64_PY_BACKENDS)" tools/make_test.sh --bg "$(TEST_PARTS_BG)" $(TEST_PARTS)
+
 # pytest runs once per field backend: the default (the fastest this CPU runs) and, when
 # that is an assembly backend, again with P256_BACKEND=portable; the second run leaves
 # out the files that never touch the native core (the pure-Python reference, generators).
-test: $(STAMP) ctest ctime fuzz
+# Exit status 5 (no tests collected) fails like any other.
+pytest: $(STAMP) | bootstrap-pytest
 	$(VPY) -m pytest -q
-	@if [ "$$($(VPY) -c 'import p256; print(p256.backend())')" != portable ]; then \
-	    echo "pytest again with P256_BACKEND=portable"; \
+
+pytest-portable: $(STAMP) | bootstrap-pytest
+	@if [ "$$($(VPY) -c 'import p256; print(p256.backend())')" = portable ]; then \
+	    echo "pytest-portable: SKIP: the default run was portable already (this CPU lacks the instructions of every assembly backend)"; \
+	else \
+	    echo "pytest with P256_BACKEND=portable"; \
 	    P256_BACKEND=portable $(VPY) -m pytest -q --ignore=tests/test_reference.py \
 	        --ignore=tests/test_reference_wycheproof.py --ignore=tests/test_generated.py; \
 	fi
@@ -40,80 +78,89 @@ test: $(STAMP) ctest ctime fuzz
 # make bench BENCH_ARGS="--quick --json bench.json" (see README, Performance).
 BENCH_ARGS ?=
 
-bench: $(STAMP)
+bench: $(STAMP) | bootstrap-bench
 	$(VENV)/bin/p256 bench $(BENCH_ARGS)
 
 # The core from C, per field backend this CPU runs, as Go benchmark lines, and
 # `openssl speed ecdsap256 ecdhp256` in the same run with ratios (benchmarks/bench_c.py).
 # Built like the extension (CORE_CC, -O3).
-BENCH_C_VARIANTS = portable $(if $(and $(filter adx,$(CVARIANTS)),$(ADX_CPU)),adx)
+BENCH_C_VARIANTS = $(RUN_VARIANTS)
 
-bench-c:
+bench-c: | bootstrap-bench-c
 	@mkdir -p tests/c/bin
-	@set -e; for v in $(BENCH_C_VARIANTS); do $(VARIANT_FLAGS); \
-	    $(CORE_CC) -O3 -std=c99 -Icsrc -o tests/c/bin/bench_core-$$v tests/c/bench_core.c $$vf; \
-	done
+	@set -e; $(foreach v,$(BENCH_C_VARIANTS),\
+	    $(CORE_CC) -O3 -std=c99 -Icsrc -o tests/c/bin/bench_core-$(v) tests/c/bench_core.c $(VFLAGS_$(v));)
 	$(PYTHON) benchmarks/bench_c.py $(foreach v,$(BENCH_C_VARIANTS),tests/c/bin/bench_core-$(v))
 
-# Field backends the C harnesses are built for: the portable C always, plus the
-# assembly the host can run. `adx` (x86-64 BMI2/ADX, csrc/asm/p256_x86_64.S) is built
-# on every x86-64 host; its binaries run only where the CPU has BMI2 and ADX
-# (test_backend.c reads CPUID itself and prints a SKIP line elsewhere).
-CVARIANTS := portable $(if $(filter x86_64,$(shell uname -m)),adx)
-ADX_FLAGS := -DP256_ASM_X86_64_ADX csrc/asm/p256_x86_64.S
-ADX_CPU   := $(shell grep -qw adx /proc/cpuinfo 2>/dev/null && grep -qw bmi2 /proc/cpuinfo 2>/dev/null && echo yes)
-# Inside the shell loops below: vf = the extra compiler arguments of variant $v.
-VARIANT_FLAGS = case $$v in adx) vf="$(ADX_FLAGS)";; *) vf="";; esac
+# Field backends, from csrc/variants.txt (meson.build reads it too): VFLAGS_<name> are a
+# variant's compiler arguments (defines and sources), VCPU_<name> the CPU flags it needs,
+# VRUNS_<name> is yes when this CPU has them. CVARIANTS: the variants of this host's
+# architecture, which the C harnesses are built for; an assembly variant's binaries run
+# only where the CPU has its flags (test_backend.c checks CPUID itself and prints a SKIP
+# line elsewhere).
+comma := ,
+hash  := \#
+VARIANT_ROWS := $(shell awk '$$1 !~ /^$(hash)/ && NF >= 6 {print $$1 "|" $$2 "|" $$4 "|" $$5 "|" $$6}' csrc/variants.txt)
+VARIANTS     := $(foreach r,$(VARIANT_ROWS),$(firstword $(subst |, ,$(r))))
+# $(call vcol,N,name): column N (2 arch, 3 cpu, 4 defines, 5 sources) of a variant, as words
+vcol = $(subst $(comma), ,$(filter-out -,$(word $(1),$(subst |, ,$(filter $(2)|%,$(VARIANT_ROWS))))))
+CPU_FLAGS := $(shell grep -m 1 -E '^(flags|Features)' /proc/cpuinfo 2>/dev/null | cut -d: -f2)
+$(foreach v,$(VARIANTS),$(eval VFLAGS_$(v) := $(call vcol,4,$(v)) $(call vcol,5,$(v))) \
+    $(eval VCPU_$(v) := $(call vcol,3,$(v))) \
+    $(eval VRUNS_$(v) := $(if $(filter-out $(CPU_FLAGS),$(VCPU_$(v))),,yes)))
+CVARIANTS := $(foreach v,$(VARIANTS),$(if $(filter any $(shell uname -m),$(call vcol,2,$(v))),$(v)))
+RUN_VARIANTS := $(foreach v,$(CVARIANTS),$(if $(VRUNS_$(v)),$(v)))
 
 # C harnesses: every tests/c/test_*.c is built against the core's sources and run,
-# once per compiler and per field backend.
+# once per compiler and per field backend. First: every variant has its backend.c entry
+# (without one it would be built and never chosen).
 CTEST_FLAGS ?= -O2 -std=c99 -Wall -Wextra -Werror -Icsrc
 CTESTS      := $(wildcard tests/c/test_*.c)
 
-ctest:
+ctest: | bootstrap-ctest
+	@for v in $(VARIANTS); do grep -q "&p256_api_$$v\b" csrc/backend.c || { \
+	    echo "ctest: csrc/variants.txt lists $$v, csrc/backend.c's p256_backends has no &p256_api_$$v"; exit 1; }; done
 	@mkdir -p tests/c/bin
-	@set -e; for cc in $(CCS); do for v in $(CVARIANTS); do $(VARIANT_FLAGS); for t in $(CTESTS); do \
-	    b=tests/c/bin/$$(basename $$t .c)-$$cc-$$v; \
-	    echo "ctest [$$cc, $$v]: $$b"; \
-	    $$cc $(CTEST_FLAGS) -o $$b $$t $$vf; \
-	    if [ $$v = portable ] || [ "$(ADX_CPU)" = yes ] || [ $$t = tests/c/test_backend.c ]; then \
+	@set -e; $(foreach v,$(CVARIANTS),for cc in $(CCS); do for t in $(CTESTS); do \
+	    b=tests/c/bin/$$(basename $$t .c)-$$cc-$(v); \
+	    echo "ctest [$$cc, $(v)]: $$b"; \
+	    $$cc $(CTEST_FLAGS) -o $$b $$t $(VFLAGS_$(v)); \
+	    if [ "$(VRUNS_$(v))" = yes ] || [ $$t = tests/c/test_backend.c ]; then \
 	        $$b; \
 	    else \
-	        echo "ctest [$$cc, $$v]: SKIP run: this CPU lacks BMI2/ADX"; \
+	        echo "ctest [$$cc, $(v)]: SKIP $(v) run: this CPU lacks $(VCPU_$(v))"; \
 	    fi; \
-	done; done; done
+	done; done;)
 
 # Constant-time check: every tests/c/ctime_*.c is built with P256_CTIME_TEST (secrets
 # marked undefined) at the release optimization level and run under valgrind memcheck,
 # which fails on any branch or memory index that depends on a secret. It runs once per
-# compiler (CCS) and per field backend: CTIME_VARIANTS lists them and CTIME_FLAGS_<variant>
-# holds each one's extra compiler arguments (the assembly backends the CPU runs are added
-# below). Then the negative controls (tests/c/canary_ctime.c): a secret-dependent branch
-# and a secret-indexed load must each be reported by valgrind, in their own function, or
-# the check itself is broken; their reports are printed so the log shows them. And per
-# backend, canary_ctime_field.c: a branch on a secret that went through the backend's
-# multiplication must be reported too, which proves valgrind tracks secrets through
-# MULX/ADCX/ADOX (a clean run of that variant would otherwise mean nothing).
+# compiler (CCS) and per field backend this CPU runs (CTIME_VARIANTS; the others are
+# named in a SKIP line). Then the negative controls (tests/c/canary_ctime.c): a
+# secret-dependent branch and a secret-indexed load must each be reported by valgrind,
+# in their own function, or the check itself is broken; their reports are printed so
+# the log shows them. And per backend, canary_ctime_field.c: a branch on a secret that
+# went through the backend's multiplication must be reported too, which proves valgrind
+# tracks secrets through MULX/ADCX/ADOX (a clean run of that variant would otherwise
+# mean nothing).
 CTIME_FLAGS    ?= -O3 -gdwarf-4 -std=c99 -Wall -Wextra -Werror -Icsrc -DP256_CTIME_TEST
 CTIMES         := $(wildcard tests/c/ctime_*.c)
-CTIME_VARIANTS ?= portable $(if $(and $(filter adx,$(CVARIANTS)),$(ADX_CPU)),adx)
-CTIME_FLAGS_portable :=
-CTIME_FLAGS_adx      := $(ADX_FLAGS)
+CTIME_VARIANTS ?= $(RUN_VARIANTS)
 CTIME_CANARY_branch  := Conditional jump or move depends on uninitialised value
 CTIME_CANARY_index   := Use of uninitialised value of size
 
-ctime:
-	@command -v valgrind >/dev/null || { echo "ctime: valgrind is required (apt-get install valgrind)"; exit 1; }
+ctime: | bootstrap-ctime
 	@mkdir -p tests/c/bin
+	@$(foreach v,$(filter-out $(CTIME_VARIANTS),$(CVARIANTS)),echo "ctime [$(v)]: SKIP $(v): this CPU lacks $(VCPU_$(v))";)
 	@set -e; $(foreach v,$(CTIME_VARIANTS),for cc in $(CCS); do \
 	    for t in $(CTIMES); do \
 	        b=tests/c/bin/$$(basename $$t .c)-$(v)-$$cc; \
 	        echo "ctime [$(v), $$cc]: $$b"; \
-	        $$cc $(CTIME_FLAGS) -o $$b $$t $(CTIME_FLAGS_$(v)); \
+	        $$cc $(CTIME_FLAGS) -o $$b $$t $(VFLAGS_$(v)); \
 	        valgrind -q --error-exitcode=1 --track-origins=yes $$b; \
 	    done; \
 	    b=tests/c/bin/canary_ctime_field-$(v)-$$cc; \
-	    $$cc $(CTIME_FLAGS) -o $$b tests/c/canary_ctime_field.c $(CTIME_FLAGS_$(v)); \
+	    $$cc $(CTIME_FLAGS) -o $$b tests/c/canary_ctime_field.c $(VFLAGS_$(v)); \
 	    if valgrind -q --error-exitcode=1 $$b >/dev/null 2>&1; then \
 	        echo "ctime [$(v), $$cc]: canary_ctime_field's secret-dependent branch went unreported: the check is broken"; \
 	        exit 1; \
@@ -161,12 +208,12 @@ ASAN_RUN    = LD_PRELOAD=$(ASAN_RT) PYTHONMALLOC=malloc \
 ASAN_CANARY_heap  := ERROR: AddressSanitizer: heap-buffer-overflow
 ASAN_CANARY_shift := runtime error: shift exponent
 
-$(ASAN_STAMP): $(SOURCES) Makefile
+$(ASAN_STAMP): $(SOURCES) Makefile | bootstrap-asan
 	test -x $(ASAN_PY) || { $(PYTHON) -m venv $(ASAN_VENV) && $(ASAN_PY) -m pip install -q --upgrade pip; }
 	CC=$(ASAN_CC) CFLAGS="$(ASAN_FLAGS)" LDFLAGS="$(ASAN_FLAGS)" $(ASAN_PY) -m pip install -q '.[test]'
 	touch $@
 
-asan: $(ASAN_STAMP)
+asan: $(ASAN_STAMP) | bootstrap-asan
 	@test -f "$(ASAN_RT)" || { echo "asan: no ASan runtime for $(ASAN_CC) ($(ASAN_RT))"; exit 1; }
 	@so=$$(find $(ASAN_VENV) -name '_core*.so' | head -n 1); \
 	for sym in __asan_report_load __ubsan_handle_; do \
@@ -200,8 +247,7 @@ asan: $(ASAN_STAMP)
 FUZZ_RUNS  ?= 500000
 FUZZ_FLAGS ?= -O1 -g -std=c99 -Icsrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
-fuzz:
-	@command -v clang >/dev/null || { echo "fuzz: clang (with libFuzzer) is required (apt-get install clang)"; exit 1; }
+fuzz: | bootstrap-fuzz
 	@mkdir -p tests/c/bin/fuzz_work
 	clang $(FUZZ_FLAGS) -o tests/c/bin/fuzz_parse tests/c/fuzz_parse.c
 	@echo "fuzz: tests/c/bin/fuzz_parse -runs=$(FUZZ_RUNS)"
@@ -234,7 +280,7 @@ $(FUZZ_STAMP): $(VPY) $(SOURCES) Makefile
 	CC=$(CORE_CC) $(VPY) -m pip install -q '.[test,bench,fuzz]'
 	touch $(STAMP) $@
 
-fuzz-smoke: $(FUZZ_STAMP)
+fuzz-smoke: $(FUZZ_STAMP) | bootstrap-fuzz-smoke
 	@rm -rf $(FUZZ_DIR)/seeds $(FUZZ_DIR)/logs $(FUZZ_DIR)/plants
 	@mkdir -p $(FUZZ_DIR)/logs $(FUZZ_DIR)/crashes $(FUZZ_DIR)/plants
 	@$(VPY) tools/gen_py_fuzz_corpus.py $(FUZZ_DIR)/seeds
@@ -282,9 +328,8 @@ clean:
 # code). Every compiler that can target aarch64 here is used (gcc, and clang with the gcc
 # cross sysroot). Before that, the assembled object is checked: only the listed
 # data-independent-timing instructions, no branch but ret, a landing pad per function.
-# Part of `make test` when the tools are installed; skipped with a message otherwise,
-# unless P256_REQUIRE_ARM64=1 (CI sets it), which makes missing tools an error.
-# Debian: apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+# The tools (Debian: gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user) come from
+# tools/bootstrap.sh. The assembly variant's arguments are csrc/variants.txt's aarch64_asm.
 ARM64_CC      ?= aarch64-linux-gnu-gcc
 ARM64_CLANG   ?= clang --target=aarch64-linux-gnu
 ARM64_OBJDUMP ?= aarch64-linux-gnu-objdump
@@ -293,22 +338,17 @@ ARM64_QEMU    ?= qemu-aarch64
 ARM64_SYSROOT ?= /usr/aarch64-linux-gnu
 ARM64_RUN     := $(ARM64_QEMU) -L $(ARM64_SYSROOT)
 ARM64_FLAGS   ?= -O2 -std=c99 -Wall -Wextra -Werror -Icsrc
-ARM64_ASM     := csrc/asm/p256_aarch64.S
+ARM64_ASM     := $(call vcol,5,aarch64_asm)
+ARM64_VFLAGS  := $(VFLAGS_aarch64_asm)
 ARM64_BIN     := tests/c/bin/arm64
 # The instructions the .S may contain (all on the Arm ARM's DIT list, or loads/stores
 # at fixed offsets from the argument pointers, or the bti landing pad, alignment nops, ret).
 ARM64_ASM_OK  := adc adcs adds bti csel cset ldp ldr lsl lsr mov mul nop ret sbc sbcs stp subs umulh
 
 .PHONY: test-arm64 bench-arm64
-test: test-arm64
 
-test-arm64:
-	@if ! command -v $(ARM64_CC) >/dev/null 2>&1 || ! command -v $(ARM64_QEMU) >/dev/null 2>&1; then \
-	    msg="test-arm64: SKIPPED: needs $(ARM64_CC) and $(ARM64_QEMU) (apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)"; \
-	    if [ -n "$(P256_REQUIRE_ARM64)" ]; then echo "$$msg, and P256_REQUIRE_ARM64 is set"; exit 1; fi; \
-	    echo "$$msg"; exit 0; \
-	fi; \
-	set -e; mkdir -p $(ARM64_BIN); \
+test-arm64: | bootstrap-test-arm64
+	@set -e; mkdir -p $(ARM64_BIN); \
 	echo "test-arm64: static check of $(ARM64_ASM)"; \
 	$(ARM64_CC) -c -o $(ARM64_BIN)/p256_aarch64.o $(ARM64_ASM); \
 	$(ARM64_OBJDUMP) -d --no-show-raw-insn $(ARM64_BIN)/p256_aarch64.o > $(ARM64_BIN)/p256_aarch64.dis; \
@@ -332,9 +372,9 @@ test-arm64:
 	    if [ $$tag = gcc ]; then cc="$(ARM64_CC)"; else cc="$(ARM64_CLANG)"; fi; \
 	    b=$(ARM64_BIN)/$$tag; \
 	    echo "test-arm64 [$$cc]: build"; \
-	    $$cc $(ARM64_FLAGS) -DP256_ASM_AARCH64 -o $$b-backend tests/c/arm64_backend.c $(ARM64_ASM); \
-	    $$cc $(ARM64_FLAGS) -DP256_ASM_AARCH64 -o $$b-dit tests/c/arm64_dit.c $(ARM64_ASM); \
-	    $$cc $(ARM64_FLAGS) -DP256_ASM_AARCH64 -o $$b-core-asm tests/c/test_core.c $(ARM64_ASM); \
+	    $$cc $(ARM64_FLAGS) -o $$b-backend tests/c/arm64_backend.c $(ARM64_VFLAGS); \
+	    $$cc $(ARM64_FLAGS) -o $$b-dit tests/c/arm64_dit.c $(ARM64_VFLAGS); \
+	    $$cc $(ARM64_FLAGS) -o $$b-core-asm tests/c/test_core.c $(ARM64_VFLAGS); \
 	    $$cc $(ARM64_FLAGS) -o $$b-core-portable tests/c/test_core.c; \
 	    for t in test_hash test_hash_portable test_modinv; do $$cc $(ARM64_FLAGS) -o $$b-$$t tests/c/$$t.c; done; \
 	    echo "test-arm64 [$$cc]: run under $(ARM64_QEMU)"; \
@@ -352,28 +392,22 @@ test-arm64:
 # aarch64 wheels of the test dependencies fetched by the venv's pip, the extension
 # cross-compiled; the tests of the pure-Python reference and of the generators, which
 # cannot depend on the architecture, run natively only). It fetches ~30 MB
-# once (cached in build/arm64-python), so it is part of `make test` only with
-# P256_REQUIRE_ARM64=1, as in CI; locally: make test-arm64-python.
+# once (cached in build/arm64-python). ARM64_PY_BACKENDS: asm, portable (default both;
+# make test: asm only, TEST_ARM64_PY_BACKENDS above).
 .PHONY: test-arm64-python
-test-arm64-python: $(VPY)
-	@for t in $(ARM64_CC) $(ARM64_QEMU) apt-get dpkg-deb; do command -v $$t >/dev/null 2>&1 \
-	    || { echo "test-arm64-python: needs $$t"; exit 1; }; done
+test-arm64-python: $(VPY) | bootstrap-test-arm64-python
 	ARM64_CC="$(ARM64_CC)" ARM64_QEMU="$(ARM64_QEMU)" PYTHON="$(VPY)" bash tools/test_arm64_python.sh
-
-ifneq ($(P256_REQUIRE_ARM64),)
-test: test-arm64-python
-endif
 
 # The C benchmarks under qemu for the assembly and the portable backends (gcc -O2): the
 # times are the emulator's, only a proxy for hardware, plus exact instruction counts
 # from qemu's single-step trace. BENCH_ARM64_ROUNDS alternating runs, medians.
 BENCH_ARM64_ROUNDS ?= 3
 
-bench-arm64:
+bench-arm64: | bootstrap-test-arm64
 	@mkdir -p $(ARM64_BIN)
-	$(ARM64_CC) -O2 -std=c99 -Icsrc -DP256_ASM_AARCH64 -o $(ARM64_BIN)/bench_core-asm tests/c/bench_core.c $(ARM64_ASM)
+	$(ARM64_CC) -O2 -std=c99 -Icsrc -o $(ARM64_BIN)/bench_core-asm tests/c/bench_core.c $(ARM64_VFLAGS)
 	$(ARM64_CC) -O2 -std=c99 -Icsrc -o $(ARM64_BIN)/bench_core-portable tests/c/bench_core.c
-	$(ARM64_CC) -O2 -std=c99 -Icsrc -DP256_ASM_AARCH64 -o $(ARM64_BIN)/bench_field-asm tests/c/bench_field.c $(ARM64_ASM)
+	$(ARM64_CC) -O2 -std=c99 -Icsrc -o $(ARM64_BIN)/bench_field-asm tests/c/bench_field.c $(ARM64_VFLAGS)
 	$(ARM64_CC) -O2 -std=c99 -Icsrc -o $(ARM64_BIN)/bench_field-portable tests/c/bench_field.c
 	$(PYTHON) tools/bench_arm64.py --run "$(ARM64_RUN)" --rounds $(BENCH_ARM64_ROUNDS) --bin $(ARM64_BIN)
 

@@ -8,7 +8,7 @@
 # 2. The test dependencies (pyproject's [test] extra) as aarch64 wheels: pip download
 #    --platform manylinux..._aarch64, unpacked into a site directory.
 # 3. p256._core cross-compiled with aarch64-linux-gnu-gcc against that Python's headers,
-#    with both variants (the assembly and the portable C, chosen by P256_BACKEND), next to
+#    with the variants of csrc/variants.txt for aarch64 (chosen by P256_BACKEND), next to
 #    src/p256/*.py; pytest runs once per backend (ARM64_PY_BACKENDS: asm, portable).
 # 4. pytest, run by the arm64 Python through a wrapper script that is also its
 #    sys.executable, so tests that start a Python subprocess get the arm64 one too.
@@ -83,8 +83,9 @@ if [ ! -e "$WORK/.site-ok" ]; then
 fi
 
 # -- 3 and 4. the extension as meson builds it, then pytest once per backend ---------------
-# As meson.build does: csrc/p256.c once per variant (its API static behind the table
-# p256_api_<name>), the module, csrc/backend.c (choice at import) and the shared tables.
+# As meson.build does: csrc/p256.c once per variant of csrc/variants.txt for aarch64 (its
+# API static behind the table p256_api_<name>), the module, csrc/backend.c (choice at
+# import) and the shared tables.
 ext_suffix=$("$WORK/python3" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 pkg=$WORK/pkg
 rm -rf "$pkg"
@@ -93,15 +94,31 @@ cp src/p256/*.py "$pkg/p256/"
 # The flags meson uses for the extension (meson.build), at -O2.
 cflags=(-O2 -std=c99 -Wall -Wextra -fPIC -fvisibility=hidden -fno-strict-aliasing
         -Icsrc -I"$SYSROOT/usr/include/python$PYV" -I"$SYSROOT/usr/include")
-log "building p256/_core$ext_suffix with $CC (variants portable, aarch64_asm)"
-$CC "${cflags[@]}" -DP256_VARIANT=p256_api_portable -DP256_TABLES_EXTERN \
-    -c -o "$WORK/obj/p256_portable.o" csrc/p256.c
-$CC "${cflags[@]}" -DP256_VARIANT=p256_api_aarch64_asm -DP256_TABLES_EXTERN -DP256_ASM_AARCH64 \
-    -c -o "$WORK/obj/p256_aarch64_asm.o" csrc/p256.c
-$CC "${cflags[@]}" -c -o "$WORK/obj/p256_aarch64.o" csrc/asm/p256_aarch64.S
-$CC "${cflags[@]}" -shared -DP256_HAVE_PORTABLE -DP256_HAVE_AARCH64_ASM \
-    -o "$pkg/p256/_core$ext_suffix" csrc/module.c csrc/backend.c csrc/precomputed.c \
-    "$WORK/obj/p256_portable.o" "$WORK/obj/p256_aarch64_asm.o" "$WORK/obj/p256_aarch64.o"
+objs=() have=() names=()
+while read -r name arch _os _cpu defines sources; do
+    case $name in ''|'#'*) continue ;; esac
+    [ "$arch" = any ] || [ "$arch" = aarch64 ] || continue
+    [ "$defines" = - ] && defines=
+    [ "$sources" = - ] && sources=
+    # shellcheck disable=SC2086 # comma-separated lists, split into words
+    $CC "${cflags[@]}" -DP256_VARIANT=p256_api_$name -DP256_TABLES_EXTERN ${defines//,/ } \
+        -c -o "$WORK/obj/p256_$name.o" csrc/p256.c
+    objs+=("$WORK/obj/p256_$name.o")
+    for src in ${sources//,/ }; do
+        $CC "${cflags[@]}" -c -o "$WORK/obj/$name-$(basename "$src").o" "$src"
+        objs+=("$WORK/obj/$name-$(basename "$src").o")
+    done
+    have+=("-DP256_HAVE_${name^^}")
+    names+=("$name")
+done < csrc/variants.txt
+# The extension's own sources and the version, as meson.build lists them.
+ext_srcs=$(awk "/py.extension_module\('_core'/ {f = 1} f && /c_args:/ {exit} f" meson.build \
+           | grep -o "'csrc/[^']*\.c'" | tr -d "'")
+version=$(sed -n "s/^ *version: '\([^']*\)'.*/\1/p" meson.build | head -n 1)
+log "building p256/_core$ext_suffix with $CC: variants ${names[*]};" $ext_srcs
+# shellcheck disable=SC2086 # ext_srcs is a list of files
+$CC "${cflags[@]}" -shared "${have[@]}" -DP256_VERSION="\"$version\"" \
+    -o "$pkg/p256/_core$ext_suffix" $ext_srcs "${objs[@]}"
 $CC "${cflags[@]}" -shared -o "$pkg/p256/_allocstat$ext_suffix" csrc/allocstat.c
 for backend in $BACKENDS; do
     case $backend in

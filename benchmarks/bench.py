@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`p256 bench` without the console script: python benchmarks/bench.py [options] (see p256._bench)."""
 import sys
 

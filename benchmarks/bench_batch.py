@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Thread scaling of p256.verify_many (a benchmark, not a test).
 
     python benchmarks/bench_batch.py [--n 1000] [--rounds 21] [--threads 1,2]

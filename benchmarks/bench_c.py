@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`make bench-c`: the C benchmark of the core (tests/c/bench_core.c -go) per field backend,
 and `openssl speed` for ECDSA and ECDH P-256 in the same run, with ratios.
 

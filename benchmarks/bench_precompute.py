@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Precomputed public keys (a benchmark, not a test): docs/precompute.md, docs/performance.md.
 
     python benchmarks/bench_precompute.py [--rounds 15] [--number 200] [--tokens 10000]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Benchmark of p256.reference (pure Python, variable time): median time per operation.
 
     .venv/bin/python benchmarks/bench_reference.py [--repeat 7] [--min-time 0.2] [--curves P-256,P-384]

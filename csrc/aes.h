@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * aes.h: AES (FIPS 197) block cipher and CBC mode (NIST SP 800-38A 6.2), for reading and
  * writing password-encrypted private keys (PKCS#8 PBES2, RFC 8018). No padding here: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * aes_impl.h: AES and CBC (aes.h has the contract). State and round keys are bytes in
  * FIPS 197 order (state byte r + 4c is row r, column c), which is also AES-NI's order.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * allocstat.c: p256._allocstat, a cumulative allocation counter for `p256 bench`.
  *

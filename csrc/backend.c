@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * backend.c: the extension's run-time choice between the variants of the core.
  *

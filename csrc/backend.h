@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * backend.h: choosing the core's variant (field backend) at import. Only the extension
  * has several variants (see p256.h, Variants); csrc/backend.c implements this.

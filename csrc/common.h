@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * common.h: types and constant-time helpers shared by every layer of the p256 core.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cpu.h: run-time checks of the CPU features the assembly backends need. The answers are
  * about the machine, not about secrets.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cpu_aarch64.h: PSTATE.DIT (Data Independent Timing) around the secret-handling work.
  *

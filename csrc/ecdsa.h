@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ecdsa.h: ECDSA over P-256 (FIPS 186-5 section 6.4, SEC 1 section 4.1) and the DER
  * signature encoding (X9.62 Ecdsa-Sig-Value: SEQUENCE { INTEGER r, INTEGER s }).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ecdsa_impl.h: ECDSA signing, verification and DER for ecdsa.h. */
 #ifndef P256_ECDSA_IMPL_H
 #define P256_ECDSA_IMPL_H

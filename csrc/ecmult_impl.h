@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ecmult_impl.h: the three scalar multiplications of ecmult.h. */
 #ifndef P256_ECMULT_IMPL_H
 #define P256_ECMULT_IMPL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * field_asm.h: the assembly backends' entry points (the .S files in csrc/asm), declared only for
  * the build that links them. Each has exactly the contract of its portable twin in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * field_impl.h: portable 64-bit implementation of field.h (unsigned __int128 products).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * group.h: points of P-256, y^2 = x^3 - 3x + b over GF(p).
  *

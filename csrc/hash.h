@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* p256 hashing layer: SHA-2, SHA-3 and HMAC.
  *
  * Contract of csrc/hash_impl.h. Like the rest of the core, the implementation is a set of

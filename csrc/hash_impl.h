@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* p256 hashing layer: SHA-2 (FIPS 180-4), SHA-3 (FIPS 202), HMAC (RFC 2104).
  * Contract: hash.h. Implementation written from the standards cited at each section. */
 #ifndef P256_HASH_IMPL_H

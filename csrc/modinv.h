@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Modular inversion modulo the P-256 field prime p and group order n.
  *
  * Contract of csrc/modinv_impl.h (the implementation; the core is compiled as

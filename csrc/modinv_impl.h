@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Modular inversion modulo the P-256 field prime p and group order n:
  * constant-time and variable-time safegcd.  The contract is in modinv.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * module.c: p256._core, the CPython binding of the core (p256.h): the module's
  * functions and PyInit__core. The types and the self-test have their own files

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * p256.c: the core as one translation unit. Every layer is a header of static
  * functions (the libsecp256k1 layout), so the compiler sees, inlines and schedules

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * p256.h: the byte-level API of the P-256 core, used by the Python binding
  * (csrc/module.c, csrc/py_*.c) and by the C harnesses under tests/c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * precomputed.c: the base-point tables (precomputed.h) defined once for the extension,
  * whose per-backend builds of the core declare them with P256_TABLES_EXTERN, so the

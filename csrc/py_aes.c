@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * py_aes.c: _core.aes_cbc(decrypt, key, iv, data, impl) and _core.aes_impl(), the core's
  * AES-CBC (p256.h) for PKCS#8 PBES2 keys (src/p256/_pbes2.py). No padding: the Python

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * py_batch.c: p256._core.Batch, behind p256.verify_many.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * py_binding.h: what the files of the CPython binding (p256._core) share: argument
  * helpers, the GIL macros, and each file's entry points for module.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * py_pubtable.c: p256._core.PublicTable, the per-key table behind
  * p256.PublicKey.precompute (issue 14; the core's p256_pubtable_* in p256.h).

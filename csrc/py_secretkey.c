@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * py_secretkey.c: p256._core.SecretKey, the private scalar of a p256.PrivateKey.
  *

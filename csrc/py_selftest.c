@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * py_selftest.c: the known-answer self-test, run by PyInit__core: a miscompiled or
  * broken core fails the import with ImportError instead of signing garbage. RFC 6979

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* random.h: the operating system's CSPRNG. */
 #ifndef P256_RANDOM_H
 #define P256_RANDOM_H

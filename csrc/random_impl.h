@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * random_impl.h: getrandom(2) on Linux (/dev/urandom where the kernel lacks it),
  * getentropy(3) on the BSDs and macOS, BCryptGenRandom on Windows. No user-space

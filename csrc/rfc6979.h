@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* p256 deterministic / hedged nonce generation: the HMAC-DRBG of RFC 6979 section 3.2 for
  * P-256 (qlen = rlen = 256 bits), over any hash of hash.h.
  *

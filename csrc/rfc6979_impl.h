@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* p256 nonce generation: RFC 6979 section 3.2 HMAC-DRBG (with the section 3.6 additional data
  * k'), specialised to qlen = rlen = 256 bits. Contract: rfc6979.h. */
 #ifndef P256_RFC6979_IMPL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * scalar.h: integers modulo the group order
  * n = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* scalar_impl.h: arithmetic mod n for scalar.h. */
 #ifndef P256_SCALAR_IMPL_H
 #define P256_SCALAR_IMPL_H

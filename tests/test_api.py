@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The public API's contract (API.md): types, errors, encodings, bad input."""
 
 import copy

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The field backend chosen at import: p256.backend(), P256_BACKEND, agreement of backends.
 
 `make test` runs the whole suite once per backend the machine has (on x86-64 with BMI2

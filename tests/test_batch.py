@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """p256.verify_many (API.md "Batch"): the same answers as a loop of PublicKey.verify, in
 input order, for valid, invalid and malformed items, every hash, both encodings and any
 number of threads; TypeError/ValueError up front for bad arguments; the GIL released."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`p256 bench` and the command-line skeleton: output shape, JSON schema, progress lines,
 options and errors, and the allocation counter behind the alloc/op columns.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The key subcommands of the `p256` command: keygen, pubkey, sign, verify, ecdh.
 
 Run as users run them: `python -m p256` in a subprocess (about 35 ms each), and the

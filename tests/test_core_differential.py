@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Differential tests of the native core: against p256.reference and pyca/cryptography,
 in both directions (their signatures verify here, ours verify there), on random inputs."""
 

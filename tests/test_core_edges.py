@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Edge-case scalar sweeps (Go nistec style) through scalar_base_mult and scalar_mult,
 against the reference; and points meeting themselves inside the multiplications."""
 

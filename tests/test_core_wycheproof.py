@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Every secp256r1 Wycheproof file through the public API (PublicKey.verify, exchange).
 
 One parametrized test per file kind; ids name the file and tcId. `valid` must verify /

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Every ```python block of README.md and of docs/*.md runs as printed.
 
 The blocks of one file run in order in one namespace (a later block may use an earlier

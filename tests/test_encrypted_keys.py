@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Encrypted private keys (issue 15 part 1): PKCS#8 EncryptedPrivateKeyInfo with PBES2
 (RFC 8018), read and written, against the openssl CLI and pyca/cryptography both ways;
 the core's AES on both paths against cryptography's; the errors (wrong password, bad

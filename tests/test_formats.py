@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Key formats: PKCS#8, SEC1, SubjectPublicKeyInfo (DER/PEM), JWK, pickle rules.
 
 Interop with pyca/cryptography in both directions (and exact bytes), round trips on random

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The fuzz targets of tests/fuzz/ (run by `make fuzz-smoke` under atheris) on fixed
 inputs, so that their code cannot rot between fuzzing runs:
 

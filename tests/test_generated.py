@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Generated files are exactly what their generators produce (Go's generated-code check).
 
 Each generator writes the file to stdout; the DO NOT EDIT header of each file names the

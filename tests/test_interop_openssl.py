@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Interop with the openssl command line: keys and signatures in both directions.
 
 Skipped when `openssl` is not installed, except under CI (CI=true), where .ci/run installs

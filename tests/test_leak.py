@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Leak test: 10^5 mixed calls into the native core with stable memory.
 
 A fresh interpreter (a child process, so pytest's own memory does not interfere) runs

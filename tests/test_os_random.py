@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The OS random generator failing, and the /dev/urandom fallback (csrc/random_impl.h).
 
 The core asks the kernel for every random byte: getrandom(2) through syscall(2) on

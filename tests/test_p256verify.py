@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """p256.p256verify: the EIP-7951 P256VERIFY precompile, exactly.
 
 EIP-7951 (https://eips.ethereum.org/EIPS/eip-7951): input h || r || s || qx || qy, 32-byte

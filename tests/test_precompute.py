@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Precomputed public keys (issue 14): pk.precompute() must change nothing but speed.
 
 Every secp256r1 ECDSA Wycheproof file through a precomputed key (verify, verify_digest,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tests of p256.reference: RFC 6979 vectors, group laws, scalar edge sweeps, validation, interop.
 
 Scalar-multiplication results are compared with a deliberately naive oracle written here:

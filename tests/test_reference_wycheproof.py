@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Every Wycheproof ECDSA and ECDH vector in tests/vectors/wycheproof, run against p256.reference.
 
 One parametrized test per file kind, ids "<file>:<tcId>":

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The known-answer self-test that p256._core runs when it is imported (csrc/py_selftest.c).
 
 PyInit__core calls the same C function as _core._selftest(): if it fails, the import

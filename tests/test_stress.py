@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Concurrency stress test: many threads using the same keys at once, every result checked.
 
 The core releases the GIL around every scalar multiplication (csrc/py_secretkey.c), so

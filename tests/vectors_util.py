@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shared helpers for tests that use the vendored test vectors (tests/vectors/).
 
 Public API (other test modules import these names; keep them stable):

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Benchmark the AArch64 assembly field backend against the portable C under qemu.
 
 Run by `make bench-arm64`, which first builds, with aarch64-linux-gnu-gcc -O2,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tools/bootstrap.sh [--report FILE] PART...: the system tools that make targets need.
 #
 # Checks what the given parts (make targets: pytest, ctime, fuzz, asan, test-arm64, ...;

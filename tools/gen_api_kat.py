@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generates tests/c/api_kat.h: end-to-end known answers for the byte-level API (p256.h).
 
     python3 tools/gen_api_kat.py > tests/c/api_kat.h

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generates tests/c/core_kat.h: known answers for the core's field, scalar and group layers.
 
     python3 tools/gen_core_kat.py > tests/c/core_kat.h

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the seed corpus of tests/c/fuzz_parse.c into tests/c/fuzz_corpus/ (one valid
 input per target, so the fuzzer starts from the accepting paths):
 

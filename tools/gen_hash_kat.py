@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generate tests/c/hash_kat.h: expected values for tests/c/test_hash.c.
 
     python3 tools/gen_hash_kat.py > tests/c/hash_kat.h

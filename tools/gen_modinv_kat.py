@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generate tests/c/modinv_kat.h: known answers for p256_modinv /
 p256_modinv_vartime, computed with Python's pow(a, -1, m).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Seed corpora for the atheris targets of tests/fuzz/targets.py, from the Wycheproof
 vectors in tests/vectors/ plus hand-made variants of the structures each parser accepts
 (so the fuzzer starts on every accepting path, not only on the rejecting ones):

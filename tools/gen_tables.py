@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generates csrc/precomputed.h: the base-point tables of the P-256 core.
 
     python3 tools/gen_tables.py > csrc/precomputed.h

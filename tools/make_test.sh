@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tools/make_test.sh [--bg "PART..."] PART...: the driver of `make test` (Makefile).
 #
 # 1. tools/bootstrap.sh once for every part (installs the missing system tools as root
@@ -110,14 +111,17 @@ line="$passed passed, $failed FAILED, $skipped SKIPPED"
 [ "$cpu" = 0 ] || line="$line ($cpu with runs this CPU cannot do: allowed)"
 line="$line, in $(elapsed "$t_start")"
 if [ "$failed" != 0 ]; then
-    echo "make test: FAILED: $line"; return 1
+    echo "make test: FAILED: $line"
 elif [ "$skipped" != 0 ] && [ "${P256_STRICT:-}" = 1 ]; then
-    echo "make test: FAILED: $line; P256_STRICT=1 allows no skipped part"; return 1
+    echo "make test: FAILED: $line; P256_STRICT=1 allows no skipped part"
 elif [ "$skipped" != 0 ]; then
     echo "make test: passed with parts SKIPPED: $line (P256_STRICT=1 would fail)"
 else
     echo "make test: passed: $line"
 fi
+# The parts as a plain count, the closing line a CI reader takes for the run's tally.
+echo "parts: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ] && { [ "$skipped" = 0 ] || [ "${P256_STRICT:-}" != 1 ]; }
 }
 summary > "$logs/summary"
 rc=$?

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Print the constants of csrc/modinv_impl.h: the P-256 field prime p and group
 order n in the signed-62 representation used by the safegcd inversion, and
 m^-1 mod 2^62 for each.

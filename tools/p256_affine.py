@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Plain affine P-256 arithmetic for the generators in tools/ (slow, obvious, and
 independent of the package whose files it generates)."""
 

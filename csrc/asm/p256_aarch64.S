@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * p256_aarch64.S: Montgomery multiplication and squaring in GF(p), p the P-256 prime,
  * for AArch64 (A64, AAPCS64). The contract is field_asm.h's: four little-endian 64-bit

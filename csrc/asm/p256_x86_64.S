@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * p256_x86_64.S: Montgomery multiplication and squaring in GF(p), p the P-256 prime,
  * for x86-64 CPUs with BMI2 (MULX) and ADX (ADCX/ADOX). The portable C in field_impl.h

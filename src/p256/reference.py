@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Pure-Python reference implementation of the NIST prime curves P-224, P-256, P-384, P-521.
 
 WARNING: this module is VARIABLE TIME and is NOT FOR SECRETS.  Its running time and memory

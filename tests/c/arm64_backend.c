@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * arm64_backend.c: differential and known-answer tests of the AArch64 field backend
  * (csrc/asm/p256_aarch64.S) against the portable C (field_impl.h) and against an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * arm64_dit.c: PSTATE.DIT around the secret-handling byte-level API (csrc/cpu_aarch64.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * asan_canary.c: negative controls for `make asan`. Built with the same sanitizer flags
  * as the extension into a shared object that the sanitized interpreter loads (ctypes),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_core.c: the core's operations timed from C, without Python in the way.
  * Not part of make test. Build and run:

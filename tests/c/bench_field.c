@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_field.c: the field backend's multiplication and squaring, and the main operations,
  * timed by CPU time (CLOCK_THREAD_CPUTIME_ID: robust on a shared, loaded machine, and under

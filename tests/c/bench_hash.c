@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Micro-benchmark of the hashing layer (not a test: `make ctest` only builds test_*.c).
  *
  *   cc -O2 -std=c99 -Wall -Wextra -Werror -Icsrc -o tests/c/bin/bench_hash tests/c/bench_hash.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Benchmark of p256_modinv / p256_modinv_vartime against Fermat inversion.
  * Not run by `make test`.  From the repository root:
  *

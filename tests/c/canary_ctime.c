@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * canary_ctime.c: proof that the constant-time check can fail. Two negative controls,
  * chosen by the argument, each leaking a byte marked secret exactly as the core marks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * canary_ctime_field.c: like canary_ctime.c, but the secret reaches the branch only
  * through the field backend's multiplication and squaring (the assembly, in an assembly

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Constant-time check of AES and CBC under valgrind (run by `make ctime`): the key, the
  * IV and the data are marked secret (undefined for memcheck), so a branch or a memory
  * index that depends on them is reported. Both implementations the CPU runs are checked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ctime_core.c: constant-time check of every secret-handling path of the core.
  *

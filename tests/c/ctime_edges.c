@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ctime_edges.c: constant-time check of the secret paths at their edge values (run by
  * `make ctime` under valgrind memcheck, like ctime_core.c; not part of `make ctest`).

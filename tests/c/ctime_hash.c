@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Constant-time check of the hashing layer under valgrind (run by `make ctime`, not `make ctest`):
  *
  *   cc -O2 -g -std=c99 -Wall -Wextra -Werror -Icsrc -o tests/c/bin/ctime_hash tests/c/ctime_hash.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Constant-time check of p256_modinv under valgrind memcheck.
  *
  * The input is marked undefined (VALGRIND_MAKE_MEM_UNDEFINED); memcheck then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_parse.c: libFuzzer harness for everything that reads untrusted bytes.
  *

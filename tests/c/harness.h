@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * harness.h: what the C harnesses under tests/c share: the CHECK macro and its counts,
  * hex decoding of test vectors, the deterministic test RNG, and the benchmarks' clocks.

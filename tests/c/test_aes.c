@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* AES known answers on every implementation this CPU runs: FIPS 197 Appendix C (the
  * cipher for each key size, and its inverse), NIST SP 800-38A F.2 (CBC, four blocks, each
  * key size, both directions), the S-box against FIPS 197 figure 7's entries and as a

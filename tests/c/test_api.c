@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_api.c: end-to-end known answers through the byte-level API (p256.h), run by
  * `make ctest` once per field backend: RFC 6979 signatures, Wycheproof ECDH and ECDSA

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_backend.c: every function of an assembly field backend against the portable C
  * and against an independent textbook Montgomery reduction (REDC with the generic

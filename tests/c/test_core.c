@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_core.c: known answers for the field, scalar and group layers (tests/c/core_kat.h,
  * from tools/gen_core_kat.py), plus cross-checks between the three scalar

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Tests of csrc/modinv_impl.h: p256_modinv and p256_modinv_vartime mod p and n.
  *
  * Built and run by `make ctest` (cc -O2 -std=c99 -Wall -Wextra -Werror -Icsrc).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_precompute.c: the per-key tables of ecmult.h (issue 14). Every entry of tables
  * of each window size against the constant-time k*P; 10^5 differential cases of the

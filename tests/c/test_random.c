@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_random.c: the core's use of the OS generator (csrc/random_impl.h) when it fails,
  * seen from C, where the buffers can be inspected (tests/test_os_random.py covers the

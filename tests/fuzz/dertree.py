@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """An independent, deliberately lenient ASN.1 TLV reader and a strict DER checker, for the
 fuzz targets' oracles (tests/fuzz/targets.py). Written separately from p256/_der.py so
 that a bug in one is not copied into the other.

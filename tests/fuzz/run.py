@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Run one fuzz target of tests/fuzz/targets.py under atheris (libFuzzer for Python).
 
     python tests/fuzz/run.py TARGET [libFuzzer options] [CORPUS_DIR ...]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Fuzz targets for the public Python API, each with a differential oracle.
 
 Run one under atheris with ``python tests/fuzz/run.py TARGET`` (``make fuzz-smoke`` runs

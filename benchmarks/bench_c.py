@@ -2,7 +2,7 @@
 """`make bench-c`: the C benchmark of the core (tests/c/bench_core.c -go) per field backend,
 and `openssl speed` for ECDSA and ECDH P-256 in the same run, with ratios.
 
-    python3 benchmarks/bench_c.py tests/c/bin/bench_core-portable tests/c/bin/bench_core-adx
+    python3 benchmarks/bench_c.py tests/c/bin/bench_core-portable tests/c/bin/bench_core-x86_64_adx
 
 Rounds alternate OpenSSL and every backend (ROUNDS, default 3), printing the Go benchmark
 lines as they come. The summary takes, for every figure on both sides, its best round:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""JOSE helpers on bytes, shared by ``p256.jws`` and ``PublicKey.jwk_thumbprint``:
+"""JOSE helpers on bytes, shared by ``_jwk``, ``p256.jws`` and ``PublicKey.jwk_thumbprint``:
 strict base64url (RFC 7515 section 2: the URL-safe alphabet, no padding, no other
 characters, canonical: the unused low bits of the last character are zero), and the
 RFC 7638 JWK thumbprint of a P-256 point. Imports nothing of p256, so ``_keys`` may

@@ -11,27 +11,19 @@ is decoded with the interpreter's table-driven decoder, as most libraries do.
 
 from __future__ import annotations
 
-import binascii
 from typing import Any, Dict, Mapping, Tuple, Union
+
+from ._jose import b64url_decode, b64url_encode
 
 __all__ = ["encode", "read", "member_bytes", "WHERE"]
 
 WHERE = "the JWK"
-_B64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-_B64URL_DELETE = str.maketrans("", "", _B64_ALPHABET[:62] + "-_")
-_B64URL_TO_STD = str.maketrans("-_", "+/")
-_B64_TO_URL = bytes.maketrans(b"+/", b"-_")
-
-
-def b64url(data: bytes) -> str:
-    return binascii.b2a_base64(data, newline=False).rstrip(b"=").translate(_B64_TO_URL).decode()
-
-
 def encode(point: bytes, d: Union[bytes, None] = None) -> Dict[str, str]:
     """{"kty", "crv", "x", "y"[, "d"]} of the 65-byte uncompressed point (and scalar)."""
-    jwk = {"kty": "EC", "crv": "P-256", "x": b64url(point[1:33]), "y": b64url(point[33:])}
+    jwk = {"kty": "EC", "crv": "P-256", "x": b64url_encode(point[1:33]),
+           "y": b64url_encode(point[33:])}
     if d is not None:
-        jwk["d"] = b64url(d)
+        jwk["d"] = b64url_encode(d)
     return jwk
 
 
@@ -44,15 +36,7 @@ def member_bytes(jwk: Mapping[str, Any], member: str) -> bytes:
     if not isinstance(value, str):
         raise ValueError("the JWK member %r must be a string, not %s"
                          % (member, type(value).__name__))
-    if "=" in value:
-        raise ValueError("the JWK member %r has base64 padding; JWK base64url has none" % member)
-    if not value.isascii() or value.translate(_B64URL_DELETE) or len(value) % 4 == 1:
-        raise ValueError("the JWK member %r is not base64url" % member)
-    std = value.translate(_B64URL_TO_STD) + "=" * (-len(value) % 4)
-    raw = binascii.a2b_base64(std)
-    if binascii.b2a_base64(raw, newline=False).decode("ascii") != std:
-        raise ValueError("the JWK member %r is not canonical base64url (non-zero pad bits)"
-                         % member)
+    raw = b64url_decode(value, "the JWK member %r" % member)
     if len(raw) != 32:
         raise ValueError("the JWK member %r must encode exactly 32 bytes for P-256, got %d"
                          % (member, len(raw)))

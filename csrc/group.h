@@ -40,6 +40,16 @@ P256_FN void p256_jac_add(p256_jac *r, const p256_jac *a, const p256_jac *b);
  */
 P256_FN void p256_jac_add_aff(p256_jac *r, const p256_jac *a, const p256_aff *b, uint64_t b_inf);
 
+/*
+ * r = a + b for affine b (b_inf: b is infinity instead), constant time, by the cheaper
+ * incomplete formula (madd-2007-bl, 8M + 3S). Correct when a is infinity (masked: r = b),
+ * b is infinity (masked: r = a), or the x coordinates of a and b differ. It is WRONG when
+ * a == b or a == -b (both finite): the caller must show that case cannot occur for its
+ * inputs (ecmult_impl.h argues it per use). r may alias a.
+ */
+P256_FN void p256_jac_add_aff_partial(p256_jac *r, const p256_jac *a, const p256_aff *b,
+                                      uint64_t b_inf);
+
 /* Variable-time mixed addition for public points (verify): the textbook formula with branches. */
 P256_FN void p256_jac_add_aff_vartime(p256_jac *r, const p256_jac *a, const p256_aff *b);
 

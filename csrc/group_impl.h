@@ -181,6 +181,46 @@ P256_FN void p256_jac_add_aff(p256_jac *r, const p256_jac *a, const p256_aff *b,
 }
 
 /*
+ * madd-2007-bl (Bernstein-Lange, EFD): Z1Z1 = Z1^2, U2 = X2 Z1Z1, S2 = Y2 Z1 Z1Z1,
+ * H = U2 - X1, Rr = S2 - Y1, X3 = Rr^2 - H^3 - 2 X1 H^2, Y3 = Rr (X1 H^2 - X3) - Y1 H^3,
+ * Z3 = Z1 H. With a at infinity (Z1 = 0) every product collapses to 0, so the result is
+ * replaced by (X2, Y2, 1) under a mask; with b at infinity, by a. For a == +-b the formula
+ * gives H = 0, Z3 = 0 (infinity), which is right for a == -b only: callers exclude both.
+ */
+P256_FN void p256_jac_add_aff_partial(p256_jac *r, const p256_jac *a, const p256_aff *b,
+                                      uint64_t b_inf)
+{
+    p256_fe z1z1, u2, s2, h, rr, hh, hhh, v, t;
+    const uint64_t a_inf = p256_fe_mask_is_zero(&a->z);
+    p256_jac out;
+
+    p256_fe_sqr(&z1z1, &a->z);
+    p256_fe_mul(&s2, &b->y, &a->z);
+    p256_fe_mul(&u2, &b->x, &z1z1);
+    p256_fe_mul(&s2, &s2, &z1z1);
+    p256_fe_sub(&h, &u2, &a->x);
+    p256_fe_sub(&rr, &s2, &a->y);
+    p256_fe_sqr(&hh, &h);
+    p256_fe_mul(&out.z, &a->z, &h);
+    p256_fe_mul(&hhh, &hh, &h);
+    p256_fe_mul(&v, &a->x, &hh);
+    p256_fe_sqr(&t, &rr);
+    p256_fe_sub(&t, &t, &hhh);
+    p256_fe_sub(&t, &t, &v);
+    p256_fe_sub(&out.x, &t, &v);
+    p256_fe_sub(&t, &v, &out.x);
+    p256_fe_mul(&t, &rr, &t);
+    p256_fe_mul(&hhh, &a->y, &hhh);
+    p256_fe_sub(&out.y, &t, &hhh);
+
+    p256_fe_cmov(&out.x, &b->x, a_inf);
+    p256_fe_cmov(&out.y, &b->y, a_inf);
+    p256_fe_cmov(&out.z, &p256_fe_one, a_inf);
+    p256_jac_cmov(&out, a, b_inf);
+    *r = out;
+}
+
+/*
  * madd-2007-bl shape, for public points: H = U2 - X1, Rr = S2 - Y1; H = 0 means equal x,
  * so a doubling or infinity. X3 = Rr^2 - H^3 - 2 X1 H^2, Y3 = Rr (X1 H^2 - X3) - Y1 H^3,
  * Z3 = Z1 H. 8M + 3S.

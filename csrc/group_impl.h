@@ -15,6 +15,7 @@
 
 #include "group.h"
 #include "field_impl.h"
+#include "group_asm.h"
 
 /* G in the Montgomery domain. */
 static const p256_aff p256_generator = {
@@ -28,7 +29,7 @@ static const p256_aff p256_generator = {
  * (3M + 5S; a squaring costs less than a product here).
  * At infinity (Z = 0) Z3 = 0 again, so no special case is needed.
  */
-P256_FN void p256_jac_double(p256_jac *r, const p256_jac *a)
+P256_FN void p256_jac_double_c(p256_jac *r, const p256_jac *a)
 {
     p256_fe delta, gamma, beta, alpha, t, u, z3, g2;
 
@@ -134,7 +135,7 @@ P256_INLINE void p256_jac_cmov(p256_jac *r, const p256_jac *a, uint64_t mask)
     p256_fe_cmov(&r->z, &a->z, mask);
 }
 
-P256_FN void p256_jac_add(p256_jac *r, const p256_jac *a, const p256_jac *b)
+P256_FN void p256_jac_add_c(p256_jac *r, const p256_jac *a, const p256_jac *b)
 {
     p256_fe z1z1, z2z2, u1, u2, s1, s2, z, z4;
     const uint64_t a_inf = p256_fe_mask_is_zero(&a->z);
@@ -159,7 +160,8 @@ P256_FN void p256_jac_add(p256_jac *r, const p256_jac *a, const p256_jac *b)
     *r = out;
 }
 
-P256_FN void p256_jac_add_aff(p256_jac *r, const p256_jac *a, const p256_aff *b, uint64_t b_inf)
+P256_FN void p256_jac_add_aff_c(p256_jac *r, const p256_jac *a, const p256_aff *b,
+                                  uint64_t b_inf)
 {
     p256_fe z1z1, u2, s2, z4;
     const uint64_t a_inf = p256_fe_mask_is_zero(&a->z);
@@ -187,8 +189,8 @@ P256_FN void p256_jac_add_aff(p256_jac *r, const p256_jac *a, const p256_aff *b,
  * replaced by (X2, Y2, 1) under a mask; with b at infinity, by a. For a == +-b the formula
  * gives H = 0, Z3 = 0 (infinity), which is right for a == -b only: callers exclude both.
  */
-P256_FN void p256_jac_add_aff_partial(p256_jac *r, const p256_jac *a, const p256_aff *b,
-                                      uint64_t b_inf)
+P256_FN void p256_jac_add_aff_partial_c(p256_jac *r, const p256_jac *a, const p256_aff *b,
+                                          uint64_t b_inf)
 {
     p256_fe z1z1, u2, s2, h, rr, hh, hhh, v, t;
     const uint64_t a_inf = p256_fe_mask_is_zero(&a->z);
@@ -219,6 +221,49 @@ P256_FN void p256_jac_add_aff_partial(p256_jac *r, const p256_jac *a, const p256
     p256_jac_cmov(&out, a, b_inf);
     *r = out;
 }
+
+/*
+ * The four constant-time formulas above are the reference; an assembly point backend
+ * (group_asm.h) replaces them with functions that return the same limbs for every input
+ * (same formulas, fully reduced outputs), which tests/c/test_point_asm.c checks.
+ */
+#if defined(P256_ASM_POINT)
+P256_FN void p256_jac_double(p256_jac *r, const p256_jac *a)
+{
+    P256_ASM_POINT_FN(jac_double)(r, a);
+}
+P256_FN void p256_jac_add(p256_jac *r, const p256_jac *a, const p256_jac *b)
+{
+    P256_ASM_POINT_FN(jac_add)(r, a, b);
+}
+P256_FN void p256_jac_add_aff(p256_jac *r, const p256_jac *a, const p256_aff *b, uint64_t b_inf)
+{
+    P256_ASM_POINT_FN(jac_add_aff)(r, a, b, b_inf);
+}
+P256_FN void p256_jac_add_aff_partial(p256_jac *r, const p256_jac *a, const p256_aff *b,
+                                      uint64_t b_inf)
+{
+    P256_ASM_POINT_FN(jac_add_aff_partial)(r, a, b, b_inf);
+}
+#else
+P256_FN void p256_jac_double(p256_jac *r, const p256_jac *a)
+{
+    p256_jac_double_c(r, a);
+}
+P256_FN void p256_jac_add(p256_jac *r, const p256_jac *a, const p256_jac *b)
+{
+    p256_jac_add_c(r, a, b);
+}
+P256_FN void p256_jac_add_aff(p256_jac *r, const p256_jac *a, const p256_aff *b, uint64_t b_inf)
+{
+    p256_jac_add_aff_c(r, a, b, b_inf);
+}
+P256_FN void p256_jac_add_aff_partial(p256_jac *r, const p256_jac *a, const p256_aff *b,
+                                      uint64_t b_inf)
+{
+    p256_jac_add_aff_partial_c(r, a, b, b_inf);
+}
+#endif
 
 /*
  * madd-2007-bl shape, for public points: H = U2 - X1, Rr = S2 - Y1; H = 0 means equal x,

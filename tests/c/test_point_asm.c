@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_point_asm.c: the assembly point formulas (group_asm.h) against their C twins in
+ * group_impl.h, limb for limb: random points at random Z, every input at infinity,
+ * a == b and a == -b (where the contract covers them), Z = 1, and every aliasing of r
+ * with the inputs. Built once per variant (the Makefile's ctest); a variant without
+ * assembly point formulas reports SKIP. POINT_ASM_ROUNDS sets the random rounds.
+ */
+#include "harness.h"
+#include "p256.c"
+
+#include <stdlib.h>
+
+#if defined(P256_ASM_POINT)
+
+static void random_fe(p256_fe *r)
+{
+    uint8_t b[32];
+    do {
+        for (int i = 0; i < 32; i++)
+            b[i] = (uint8_t)rng64();
+    } while (!p256_fe_from_bytes(r, b) || p256_fe_mask_is_zero(r));
+}
+
+/* A random point (k*G, k random), affine. */
+static void random_aff(p256_aff *r)
+{
+    p256_scalar k;
+    p256_jac j;
+    uint8_t b[32];
+    for (int i = 0; i < 32; i++)
+        b[i] = (uint8_t)rng64();
+    p256_scalar_set_bytes_reduce(&k, b);
+    p256_ecmult_gen(&j, &k);
+    if (p256_jac_to_aff(r, &j))
+        *r = p256_generator; /* k = 0: vanishingly rare */
+}
+
+/* a at a random Z (or Z = 1, or infinity with arbitrary X, Y). */
+static void lift(p256_jac *r, const p256_aff *a, int kind)
+{
+    p256_fe z, z2, z3;
+    if (kind == 2) {
+        random_fe(&r->x);
+        random_fe(&r->y);
+        r->z = p256_fe_zero;
+        return;
+    }
+    if (kind == 1) {
+        p256_jac_from_aff(r, a);
+        return;
+    }
+    random_fe(&z);
+    p256_fe_sqr(&z2, &z);
+    p256_fe_mul(&z3, &z2, &z);
+    p256_fe_mul(&r->x, &a->x, &z2);
+    p256_fe_mul(&r->y, &a->y, &z3);
+    r->z = z;
+}
+
+static int same(const p256_jac *a, const p256_jac *b)
+{
+    return memcmp(a, b, sizeof *a) == 0;
+}
+
+/* One input pair through all four formulas, with every aliasing the contract allows. */
+static void check_pair(const p256_jac *a, const p256_jac *b, const p256_aff *baff, uint64_t b_inf,
+                       int partial_ok, const char *what)
+{
+    p256_jac want, got;
+
+    p256_jac_double_c(&want, a);
+    p256_jac_double(&got, a);
+    CHECK(same(&got, &want), "jac_double %s", what);
+    got = *a;
+    p256_jac_double(&got, &got);
+    CHECK(same(&got, &want), "jac_double r == a %s", what);
+
+    p256_jac_add_c(&want, a, b);
+    p256_jac_add(&got, a, b);
+    CHECK(same(&got, &want), "jac_add %s", what);
+    got = *a;
+    p256_jac_add(&got, &got, b);
+    CHECK(same(&got, &want), "jac_add r == a %s", what);
+    got = *b;
+    p256_jac_add(&got, a, &got);
+    CHECK(same(&got, &want), "jac_add r == b %s", what);
+    p256_jac_add_c(&want, a, a);
+    got = *a;
+    p256_jac_add(&got, &got, &got);
+    CHECK(same(&got, &want), "jac_add r == a == b %s", what);
+
+    p256_jac_add_aff_c(&want, a, baff, b_inf);
+    p256_jac_add_aff(&got, a, baff, b_inf);
+    CHECK(same(&got, &want), "jac_add_aff %s", what);
+    got = *a;
+    p256_jac_add_aff(&got, &got, baff, b_inf);
+    CHECK(same(&got, &want), "jac_add_aff r == a %s", what);
+
+    if (partial_ok) {
+        p256_jac_add_aff_partial_c(&want, a, baff, b_inf);
+        p256_jac_add_aff_partial(&got, a, baff, b_inf);
+        CHECK(same(&got, &want), "jac_add_aff_partial %s", what);
+        got = *a;
+        p256_jac_add_aff_partial(&got, &got, baff, b_inf);
+        CHECK(same(&got, &want), "jac_add_aff_partial r == a %s", what);
+    }
+}
+
+int main(void)
+{
+    const char *env = getenv("POINT_ASM_ROUNDS");
+    const long rounds = env != NULL ? atol(env) : 100000;
+    p256_aff pa, pb, nb;
+    p256_jac a, b;
+
+    for (long i = 0; i < rounds; i++) {
+        random_aff(&pa);
+        random_aff(&pb);
+        lift(&a, &pa, (int)(i % 7 == 3));
+        lift(&b, &pb, (int)(i % 5 == 1));
+        check_pair(&a, &b, &pb, 0, 1, "random");
+    }
+    /* the exceptional cases of each formula, at several Z */
+    for (int rep = 0; rep < 64; rep++) {
+        random_aff(&pa);
+        p256_aff_cneg(&nb, &pa, ~0ULL);
+        for (int ka = 0; ka < 3; ka++) {
+            for (int kb = 0; kb < 3; kb++) {
+                lift(&a, &pa, ka);
+                lift(&b, &pa, kb);
+                /* a == b: the partial formula excludes it unless an input is infinity */
+                check_pair(&a, &b, &pa, kb == 2 ? ~0ULL : 0, ka == 2 || kb == 2, "a == b");
+                lift(&b, &nb, kb);
+                check_pair(&a, &b, &nb, kb == 2 ? ~0ULL : 0, ka == 2 || kb == 2, "a == -b");
+                random_aff(&pb);
+                lift(&b, &pb, kb);
+                check_pair(&a, &b, &pb, kb == 2 ? ~0ULL : 0, 1, "b at infinity or not");
+            }
+        }
+        /* the affine operand masked as infinity whatever its coordinates */
+        lift(&a, &pa, 0);
+        check_pair(&a, &a, &pa, ~0ULL, 1, "b_inf with b == a");
+    }
+    printf("test_point_asm (%s): %ld checks, %ld failures\n", p256_backend_name(), checks,
+           failures);
+    return failures != 0;
+}
+
+#else
+
+int main(void)
+{
+    printf("test_point_asm (%s): SKIP: no assembly point formulas in this variant\n",
+           p256_backend_name());
+    return 0;
+}
+
+#endif

@@ -1,31 +1,48 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * py_batch.c: p256._core.Batch, behind p256.verify_many.
+ * py_batch.c: p256._core.Batch, behind p256.verify_many and p256.p256verify_many, and the
+ * choice of batch engine (P256_BATCH).
  *
- * Batch(items, PublicKey, raw, hash_id) takes every (PublicKey, sig, msg) triple apart
- * under the GIL: the key's 65 bytes and the signature's bytes (at most 72) are copied,
- * a precomputed key's table (PublicKey._t, a _core.PublicTable) is referenced,
- * a message is referenced when it is a bytes object (immutable, and we hold a
- * reference) and copied otherwise. Any wrong type raises TypeError here, before any
- * work. run() then releases the GIL once and verifies items until none is left; several
- * Python threads may call run() on the same batch at once: they claim items one at a
- * time (dynamic balancing, so a core slowed by other load just takes fewer items), and
- * each item is hashed (the core's p256_digest), DER-decoded and verified without the
- * GIL. results() gives the list of bools in input order.
+ * Batch(items, PublicKey, raw, hash_id, offset, group, limit) takes one chunk of the
+ * caller's stream (at most `limit` items from an iterator) apart under the GIL: for
+ * verify_many, (PublicKey, sig, msg) triples (the key's 65 bytes and the signature's
+ * bytes, at most 72, are copied; a precomputed key's table, PublicKey._t, is referenced; a
+ * bytes message is referenced, any other buffer copied); for p256verify_many (hash_id ==
+ * BATCH_EIP7951, PublicKey ignored), 160-byte EIP-7951 inputs h || r || s || qx || qy. A
+ * wrong type raises TypeError naming the item's index plus `offset` (its index in the
+ * whole stream), before any work on this chunk, and the iterator is left just after it.
+ *
+ * run() releases the GIL once and verifies until nothing is left; several Python threads
+ * may call run() on one batch: each claims `group` items at a time (dynamic balancing: a
+ * core slowed by other load takes fewer groups), hashes (p256_digest) and DER-decodes
+ * them, answers malformed ones False at once, verifies items of precomputed keys with
+ * their table, and hands the rest to p256_verify_batch_vartime in one call with the
+ * engine chosen at import. results() gives the answers in input order.
+ *
+ * The engine: P256_BATCH at import ("avx512-ifma", "scalar"; unset or empty: automatic,
+ * the core's P256_BATCH_AUTO); an unknown or unavailable name is an ImportError listing
+ * the valid ones, as P256_BACKEND is (backend.c). _core.batch_backend() names it;
+ * _core._batch_select(name) changes it (tests); _core.batch_engines() lists those that
+ * run here.
  */
 #include "py_binding.h"
 
+/* hash_id of an EIP-7951 batch: the 32-byte hash is the digest itself. */
+#define BATCH_EIP7951 (-2)
+/* The largest claim, in items (the per-claim work space is on the stack). */
+#define BATCH_GROUP_MAX 64
+
 typedef struct {
-    const uint8_t *msg; /* into `keep` (a bytes object) or `copy` */
+    const uint8_t *msg; /* into `keep` (a bytes object) or `copy`; EIP-7951: the hash */
     size_t msg_len;
     PyObject *keep;
     uint8_t *copy;
     PyObject *table_obj;  /* the key's PublicTable (a reference), or NULL */
     const void *table;    /* its core table: verified with it when not NULL */
     uint8_t pub[65];
-    uint8_t sig[72];
+    uint8_t sig[72];      /* EIP-7951: r || s */
     uint8_t sig_len;
-    uint8_t well_formed; /* 0: the signature's length already rules it out */
+    uint8_t well_formed;  /* 0: the lengths already rule it out */
     uint8_t result;
 } batch_item;
 
@@ -34,10 +51,13 @@ typedef struct {
     Py_ssize_t n;
     batch_item *items;
     int raw;
-    int hash;                /* a P256_NONCE_SHA* id, checked by batch_new */
+    int hash;                /* a P256_NONCE_SHA* id or BATCH_EIP7951, checked by batch_new */
+    int engine;              /* a P256_BATCH_* engine, the selection when the batch was made */
+    int failed;              /* the engine refused a call (cannot happen for a checked engine) */
+    Py_ssize_t group;        /* items per claim, 1..BATCH_GROUP_MAX */
     Py_ssize_t next;         /* first unclaimed item */
     Py_ssize_t done;         /* items finished */
-    PyThread_type_lock lock; /* guards next and done where there are no atomics */
+    PyThread_type_lock lock; /* guards next, done and failed where there are no atomics */
 } BatchObject;
 
 /* Claims are atomic increments: a thread preempted while holding a lock would stall the
@@ -47,21 +67,196 @@ typedef struct {
 #define BATCH_ATOMICS 1
 #endif
 
+/* -- the engine --------------------------------------------------------------------------- */
+
+static const struct {
+    const char *name; /* the P256_BATCH / batch_backend() name */
+    int engine;
+} batch_engines[] = {
+    {"avx512-ifma", P256_BATCH_IFMA},
+    {"scalar", P256_BATCH_SCALAR},
+};
+#define BATCH_N_ENGINES (sizeof batch_engines / sizeof batch_engines[0])
+
+/* Set at import, under the GIL (and by _batch_select); each Batch copies it when made. */
+static int batch_engine = P256_BATCH_AUTO;
+
+/* Whether `engine` runs here: the core's automatic choice is IFMA exactly where IFMA runs
+ * (p256.h), and the scalar loop runs everywhere. */
+static int batch_engine_runs(int engine)
+{
+    if (engine == P256_BATCH_IFMA)
+        return strcmp(p256_batch_engine(), "avx512-ifma") == 0;
+    return 1;
+}
+
+/* 0 with *engine set, or -1 with a message in err: the P256_BATCH rules. */
+static int batch_engine_choose(const char *request, int *engine, char *err, size_t errlen)
+{
+    size_t i, len;
+    if (request == NULL || request[0] == '\0') {
+        *engine = P256_BATCH_AUTO;
+        return 0;
+    }
+    for (i = 0; i < BATCH_N_ENGINES; i++) {
+        if (strcmp(request, batch_engines[i].name) != 0)
+            continue;
+        if (!batch_engine_runs(batch_engines[i].engine)) {
+            snprintf(err, errlen,
+                     "P256_BATCH=%s: the %s batch engine does not run here (it needs a build "
+                     "with it and AVX512F, AVX512VL, AVX512IFMA with the OS saving zmm "
+                     "registers); valid values here: scalar", request, request);
+            return -1;
+        }
+        *engine = batch_engines[i].engine;
+        return 0;
+    }
+    snprintf(err, errlen, "P256_BATCH=%.40s: unknown batch engine; valid values:", request);
+    for (i = 0; i < BATCH_N_ENGINES; i++) {
+        len = strlen(err);
+        snprintf(err + len, errlen - len, "%s %s", i ? "," : "", batch_engines[i].name);
+    }
+    return -1;
+}
+
+static const char *batch_engine_name(int engine)
+{
+    for (size_t i = 0; i < BATCH_N_ENGINES; i++)
+        if (batch_engines[i].engine == engine)
+            return batch_engines[i].name;
+    return p256_batch_engine(); /* P256_BATCH_AUTO */
+}
+
+/* batch_backend() -> "avx512-ifma" | "scalar": what verify_many uses now. */
+static PyObject *batch_backend(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    return PyUnicode_FromString(batch_engine_name(batch_engine));
+}
+
+/* batch_engines() -> tuple of the engine names that run here, preferred first. */
+static PyObject *batch_engines_here(PyObject *self, PyObject *unused)
+{
+    PyObject *names = PyList_New(0), *t;
+    (void)self;
+    (void)unused;
+    if (names == NULL)
+        return NULL;
+    for (size_t i = 0; i < BATCH_N_ENGINES; i++) {
+        PyObject *s;
+        if (!batch_engine_runs(batch_engines[i].engine))
+            continue;
+        s = PyUnicode_FromString(batch_engines[i].name);
+        if (s == NULL || PyList_Append(names, s) < 0) {
+            Py_XDECREF(s);
+            Py_DECREF(names);
+            return NULL;
+        }
+        Py_DECREF(s);
+    }
+    t = PyList_AsTuple(names);
+    Py_DECREF(names);
+    return t;
+}
+
+/* _batch_select(name or None): as P256_BATCH at import (None: automatic), for tests;
+ * ValueError with the import's message. Batches made before keep their engine. */
+static PyObject *batch_select(PyObject *self, PyObject *arg)
+{
+    char err[300];
+    const char *request = NULL;
+    int engine;
+    (void)self;
+    if (arg != Py_None && (request = PyUnicode_AsUTF8(arg)) == NULL)
+        return NULL;
+    if (batch_engine_choose(request, &engine, err, sizeof err) < 0) {
+        PyErr_SetString(PyExc_ValueError, err);
+        return NULL;
+    }
+    batch_engine = engine;
+    Py_RETURN_NONE;
+}
+
+/* -- taking items in ---------------------------------------------------------------------- */
+
 static PyTypeObject Batch_Type;
+
+static void batch_item_clear(batch_item *it)
+{
+    Py_CLEAR(it->keep);
+    Py_CLEAR(it->table_obj);
+    PyMem_Free(it->copy);
+    memset(it, 0, sizeof *it);
+}
 
 static void batch_dealloc(BatchObject *self)
 {
     if (self->items != NULL) {
-        for (Py_ssize_t i = 0; i < self->n; i++) {
-            Py_XDECREF(self->items[i].keep);
-            Py_XDECREF(self->items[i].table_obj);
-            PyMem_Free(self->items[i].copy);
-        }
+        for (Py_ssize_t i = 0; i < self->n; i++)
+            batch_item_clear(&self->items[i]);
         PyMem_Free(self->items);
     }
     if (self->lock != NULL)
         PyThread_free_lock(self->lock);
     PyObject_Free(self);
+}
+
+/* it->msg = msg[0..len): referenced when obj is a bytes object (immutable, and we hold a
+ * reference), else copied; 0, or -1 with MemoryError. */
+static int batch_keep(batch_item *it, PyObject *obj, const byteview *b, const uint8_t *msg,
+                      size_t len)
+{
+    if (b->view.obj == NULL) {
+        it->keep = obj;
+        Py_INCREF(obj);
+        it->msg = msg;
+    } else {
+        it->copy = (uint8_t *)PyMem_Malloc(len > 0 ? len : 1);
+        if (it->copy == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        memcpy(it->copy, msg, len);
+        it->msg = it->copy;
+    }
+    it->msg_len = len;
+    return 0;
+}
+
+/* Re-raise the pending TypeError as "<what>[index]: <message>". */
+static void batch_name_index(const char *what, Py_ssize_t index)
+{
+    if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_Format(PyExc_TypeError, "%s[%zd]: %S", what, index, value);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+    }
+}
+
+/* Fill *it from one 160-byte EIP-7951 input; a bytes-like of another length is well
+ * formed 0 (answered b""). -1 with TypeError if not bytes-like. */
+static int batch_take_eip(batch_item *it, PyObject *obj, Py_ssize_t index)
+{
+    byteview b;
+    int rc = 0;
+    if (byteview_get(&b, obj, "input") < 0) {
+        batch_name_index("inputs", index);
+        return -1;
+    }
+    it->well_formed = b.len == 160;
+    if (it->well_formed) {
+        it->pub[0] = 0x04;
+        memcpy(it->pub + 1, b.buf + 96, 64);
+        memcpy(it->sig, b.buf + 32, 64);
+        it->sig_len = 64;
+        rc = batch_keep(it, obj, &b, b.buf, 32);
+    }
+    byteview_release(&b);
+    return rc;
 }
 
 /* Fill *it from items[index] = (PublicKey, sig, msg); -1 with TypeError if it is not one. */
@@ -83,9 +278,15 @@ static int batch_take(batch_item *it, PyObject *triple, Py_ssize_t index, PyObje
         return -1;
     if (t == NULL || PyTuple_GET_SIZE(t) != 3) {
         PyErr_Clear();
-        PyErr_Format(PyExc_TypeError,
-                     "items[%zd] must be a (PublicKey, signature, message) triple, not %.100s",
-                     index, Py_TYPE(triple)->tp_name);
+        if (t != NULL && (PyTuple_Check(triple) || PyList_Check(triple)))
+            PyErr_Format(PyExc_TypeError,
+                         "items[%zd] must be a (PublicKey, signature, message) triple, got a "
+                         "%.100s of %zd item%s", index, Py_TYPE(triple)->tp_name,
+                         PyTuple_GET_SIZE(t), PyTuple_GET_SIZE(t) == 1 ? "" : "s");
+        else
+            PyErr_Format(PyExc_TypeError,
+                         "items[%zd] must be a (PublicKey, signature, message) triple, not "
+                         "%.100s", index, Py_TYPE(triple)->tp_name);
         Py_XDECREF(t);
         return -1;
     }
@@ -125,155 +326,279 @@ static int batch_take(batch_item *it, PyObject *triple, Py_ssize_t index, PyObje
 
     if (byteview_get(&msg, PyTuple_GET_ITEM(t, 2), "message") < 0)
         goto bad_buffer;
-    if (msg.view.obj == NULL) { /* a bytes object: immutable, keep a reference */
-        it->keep = PyTuple_GET_ITEM(t, 2);
-        Py_INCREF(it->keep);
-        it->msg = msg.buf;
-    } else { /* a mutable or foreign buffer: copy it */
-        it->copy = (uint8_t *)PyMem_Malloc(msg.len > 0 ? (size_t)msg.len : 1);
-        if (it->copy == NULL) {
-            byteview_release(&msg);
-            PyErr_NoMemory();
-            goto out;
-        }
-        memcpy(it->copy, msg.buf, (size_t)msg.len);
-        it->msg = it->copy;
-    }
-    it->msg_len = (size_t)msg.len;
+    rc = batch_keep(it, PyTuple_GET_ITEM(t, 2), &msg, msg.buf, (size_t)msg.len);
     byteview_release(&msg);
-    rc = 0;
     goto out;
 bad_buffer:
-    if (PyErr_ExceptionMatches(PyExc_TypeError)) { /* say which item */
-        PyObject *type, *value, *tb;
-        PyErr_Fetch(&type, &value, &tb);
-        PyErr_Format(PyExc_TypeError, "items[%zd]: %S", index, value);
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(tb);
-    }
+    batch_name_index("items", index);
 out:
     Py_DECREF(t);
     return rc;
 }
 
+/* A private tuple of the chunk: a list could change under us if an item's __iter__ ran
+ * Python code. NULL with TypeError if items is not iterable. */
+static PyObject *batch_tuple(PyObject *items, int eip)
+{
+    PyObject *seq = PySequence_Tuple(items);
+    if (seq == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, eip ? "inputs must be an iterable of bytes-like objects, "
+                                            "not %.100s"
+                                          : "items must be an iterable of (PublicKey, "
+                                            "signature, message), not %.100s",
+                     Py_TYPE(items)->tp_name);
+    }
+    return seq;
+}
+
+/* Check the PublicKey class and hash id Batch() and batch_check() take; 0 or -1. */
+static int batch_args(PyObject *pk_type, int hash)
+{
+    if (hash != BATCH_EIP7951 && !PyType_Check(pk_type)) {
+        PyErr_SetString(PyExc_TypeError, "Batch() needs the PublicKey class");
+        return -1;
+    }
+    if (hash != BATCH_EIP7951 && (hash < P256_NONCE_SHA224 || hash > P256_NONCE_SHA3_512)) {
+        PyErr_SetString(PyExc_ValueError, "unknown hash id");
+        return -1;
+    }
+    return 0;
+}
+
+static int batch_take_any(batch_item *it, PyObject *obj, Py_ssize_t index, PyObject *pk_type,
+                          int raw, int hash)
+{
+    if (hash == BATCH_EIP7951)
+        return batch_take_eip(it, obj, index);
+    return batch_take(it, obj, index, pk_type, raw);
+}
+
+/* batch_check(seq, PublicKey, raw, hash_id): the TypeError Batch() would raise for any
+ * item of a list or tuple, keeping nothing (verify_many checks a sequence whole before
+ * verifying any of it); a triple that is an iterable other than a tuple or list is left to
+ * Batch(). Indexed afresh each time: an item's __iter__ may change a list. */
+static PyObject *batch_check(PyObject *self, PyObject *args)
+{
+    PyObject *seq, *pk_type, *item;
+    int raw, hash, rc;
+    batch_item scratch;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOpi:batch_check", &seq, &pk_type, &raw, &hash) ||
+        batch_args(pk_type, hash) < 0)
+        return NULL;
+    if (!PyList_Check(seq) && !PyTuple_Check(seq)) {
+        PyErr_SetString(PyExc_TypeError, "batch_check() takes a list or tuple");
+        return NULL;
+    }
+    memset(&scratch, 0, sizeof scratch);
+    for (Py_ssize_t i = 0; i < PySequence_Size(seq); i++) {
+        if ((item = PySequence_GetItem(seq, i)) == NULL)
+            return NULL;
+        if (hash != BATCH_EIP7951 && !PyTuple_Check(item) && !PyList_Check(item)) {
+            /* another iterable may be one-shot (an iterator): checking it would use it up,
+             * so it is checked when its chunk takes it; a non-iterable fails here */
+            PyObject *probe = PyObject_GetIter(item);
+            PyErr_Clear();
+            if (probe != NULL) {
+                Py_DECREF(probe);
+                Py_DECREF(item);
+                continue;
+            }
+        }
+        rc = batch_take_any(&scratch, item, i, pk_type, raw, hash);
+        Py_DECREF(item);
+        batch_item_clear(&scratch);
+        if (rc < 0)
+            return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* Batch(items, PublicKey, raw, hash_id, offset=0, group=8, limit=-1): limit < 0 takes
+ * all of items (any iterable, copied to a private tuple first); limit >= 0 takes the next
+ * `limit` items (or fewer, at its end) from items, an iterator, one at a time: a wrong
+ * item stops it there, and nothing of the stream is held beyond this chunk. */
 static PyObject *batch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    PyObject *items, *pk_type, *seq;
+    PyObject *items, *pk_type, *seq = NULL, *item;
     int raw, hash;
+    Py_ssize_t n, cap, offset = 0, group = 8, limit = -1;
     BatchObject *self;
-    Py_ssize_t n;
     (void)type;
 
     if (kwargs != NULL && PyDict_GET_SIZE(kwargs) != 0) {
         PyErr_SetString(PyExc_TypeError, "Batch() takes no keyword arguments");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "OOpi:Batch", &items, &pk_type, &raw, &hash))
+    if (!PyArg_ParseTuple(args, "OOpi|nnn:Batch", &items, &pk_type, &raw, &hash, &offset,
+                          &group, &limit) ||
+        batch_args(pk_type, hash) < 0)
         return NULL;
-    if (!PyType_Check(pk_type)) {
-        PyErr_SetString(PyExc_TypeError, "Batch() needs the PublicKey class");
-        return NULL;
-    }
-    if (hash < P256_NONCE_SHA224 || hash > P256_NONCE_SHA3_512) {
-        PyErr_SetString(PyExc_ValueError, "unknown hash id");
-        return NULL;
-    }
-    /* A private tuple: a list could change under us if a triple's __iter__ ran Python code. */
-    seq = PySequence_Tuple(items);
-    if (seq == NULL) {
-        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_TypeError,
-                         "items must be an iterable of (PublicKey, signature, message), not %.100s",
-                         Py_TYPE(items)->tp_name);
-        }
+    if (offset < 0 || group < 1 || group > BATCH_GROUP_MAX) {
+        PyErr_Format(PyExc_ValueError, "Batch(): offset >= 0 and group in 1..%d",
+                     BATCH_GROUP_MAX);
         return NULL;
     }
-    n = PyTuple_GET_SIZE(seq);
+    if (limit < 0) {
+        if ((seq = batch_tuple(items, hash == BATCH_EIP7951)) == NULL)
+            return NULL;
+        cap = PyTuple_GET_SIZE(seq);
+    } else if (!PyIter_Check(items)) {
+        PyErr_SetString(PyExc_TypeError, "Batch() with a limit takes an iterator");
+        return NULL;
+    } else {
+        cap = limit < 64 ? limit : 64; /* grows by doubling: a short stream stays small */
+    }
     self = PyObject_New(BatchObject, &Batch_Type);
     if (self == NULL) {
-        Py_DECREF(seq);
+        Py_XDECREF(seq);
         return NULL;
     }
     self->n = 0; /* items live up to n: dealloc frees only those */
-    self->raw = raw;
+    self->raw = raw || hash == BATCH_EIP7951;
     self->hash = hash;
+    self->engine = batch_engine;
+    self->failed = 0;
+    self->group = group;
     self->next = self->done = 0;
     self->lock = NULL;
-    self->items = (batch_item *)PyMem_Calloc(n > 0 ? (size_t)n : 1, sizeof(batch_item));
+    self->items = (batch_item *)PyMem_Calloc(cap > 0 ? (size_t)cap : 1, sizeof(batch_item));
 #ifndef BATCH_ATOMICS
     self->lock = PyThread_allocate_lock();
     if (self->lock == NULL)
         self->items = (PyMem_Free(self->items), NULL);
 #endif
-    if (self->items == NULL) {
-        Py_DECREF(seq);
-        Py_DECREF(self);
-        return PyErr_NoMemory();
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        self->n = i + 1;
-        if (batch_take(&self->items[i], PyTuple_GET_ITEM(seq, i), i, pk_type, raw) < 0) {
-            Py_DECREF(seq);
-            Py_DECREF(self);
-            return NULL;
+    if (self->items == NULL)
+        goto nomem;
+    for (n = 0; seq != NULL ? n < cap : n < limit; n++) {
+        int rc;
+        if (seq != NULL) {
+            item = PyTuple_GET_ITEM(seq, n);
+            Py_INCREF(item);
+        } else if ((item = PyIter_Next(items)) == NULL) {
+            if (PyErr_Occurred())
+                goto fail;
+            break;
         }
+        if (n == cap) {
+            Py_ssize_t more = cap * 2 < limit ? cap * 2 : limit;
+            batch_item *grown = (batch_item *)PyMem_Realloc(self->items,
+                                                            (size_t)more * sizeof(batch_item));
+            if (grown == NULL) {
+                Py_DECREF(item);
+                goto nomem;
+            }
+            memset(grown + cap, 0, (size_t)(more - cap) * sizeof(batch_item));
+            self->items = grown;
+            cap = more;
+        }
+        self->n = n + 1;
+        rc = batch_take_any(&self->items[n], item, offset + n, pk_type, raw, hash);
+        Py_DECREF(item);
+        if (rc < 0)
+            goto fail;
     }
-    Py_DECREF(seq);
+    Py_XDECREF(seq);
     return (PyObject *)self;
+nomem:
+    PyErr_NoMemory();
+fail:
+    Py_XDECREF(seq);
+    Py_DECREF(self);
+    return NULL;
 }
 
-/* One item, without the GIL: decode, hash, verify. */
-static void batch_verify_item(batch_item *it, int raw, int hash)
+/* -- verifying, without the GIL ----------------------------------------------------------- */
+
+/* items[0..count): decode and hash each, answer the malformed ones and those with a table,
+ * and pass the others to the engine in one call. 0, or -1 if the engine refused. */
+static int batch_verify_group(batch_item *items, Py_ssize_t count, int raw, int hash, int engine)
 {
-    uint8_t rs[64], digest[P256_DIGEST_MAX];
-    size_t digest_len;
-    int ok = it->well_formed;
-    if (ok && raw)
-        memcpy(rs, it->sig, 64);
-    else if (ok)
-        ok = p256_sig_from_der(rs, it->sig, it->sig_len);
-    if (ok) {
-        digest_len = p256_digest(hash, it->msg, it->msg_len, digest);
-        if (digest_len == 0)
-            ok = 0;
-        else if (it->table != NULL)
-            ok = p256_verify_pubtable_vartime(it->table, rs, digest, digest_len);
-        else
-            ok = p256_verify(it->pub, sizeof it->pub, rs, digest, digest_len);
+    uint8_t rs[BATCH_GROUP_MAX][64], digest[BATCH_GROUP_MAX][P256_DIGEST_MAX];
+    uint8_t res[BATCH_GROUP_MAX];
+    p256_verify_item todo[BATCH_GROUP_MAX];
+    Py_ssize_t where[BATCH_GROUP_MAX];
+    size_t m = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        batch_item *it = &items[i];
+        size_t digest_len = 32;
+        int ok = it->well_formed;
+        it->result = 0;
+        if (ok && raw)
+            memcpy(rs[m], it->sig, 64);
+        else if (ok)
+            ok = p256_sig_from_der(rs[m], it->sig, it->sig_len);
+        if (!ok)
+            continue;
+        if (hash == BATCH_EIP7951)
+            memcpy(digest[m], it->msg, 32); /* the hash as a 256-bit integer (EIP-7951) */
+        else if ((digest_len = p256_digest(hash, it->msg, it->msg_len, digest[m])) == 0)
+            continue;
+        if (it->table != NULL) {
+            it->result = (uint8_t)(p256_verify_pubtable_vartime(it->table, rs[m], digest[m],
+                                                                 digest_len) != 0);
+            continue;
+        }
+        todo[m].pub = it->pub;
+        todo[m].pub_len = sizeof it->pub;
+        todo[m].rs = rs[m];
+        todo[m].digest = digest[m];
+        todo[m].digest_len = digest_len;
+        where[m++] = i;
     }
-    it->result = (uint8_t)(ok != 0);
+    if (m == 0)
+        return 0;
+    if (!p256_verify_batch_vartime(res, todo, m, engine))
+        return -1;
+    for (size_t j = 0; j < m; j++)
+        items[where[j]].result = (uint8_t)(res[j] != 0);
+    return 0;
 }
 
-/* Claim the next item (-1 when none is left), reporting the previous one as done. */
-static Py_ssize_t batch_claim(BatchObject *self, int finished)
+/* Claim the next group (*count items from the returned index; -1 when none is left),
+ * reporting `finished` items of the previous one as done. */
+static Py_ssize_t batch_claim(BatchObject *self, Py_ssize_t finished, int failed,
+                              Py_ssize_t *count)
 {
-    Py_ssize_t i = -1;
+    Py_ssize_t i = -1, g;
 #ifdef BATCH_ATOMICS
-    if (finished) /* release: the item's result is written before it counts as done */
-        __atomic_fetch_add(&self->done, 1, __ATOMIC_RELEASE);
-    i = __atomic_fetch_add(&self->next, 1, __ATOMIC_RELAXED); /* passes n by one per thread */
+    if (failed)
+        __atomic_store_n(&self->failed, 1, __ATOMIC_RELAXED);
+    if (finished) /* release: the results are written before they count as done */
+        __atomic_fetch_add(&self->done, finished, __ATOMIC_RELEASE);
+    /* passes n by up to a group per thread: claims are disjoint, and n + threads * group
+     * stays far below PY_SSIZE_T_MAX */
+    g = __atomic_load_n(&self->group, __ATOMIC_RELAXED);
+    i = __atomic_fetch_add(&self->next, g, __ATOMIC_RELAXED);
     if (i >= self->n)
         i = -1;
 #else
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    self->failed |= failed;
     self->done += finished;
-    if (self->next < self->n)
-        i = self->next++;
+    g = self->group;
+    if (self->next < self->n) {
+        i = self->next;
+        self->next += g;
+    }
     PyThread_release_lock(self->lock);
 #endif
+    if (i >= 0)
+        *count = self->n - i < g ? self->n - i : g;
     return i;
 }
 
-static Py_ssize_t batch_done(BatchObject *self)
+static Py_ssize_t batch_done(BatchObject *self, int *failed)
 {
     Py_ssize_t done;
 #ifdef BATCH_ATOMICS
     done = __atomic_load_n(&self->done, __ATOMIC_ACQUIRE);
+    *failed = __atomic_load_n(&self->failed, __ATOMIC_RELAXED);
 #else
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
     done = self->done;
+    *failed = self->failed;
     PyThread_release_lock(self->lock);
 #endif
     return done;
@@ -281,13 +606,16 @@ static Py_ssize_t batch_done(BatchObject *self)
 
 static PyObject *batch_run(BatchObject *self, PyObject *unused)
 {
+    Py_ssize_t count = 0, i;
+    int failed = 0;
     (void)unused;
     Py_INCREF(self); /* stays alive while the GIL is released, whoever holds it */
     RELEASE_GIL
-    Py_ssize_t i = batch_claim(self, 0);
+    i = batch_claim(self, 0, 0, &count);
     while (i >= 0) {
-        batch_verify_item(&self->items[i], self->raw, self->hash);
-        i = batch_claim(self, 1);
+        failed = batch_verify_group(&self->items[i], count, self->raw, self->hash,
+                                    self->engine) < 0;
+        i = batch_claim(self, count, failed, &count);
     }
     ACQUIRE_GIL
     Py_DECREF(self);
@@ -296,25 +624,39 @@ static PyObject *batch_run(BatchObject *self, PyObject *unused)
 
 static PyObject *batch_results(BatchObject *self, PyObject *unused)
 {
-    PyObject *list, *r;
+    static const char one[32] = {[31] = 1};
+    PyObject *list, *r, *yes, *no;
     Py_ssize_t done;
+    int failed;
     r = batch_run(self, unused); /* whatever is still unclaimed, on this thread */
     if (r == NULL)
         return NULL;
     Py_DECREF(r);
-    done = batch_done(self);
+    done = batch_done(self, &failed);
     if (done != self->n) {
         PyErr_SetString(PyExc_RuntimeError, "results() called while run() is still working");
         return NULL;
     }
-    list = PyList_New(self->n);
-    if (list == NULL)
+    if (failed) {
+        PyErr_Format(PyExc_RuntimeError, "the %s batch engine refused to run",
+                     batch_engine_name(self->engine));
         return NULL;
-    for (Py_ssize_t i = 0; i < self->n; i++) {
-        PyObject *b = self->items[i].result ? Py_True : Py_False;
+    }
+    if (self->hash == BATCH_EIP7951) { /* EIP-7951: 32-byte 1, or b"" */
+        yes = PyBytes_FromStringAndSize(one, 32);
+        no = PyBytes_FromStringAndSize(NULL, 0);
+    } else {
+        yes = (Py_INCREF(Py_True), Py_True);
+        no = (Py_INCREF(Py_False), Py_False);
+    }
+    list = yes != NULL && no != NULL ? PyList_New(self->n) : NULL;
+    for (Py_ssize_t i = 0; list != NULL && i < self->n; i++) {
+        PyObject *b = self->items[i].result ? yes : no;
         Py_INCREF(b);
         PyList_SET_ITEM(list, i, b);
     }
+    Py_XDECREF(yes);
+    Py_XDECREF(no);
     return list;
 }
 
@@ -327,8 +669,46 @@ static PyMethodDef batch_methods[] = {
     {"run", (PyCFunction)batch_run, METH_NOARGS,
      "Verify unclaimed items with the GIL released until none is left (thread-safe)."},
     {"results", (PyCFunction)batch_results, METH_NOARGS,
-     "Finish any unclaimed items, then the list of bools in input order."},
+     "Finish any unclaimed items, then the answers in input order (bools; EIP-7951: bytes)."},
     {NULL, NULL, 0, NULL},
+};
+
+static PyObject *batch_get_group(BatchObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromSsize_t(self->group);
+}
+
+/* Set before run(): claims in flight keep the size they were made with (still disjoint). */
+static int batch_set_group(BatchObject *self, PyObject *value, void *closure)
+{
+    Py_ssize_t g;
+    (void)closure;
+    if (value == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "cannot delete group");
+        return -1;
+    }
+    g = PyLong_AsSsize_t(value);
+    if (g == -1 && PyErr_Occurred())
+        return -1;
+    if (g < 1 || g > BATCH_GROUP_MAX) {
+        PyErr_Format(PyExc_ValueError, "group must be in 1..%d", BATCH_GROUP_MAX);
+        return -1;
+    }
+#ifdef BATCH_ATOMICS
+    __atomic_store_n(&self->group, g, __ATOMIC_RELAXED);
+#else
+    PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    self->group = g;
+    PyThread_release_lock(self->lock);
+#endif
+    return 0;
+}
+
+static PyGetSetDef batch_getset[] = {
+    {"group", (getter)batch_get_group, (setter)batch_set_group,
+     "Items a thread claims at a time (1..BATCH_GROUP_MAX).", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 static PySequenceMethods batch_as_sequence = {
@@ -341,13 +721,38 @@ static PyTypeObject Batch_Type = {
     .tp_basicsize = sizeof(BatchObject),
     .tp_dealloc = (destructor)batch_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Batch(items, PublicKey, raw, hash_id): signatures to verify off the GIL.",
+    .tp_doc = "Batch(items, PublicKey, raw, hash_id, offset=0, group=8, limit=-1): signatures "
+              "to verify off the GIL.",
     .tp_methods = batch_methods,
+    .tp_getset = batch_getset,
     .tp_as_sequence = &batch_as_sequence,
     .tp_new = batch_new,
 };
 
+static PyMethodDef batch_functions[] = {
+    {"batch_backend", batch_backend, METH_NOARGS,
+     "The batch engine verify_many uses: \"avx512-ifma\" or \"scalar\"."},
+    {"batch_engines", batch_engines_here, METH_NOARGS,
+     "The batch engines that run here, preferred first."},
+    {"_batch_select", batch_select, METH_O,
+     "_batch_select(name or None): choose the engine as P256_BATCH does (tests)."},
+    {"batch_check", batch_check, METH_VARARGS,
+     "batch_check(items, PublicKey, raw, hash_id): Batch()'s TypeError, keeping nothing."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* The engine from P256_BATCH (ImportError if it is not one that runs here), then the type
+ * and the functions. */
 int p256py_add_batch(PyObject *module)
 {
+    char err[300];
+    if (batch_engine_choose(getenv("P256_BATCH"), &batch_engine, err, sizeof err) < 0) {
+        PyErr_SetString(PyExc_ImportError, err);
+        return -1;
+    }
+    if (PyModule_AddFunctions(module, batch_functions) < 0 ||
+        PyModule_AddIntConstant(module, "BATCH_EIP7951", BATCH_EIP7951) < 0 ||
+        PyModule_AddIntConstant(module, "BATCH_GROUP_MAX", BATCH_GROUP_MAX) < 0)
+        return -1;
     return p256py_add_type(module, "Batch", &Batch_Type);
 }

@@ -9,7 +9,7 @@ the NIST curves, kept as a baseline and test oracle. docs/api.md is the referenc
 from __future__ import annotations
 
 from . import _core
-from ._batch import p256verify, verify_many
+from ._batch import batch_backend, p256verify, p256verify_many, verify_many
 from ._common import JWK, Buffer, HashName, PrivateFormat, SigEncoding
 from ._keys import N, P, PrivateKey, PublicKey, normalize_s, scalar_base_mult, scalar_mult
 from . import jws, webauthn, x509  # after _keys, which they import (nothing imports them)
@@ -40,6 +40,8 @@ __all__ = [
     "normalize_s",
     "verify_many",
     "p256verify",
+    "p256verify_many",
+    "batch_backend",
     "jws",
     "webauthn",
     "x509",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import queue
 import threading
 
 from typing import Iterable, List, Optional, Tuple
@@ -15,11 +16,19 @@ from ._common import HASHES as _HASHES
 from ._common import lookup as _lookup
 from ._keys import PublicKey
 
-__all__ = ["verify_many", "p256verify"]
+__all__ = ["verify_many", "p256verify", "p256verify_many", "batch_backend"]
 
 # Below this many items per extra thread, starting a thread (~50-100 us) costs about what
-# it saves (a verification is ~45 us): such batches use fewer threads, or run inline.
+# it saves (a verification is ~10-45 us): such batches use fewer threads, or run inline.
 _MIN_ITEMS_PER_THREAD = 4
+# Items taken from the input at a time: what the core holds of a stream (~176 B each, plus
+# the bytes messages it references). Small enough for constant memory on any stream,
+# large enough that a chunk's work (~40 ms on one core) dwarfs its hand-over (~10 us).
+_CHUNK = 4096
+# The most items a thread claims at once (the batch engine verifies 8 lanes at a time; a
+# claim of several eights keeps the lanes full around a malformed item or a precomputed
+# key, which leave the engine's call).
+_GROUP = 32
 
 
 def verify_many(items: Iterable[Tuple[PublicKey, Buffer, Buffer]], *, hash: HashName = "sha256",
@@ -27,9 +36,12 @@ def verify_many(items: Iterable[Tuple[PublicKey, Buffer, Buffer]], *, hash: Hash
     """Verify many ECDSA signatures at once, on several threads.
 
     Each result is exactly what ``pk.verify(sig, msg, hash=hash, encoding=encoding)``
-    returns: False for every invalid or malformed signature. The inputs are taken in (and
-    their types checked) first, under the GIL; then hashing and verification run in the
-    native core with the GIL released, on `threads` threads that share the items.
+    returns: False for every invalid or malformed signature. The items are taken in
+    chunks of a few thousand under the GIL; each chunk is then hashed and verified in the
+    native core with the GIL released, on `threads` threads that share it, with the
+    batch engine (see [batch_backend][p256.batch_backend]: eight signatures at once where
+    the CPU has AVX-512 IFMA). So any iterable, a generator of millions of items too,
+    runs in constant memory besides the returned list.
 
     Args:
         items: Any iterable of ``(PublicKey, signature, message)`` triples.
@@ -44,57 +56,149 @@ def verify_many(items: Iterable[Tuple[PublicKey, Buffer, Buffer]], *, hash: Hash
 
     Raises:
         TypeError: An item is not a (PublicKey, bytes-like, bytes-like) triple (the
-            message names its index, and the size of a tuple of the wrong size), a name
-            is not a str, or threads is not an int; raised before any verification.
+            message names its index, and the size of a tuple or list of the wrong size),
+            items is not iterable, a name is not a str, or threads is not an int. For a
+            list or tuple (of tuples or lists) it is raised before any verification; any
+            other iterable is read up to the bad item and no further, and the answers for
+            the items before it (some may have been verified) are dropped.
         ValueError: Unknown hash or encoding name (even for an empty batch), or
             threads < 1.
     """
     hash_id = _lookup(_HASHES, hash, "hash")[1]
     raw = _lookup(_ENCODINGS, encoding, "encoding")
+    return _run(items, PublicKey, raw, hash_id, _threads(threads), "items")
+
+
+def p256verify_many(inputs: Iterable[Buffer], *, threads: Optional[int] = None) -> List[bytes]:
+    """EIP-7951 P256VERIFY on many inputs at once: ``[p256verify(x) for x in inputs]``.
+
+    Each answer is exactly what [p256verify][p256.p256verify] returns for that input
+    (b"" for an input that is not 160 bytes, among every other failure); the work runs
+    as verify_many's does: in chunks (constant memory for any iterable), with the GIL
+    released, on the batch engine, on `threads` threads.
+
+    Args:
+        inputs: Any iterable of bytes-like inputs, hash || r || s || qx || qy.
+        threads: How many threads (this one included); None: ``os.cpu_count()``.
+
+    Returns:
+        One bytes per input, in order: the 32-byte big-endian 1 or b"".
+
+    Raises:
+        TypeError: An input is not bytes-like (the message names its index), inputs is
+            not iterable, or threads is not an int; for an iterator, as verify_many.
+        ValueError: threads < 1.
+    """
+    return _run(inputs, None, True, _core.BATCH_EIP7951, _threads(threads), "inputs")
+
+
+def _threads(threads: Optional[int]) -> int:
     if threads is None:
-        threads = os.cpu_count() or 1
-    elif not isinstance(threads, int) or isinstance(threads, bool):
+        return os.cpu_count() or 1
+    if not isinstance(threads, int) or isinstance(threads, bool):
         raise TypeError("threads must be an int or None, not %s" % type(threads).__name__)
-    elif threads < 1:
+    if threads < 1:
         raise ValueError("threads must be at least 1, got %d" % threads)
-    if not isinstance(items, (list, tuple)):
-        try:  # keep what a generator gave, to name a bad item precisely below
-            items = tuple(items)
-        except TypeError:
-            pass  # not iterable: the core says so
-    try:
-        batch = _core.Batch(items, PublicKey, raw, hash_id)
-    except TypeError as exc:
-        raise _item_error(items, exc) from None
-    workers = min(threads, len(batch) // _MIN_ITEMS_PER_THREAD)
-    helpers = []
-    try:
-        for _ in range(workers - 1):
-            t = threading.Thread(target=batch.run, name="p256.verify_many", daemon=True)
+    return threads
+
+
+def batch_backend() -> str:
+    """The batch engine behind verify_many and p256verify_many.
+
+    Returns:
+        "avx512-ifma" (eight signatures at once with AVX-512 IFMA, where the CPU and the OS
+        have it) or "scalar" (one signature at a time). Chosen at import: the environment
+        variable ``P256_BATCH`` ("avx512-ifma" or "scalar") forces one; an unknown name, or
+        one that cannot run here, makes the import fail with an ImportError listing the
+        valid ones.
+    """
+    return _core.batch_backend()
+
+
+def _group(n: int, workers: int) -> int:
+    """Items per claim for a chunk of n items on `workers` threads: whole eights up to
+    _GROUP where each thread still gets two claims or more, else small equal shares."""
+    if workers <= 1:
+        return _GROUP
+    g = n // (2 * workers)
+    return min(_GROUP, g - g % 8) if g >= 8 else max(1, g)
+
+
+class _Workers:
+    """Helper threads kept for one call: each runs every batch (chunk) handed to it, so a
+    stream of chunks starts its threads once."""
+
+    def __init__(self, count: int) -> None:
+        self._queues: List[queue.SimpleQueue] = []
+        self._threads: List[threading.Thread] = []
+        self._finished = threading.Semaphore(0)
+        for _ in range(count):
+            q: queue.SimpleQueue = queue.SimpleQueue()
+            t = threading.Thread(target=self._work, args=(q,), name="p256.verify_many", daemon=True)
             try:
                 t.start()
             except RuntimeError:  # cannot start more threads: the others take the work
                 break
-            helpers.append(t)
-        batch.run()  # this thread works too
-    finally:
-        for t in helpers:
+            self._queues.append(q)
+            self._threads.append(t)
+
+    def _work(self, q: queue.SimpleQueue) -> None:
+        while True:
+            batch = q.get()
+            if batch is None:
+                return
+            try:
+                batch.run()
+            finally:
+                self._finished.release()
+
+    def run(self, batch: _core.Batch) -> None:
+        """Verify the batch here and on every helper; return when all are through."""
+        for q in self._queues:
+            q.put(batch)
+        try:
+            batch.run()
+        finally:
+            for _ in self._queues:
+                self._finished.acquire()
+
+    def __len__(self) -> int:
+        return len(self._threads)
+
+    def close(self) -> None:
+        for q in self._queues:
+            q.put(None)
+        for t in self._threads:
             t.join()
-    return batch.results()
 
 
-def _item_error(items: object, exc: TypeError) -> TypeError:
-    """The core's TypeError; for an item that is a tuple or list of the wrong size, one
-    that says so (the core names only its type)."""
-    import re
-
-    m = re.match(r"items\[(\d+)\] must be a \(PublicKey, signature, message\) triple", str(exc))
-    if m and isinstance(items, (list, tuple)):
-        item = items[int(m.group(1))]
-        if isinstance(item, (tuple, list)):
-            return TypeError("%s, got a %s of %d item%s" % (
-                m.group(0), type(item).__name__, len(item), "" if len(item) == 1 else "s"))
-    return exc
+def _run(items: object, pk_type: object, raw: bool, hash_id: int, threads: int,
+         what: str) -> list:
+    """The answers for a stream of items, taken _CHUNK at a time (see verify_many)."""
+    if isinstance(items, (list, tuple)):
+        _core.batch_check(items, pk_type, raw, hash_id)  # a TypeError before any work
+    try:
+        it = iter(items)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError("%s must be an iterable of %s, not %s" % (
+            what, "bytes-like objects" if hash_id == _core.BATCH_EIP7951
+            else "(PublicKey, signature, message)", type(items).__name__)) from None
+    out: list = []
+    workers: Optional[_Workers] = None
+    try:
+        while True:
+            batch = _core.Batch(it, pk_type, raw, hash_id, len(out), 1, _CHUNK)
+            n = len(batch)
+            if workers is None:  # the first chunk sizes the pool (a full one: all threads)
+                workers = _Workers(min(threads, n // _MIN_ITEMS_PER_THREAD) - 1)
+            batch.group = _group(n, len(workers) + 1)
+            workers.run(batch)
+            out.extend(batch.results())
+            if n < _CHUNK:
+                return out
+    finally:
+        if workers is not None:
+            workers.close()
 
 
 _p256verify = _core.p256verify

@@ -7,7 +7,7 @@ import os
 import queue
 import threading
 
-from typing import Iterable, List, Optional, Tuple
+from typing import Any, Iterable, List, Optional, Tuple
 
 from . import _core
 from ._common import Buffer, HashName, SigEncoding
@@ -129,11 +129,11 @@ class _Workers:
     stream of chunks starts its threads once."""
 
     def __init__(self, count: int) -> None:
-        self._queues: List[queue.SimpleQueue] = []
+        self._queues: List[queue.SimpleQueue[Optional[_core.Batch]]] = []
         self._threads: List[threading.Thread] = []
         self._finished = threading.Semaphore(0)
         for _ in range(count):
-            q: queue.SimpleQueue = queue.SimpleQueue()
+            q: queue.SimpleQueue[Optional[_core.Batch]] = queue.SimpleQueue()
             t = threading.Thread(target=self._work, args=(q,), name="p256.verify_many", daemon=True)
             try:
                 t.start()
@@ -142,7 +142,7 @@ class _Workers:
             self._queues.append(q)
             self._threads.append(t)
 
-    def _work(self, q: queue.SimpleQueue) -> None:
+    def _work(self, q: queue.SimpleQueue[Optional[_core.Batch]]) -> None:
         while True:
             batch = q.get()
             if batch is None:
@@ -172,8 +172,8 @@ class _Workers:
             t.join()
 
 
-def _run(items: object, pk_type: object, raw: bool, hash_id: int, threads: int,
-         what: str) -> list:
+def _run(items: object, pk_type: Optional[type], raw: bool, hash_id: int, threads: int,
+         what: str) -> List[Any]:
     """The answers for a stream of items, taken _CHUNK at a time (see verify_many)."""
     if isinstance(items, (list, tuple)):
         _core.batch_check(items, pk_type, raw, hash_id)  # a TypeError before any work
@@ -183,7 +183,7 @@ def _run(items: object, pk_type: object, raw: bool, hash_id: int, threads: int,
         raise TypeError("%s must be an iterable of %s, not %s" % (
             what, "bytes-like objects" if hash_id == _core.BATCH_EIP7951
             else "(PublicKey, signature, message)", type(items).__name__)) from None
-    out: list = []
+    out: List[Any] = []
     workers: Optional[_Workers] = None
     try:
         while True:

@@ -50,19 +50,35 @@ class PublicTable:
     def nbytes(self) -> int: ...
     def __reduce__(self) -> NoReturn: ...
 
+# Batch's hash_id for EIP-7951 inputs (160 bytes, the hash used as the digest).
+BATCH_EIP7951: int
+# The largest Batch.group.
+BATCH_GROUP_MAX: int
+
 @final
 class Batch:
-    """Batch(items, PublicKey, raw, hash_id): signatures to verify off the GIL."""
+    """Batch(items, PublicKey, raw, hash_id, offset=0, group=8, limit=-1): signatures to
+    verify off the GIL."""
 
-    # items: (key, signature, message) triples, each key an instance of pk_type;
-    # hash_id: a NONCE_HASH value. Wrong types: TypeError naming the item.
+    # items: (key, signature, message) triples, each key an instance of pk_type, or for
+    # hash_id BATCH_EIP7951 bytes-like inputs (pk_type ignored); hash_id: a NONCE_HASH
+    # value. limit < 0: all of items; else the next `limit` items of an iterator. Wrong
+    # types: TypeError naming the item's index + offset.
     def __new__(
-        cls, items: Iterable[tuple[_T, Buffer, Buffer]], pk_type: type[_T], raw: bool,
-        hash_id: int, /
+        cls, items: Iterable[object], pk_type: type[object] | None, raw: bool, hash_id: int,
+        offset: int = 0, group: int = 8, limit: int = -1, /
     ) -> Batch: ...
+    group: int  # items a thread claims at a time, 1..BATCH_GROUP_MAX
     def run(self) -> None: ...
-    def results(self) -> list[bool]: ...
+    def results(self) -> list[bool] | list[bytes]: ...  # bytes for BATCH_EIP7951
     def __len__(self) -> int: ...
+
+# Batch()'s TypeError for any item of a list or tuple, keeping nothing.
+def batch_check(items: list[object] | tuple[object, ...], pk_type: type[object] | None, raw: bool,
+                hash_id: int, /) -> None: ...
+def batch_backend() -> str: ...  # "avx512-ifma" or "scalar"
+def batch_engines() -> tuple[str, ...]: ...  # the engines that run here, preferred first
+def _batch_select(name: str | None, /) -> None: ...  # as P256_BATCH; ValueError if not valid
 
 def backend() -> str: ...
 def point_decode(sec1: Buffer, /) -> bytes: ...  # 65-byte uncompressed; ValueError if invalid

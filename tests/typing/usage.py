@@ -157,6 +157,10 @@ def batch(sk: PrivateKey, pk: PublicKey) -> None:
     out = p256.p256verify(digest + rs + pk.to_bytes()[1:])
     assert_type(out, bytes)
     assert out == (1).to_bytes(32, "big") and p256.p256verify(b"") == b""
+    many = p256.p256verify_many([digest + rs + pk.to_bytes()[1:], b""], threads=1)
+    assert_type(many, list[bytes])
+    assert many == [out, b""]
+    assert_type(p256.batch_backend(), str)
 
 
 def precomputed(sk: PrivateKey, pk: PublicKey) -> None:

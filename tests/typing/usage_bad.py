@@ -66,6 +66,9 @@ def bad(sk: PrivateKey, pk: PublicKey) -> None:
     flags: list[bytes] = p256.verify_many([(pk, sig, b"m")])  # E: assignment
     p256.p256verify("00" * 160)  # E: arg-type
     ok: bool = p256.p256verify(b"")  # E: assignment
+    p256.p256verify_many(["00" * 160])  # E: list-item
+    oks: list[bool] = p256.p256verify_many([b""])  # E: assignment
+    engine: int = p256.batch_backend()  # E: assignment
     p256.__version__ + 1  # E: operator
     # Key recovery and low-s.
     PublicKey.recover(sig, digest, "0")  # E: arg-type

@@ -1,22 +1,26 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Thread scaling of p256.verify_many (a benchmark, not a test).
+"""verify_many and p256verify_many against loops of single calls (a benchmark, not a test).
 
-    python benchmarks/bench_batch.py [--n 1000] [--rounds 21] [--threads 1,2]
+    python benchmarks/bench_batch.py [--sizes 1000] [--rounds 21] [--threads 1,2] [--eip]
+    python benchmarks/bench_batch.py --sizes 8,64,1000,100000 --eip     # the docs' table
 
-Verifies the same N signatures (DER, SHA-256, 64-byte messages, 100 keys) with each
-thread count, interleaved round by round so that load from other processes hits every
-configuration alike, and prints per configuration the median and best wall time, the
-throughput, the CPU time per wall time (how many cores the process actually got: close
-to the thread count on an idle machine) and, on Linux, how many cores other processes
-kept busy meanwhile (/proc/stat). The speedup is the median of the
-per-round ratios against the first thread count, and the ratio of the best times. A loop
-of PublicKey.verify is timed as well, for the per-call overhead that the batch avoids.
-The load average before and after is printed: on a shared machine, read the numbers with it.
+For each batch size: the same signatures (DER, SHA-256, 64-byte messages, 100 keys; with
+--eip also their EIP-7951 inputs) through a loop of PublicKey.verify, verify_many with
+each thread count, and with --eip a loop of p256verify and p256verify_many, interleaved
+round by round (order reversed every other round) so that load from other processes hits
+every configuration alike. Per configuration: the median and best time per signature,
+the throughput, the CPU time per wall time (how many cores the process actually got:
+close to the thread count on an idle machine), on Linux how many cores other processes
+kept busy meanwhile (/proc/stat), and the median of the per-round ratios against the
+loop of verify. Large sizes run fewer rounds (--budget signatures per configuration). The
+batch engine (p256.batch_backend(), P256_BATCH) and the field backend are printed; so is
+the load average before and after: on a shared machine, read the numbers with it.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import statistics
 import time
@@ -24,14 +28,23 @@ import time
 import p256
 
 
+def _der_int(v):
+    b = v.to_bytes(33, "big").lstrip(b"\x00") or b"\x00"
+    return b"\x02" + bytes([len(b) + (b[0] >> 7)]) + (b"\x00" if b[0] & 0x80 else b"") + b
+
+
 def _make_items(n, nkeys=100):
+    """(verify_many items, p256verify inputs) for the same n signatures."""
     keys = [p256.PrivateKey.generate() for _ in range(nkeys)]
-    items = []
+    items, eip = [], []
     for i in range(n):
         sk = keys[i % nkeys]
         msg = os.urandom(64)
-        items.append((sk.public_key, sk.sign(msg), msg))
-    return items
+        rs = sk.sign(msg, encoding="raw")
+        body = _der_int(int.from_bytes(rs[:32], "big")) + _der_int(int.from_bytes(rs[32:], "big"))
+        items.append((sk.public_key, b"\x30" + bytes([len(body)]) + body, msg))
+        eip.append(hashlib.sha256(msg).digest() + rs + sk.public_key.to_bytes()[1:])
+    return items, eip
 
 
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -58,56 +71,79 @@ def _timed(fn):
     return out, w1 - w0, c1 - c0, busy
 
 
+def _configs(items, eip, counts, with_eip):
+    """(name, fn, check) per configuration; check(out) says every answer is a success."""
+    ok = bytes(31) + b"\x01"
+    out = [("loop of verify()", lambda: [pk.verify(s, m) for pk, s, m in items], all)]
+    for c in counts:
+        out.append(("verify_many, %d thread%s" % (c, "s" if c > 1 else ""),
+                    lambda c=c: p256.verify_many(items, threads=c), all))
+    if with_eip:
+        every_one = lambda res: all(r == ok for r in res)  # noqa: E731
+        out.append(("loop of p256verify()", lambda: [p256.p256verify(x) for x in eip], every_one))
+        for c in counts:
+            out.append(("p256verify_many, %d thread%s" % (c, "s" if c > 1 else ""),
+                        lambda c=c: p256.p256verify_many(eip, threads=c), every_one))
+    return out
+
+
+def bench_size(n, rounds, counts, with_eip):
+    items, eip = _make_items(n)
+    configs = _configs(items, eip, counts, with_eip)
+    wall = {name: [] for name, _, _ in configs}
+    cpu = {name: [] for name, _, _ in configs}
+    busy = {name: [] for name, _, _ in configs}
+    for rnd in range(rounds):
+        for name, fn, check in (configs if rnd % 2 == 0 else configs[::-1]):
+            out, w, u, b = _timed(fn)
+            if not check(out):
+                raise SystemExit("%s: a valid signature was rejected" % name)
+            wall[name].append(w)
+            cpu[name].append(u)
+            busy[name].append(b)
+    base = configs[0][0]
+    rows = []
+    for name, _, _ in configs:
+        med, best = statistics.median(wall[name]), min(wall[name])
+        util = statistics.median(u / w for u, w in zip(cpu[name], wall[name]))
+        ratio = statistics.median(b / w for b, w in zip(wall[base], wall[name]))
+        if None in busy[name]:
+            others = "n/a"
+        else:  # machine busy time minus ours, per wall second, over all rounds
+            others = "%.2f" % max(0.0, (sum(busy[name]) - sum(cpu[name])) / sum(wall[name]))
+        rows.append("| %s | %s | %.1f µs | %.1f µs | %.0f /s | %.2f | %s | %.2fx |"
+                    % ("{:,}".format(n), name, med / n * 1e6, best / n * 1e6, n / med, util,
+                       others, ratio))
+    return rows
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=1000, help="signatures per batch")
-    ap.add_argument("--rounds", type=int, default=21, help="interleaved rounds")
+    ap.add_argument("--sizes", "--n", default="1000", help="comma-separated batch sizes")
+    ap.add_argument("--rounds", type=int, default=21, help="interleaved rounds (at most)")
+    ap.add_argument("--budget", type=int, default=100_000,
+                    help="signatures per configuration and size, over all its rounds")
     ap.add_argument("--threads", default="1,2", help="comma-separated thread counts")
+    ap.add_argument("--eip", action="store_true", help="also p256verify and p256verify_many")
     args = ap.parse_args(argv)
+    sizes = [int(v) for v in args.sizes.split(",")]
     counts = [int(t) for t in args.threads.split(",")]
 
-    items = _make_items(args.n)
     load0 = os.getloadavg()
-    configs = ["loop"] + counts
-    wall = {c: [] for c in configs}
-    cpu = {c: [] for c in configs}
-    busy = {c: [] for c in configs}
-    for rnd in range(args.rounds):
-        order = configs if rnd % 2 == 0 else configs[::-1]
-        for c in order:
-            if c == "loop":
-                fn = lambda: [pk.verify(s, m) for pk, s, m in items]  # noqa: E731
-            else:
-                fn = lambda c=c: p256.verify_many(items, threads=c)  # noqa: E731
-            out, w, u, b = _timed(fn)
-            if not all(out):
-                raise SystemExit("a valid signature was rejected")
-            wall[c].append(w)
-            cpu[c].append(u)
-            busy[c].append(b)
+    rows = []
+    for n in sizes:
+        rows += bench_size(n, max(3, min(args.rounds, args.budget // n)), counts, args.eip)
     load1 = os.getloadavg()
-
-    print("p256.verify_many: %d signatures (DER, SHA-256, 64-byte messages), %d rounds, "
-          "os.cpu_count() = %s, backend %s" % (args.n, args.rounds, os.cpu_count(),
-                                               p256._core.backend()))
-    print("load average before %.2f %.2f %.2f, after %.2f %.2f %.2f"
-          % (load0 + load1))
+    print("p256 batches: DER, SHA-256, 64-byte messages, 100 keys; batch engine %s, field "
+          "backend %s, os.cpu_count() = %s, up to %d rounds"
+          % (p256.batch_backend(), p256.backend(), os.cpu_count(), args.rounds))
+    print("load average before %.2f %.2f %.2f, after %.2f %.2f %.2f" % (load0 + load1))
     print()
-    print("| threads | median | best | throughput (median) | CPU/wall (median) | other processes (cores) | speedup (median of rounds) | speedup (best) |")
+    print("| batch | configuration | per signature (median) | best | throughput (median) "
+          "| CPU/wall (median) | other processes (cores) | vs loop of verify (median of rounds) |")
     print("|---|---|---|---|---|---|---|---|")
-    base = counts[0]
-    for c in configs:
-        med, best = statistics.median(wall[c]), min(wall[c])
-        util = statistics.median(u / w for u, w in zip(cpu[c], wall[c]))
-        ratios = [b / w for b, w in zip(wall[base], wall[c])]
-        name = "loop of verify()" if c == "loop" else str(c)
-        if None in busy[c]:
-            others = "n/a"
-        else:  # machine busy time minus ours, per wall second, over all rounds (/proc/stat ticks)
-            others = "%.2f" % max(0.0, (sum(busy[c]) - sum(cpu[c])) / sum(wall[c]))
-        print("| %s | %.1f ms | %.1f ms | %.0f /s | %.2f | %s | %.2fx | %.2fx |"
-              % (name, med * 1e3, best * 1e3, args.n / med, util, others,
-                 statistics.median(ratios), min(wall[base]) / best))
+    for row in rows:
+        print(row)
     return 0
 
 

@@ -58,6 +58,9 @@ typedef struct {
     Py_ssize_t next;         /* first unclaimed item */
     Py_ssize_t done;         /* items finished */
     PyThread_type_lock lock; /* guards next, done and failed where there are no atomics */
+    PyObject *answers;           /* the list results() made; the items are freed then */
+    PyThread_type_lock finished; /* held from creation until done reaches n (a semaphore:
+                                  * the thread finishing the last group releases it) */
 } BatchObject;
 
 /* Claims are atomic increments: a thread preempted while holding a lock would stall the
@@ -199,6 +202,9 @@ static void batch_dealloc(BatchObject *self)
     }
     if (self->lock != NULL)
         PyThread_free_lock(self->lock);
+    Py_XDECREF(self->answers);
+    if (self->finished != NULL) /* no one waits: wait() holds a reference */
+        PyThread_free_lock(self->finished);
     PyObject_Free(self);
 }
 
@@ -463,14 +469,17 @@ static PyObject *batch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->group = group;
     self->next = self->done = 0;
     self->lock = NULL;
+    self->finished = NULL;
+    self->answers = NULL;
     self->items = (batch_item *)PyMem_Calloc(cap > 0 ? (size_t)cap : 1, sizeof(batch_item));
 #ifndef BATCH_ATOMICS
     self->lock = PyThread_allocate_lock();
     if (self->lock == NULL)
         self->items = (PyMem_Free(self->items), NULL);
 #endif
-    if (self->items == NULL)
+    if (self->items == NULL || (self->finished = PyThread_allocate_lock()) == NULL)
         goto nomem;
+    PyThread_acquire_lock(self->finished, WAIT_LOCK); /* free: never waits */
     for (n = 0; seq != NULL ? n < cap : n < limit; n++) {
         int rc;
         if (seq != NULL) {
@@ -500,6 +509,8 @@ static PyObject *batch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
             goto fail;
     }
     Py_XDECREF(seq);
+    if (self->n == 0)
+        PyThread_release_lock(self->finished);
     return (PyObject *)self;
 nomem:
     PyErr_NoMemory();
@@ -565,8 +576,10 @@ static Py_ssize_t batch_claim(BatchObject *self, Py_ssize_t finished, int failed
 #ifdef BATCH_ATOMICS
     if (failed)
         __atomic_store_n(&self->failed, 1, __ATOMIC_RELAXED);
-    if (finished) /* release: the results are written before they count as done */
-        __atomic_fetch_add(&self->done, finished, __ATOMIC_RELEASE);
+    /* release: the results are written before they count as done; the one that makes
+     * done reach n lets wait() through */
+    if (finished && __atomic_add_fetch(&self->done, finished, __ATOMIC_ACQ_REL) == self->n)
+        PyThread_release_lock(self->finished);
     /* passes n by up to a group per thread: claims are disjoint, and n + threads * group
      * stays far below PY_SSIZE_T_MAX */
     g = __atomic_load_n(&self->group, __ATOMIC_RELAXED);
@@ -577,6 +590,8 @@ static Py_ssize_t batch_claim(BatchObject *self, Py_ssize_t finished, int failed
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
     self->failed |= failed;
     self->done += finished;
+    if (finished && self->done == self->n)
+        PyThread_release_lock(self->finished);
     g = self->group;
     if (self->next < self->n) {
         i = self->next;
@@ -589,19 +604,22 @@ static Py_ssize_t batch_claim(BatchObject *self, Py_ssize_t finished, int failed
     return i;
 }
 
-static Py_ssize_t batch_done(BatchObject *self, int *failed)
+/* Block (without the GIL) until every item is done; whether the engine ever refused. */
+static int batch_wait(BatchObject *self)
 {
-    Py_ssize_t done;
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(self->finished, WAIT_LOCK);
+    PyThread_release_lock(self->finished); /* stays open for any later wait */
+    Py_END_ALLOW_THREADS
 #ifdef BATCH_ATOMICS
-    done = __atomic_load_n(&self->done, __ATOMIC_ACQUIRE);
-    *failed = __atomic_load_n(&self->failed, __ATOMIC_RELAXED);
+    failed = __atomic_load_n(&self->failed, __ATOMIC_ACQUIRE);
 #else
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
-    done = self->done;
-    *failed = self->failed;
+    failed = self->failed;
     PyThread_release_lock(self->lock);
 #endif
-    return done;
+    return failed;
 }
 
 static PyObject *batch_run(BatchObject *self, PyObject *unused)
@@ -626,18 +644,13 @@ static PyObject *batch_results(BatchObject *self, PyObject *unused)
 {
     static const char one[32] = {[31] = 1};
     PyObject *list, *r, *yes, *no;
-    Py_ssize_t done;
-    int failed;
+    if (self->answers != NULL)
+        return PyList_GetSlice(self->answers, 0, self->n);
     r = batch_run(self, unused); /* whatever is still unclaimed, on this thread */
     if (r == NULL)
         return NULL;
     Py_DECREF(r);
-    done = batch_done(self, &failed);
-    if (done != self->n) {
-        PyErr_SetString(PyExc_RuntimeError, "results() called while run() is still working");
-        return NULL;
-    }
-    if (failed) {
+    if (batch_wait(self)) { /* the groups other threads still verify */
         PyErr_Format(PyExc_RuntimeError, "the %s batch engine refused to run",
                      batch_engine_name(self->engine));
         return NULL;
@@ -657,7 +670,16 @@ static PyObject *batch_results(BatchObject *self, PyObject *unused)
     }
     Py_XDECREF(yes);
     Py_XDECREF(no);
-    return list;
+    if (list == NULL)
+        return NULL;
+    /* Every item is claimed and done: no run() reads them again. Free them now, so that
+     * a batch still referenced (by a helper thread scheduled late) holds only this list. */
+    for (Py_ssize_t i = 0; i < self->n; i++)
+        batch_item_clear(&self->items[i]);
+    PyMem_Free(self->items);
+    self->items = NULL;
+    self->answers = list;
+    return PyList_GetSlice(list, 0, self->n);
 }
 
 static Py_ssize_t batch_len(BatchObject *self)
@@ -669,7 +691,8 @@ static PyMethodDef batch_methods[] = {
     {"run", (PyCFunction)batch_run, METH_NOARGS,
      "Verify unclaimed items with the GIL released until none is left (thread-safe)."},
     {"results", (PyCFunction)batch_results, METH_NOARGS,
-     "Finish any unclaimed items, then the answers in input order (bools; EIP-7951: bytes)."},
+     "Verify any unclaimed items, wait for those other threads verify, then the answers in "
+     "input order (bools; EIP-7951: bytes)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -115,23 +115,32 @@ def batch_backend() -> str:
     return _core.batch_backend()
 
 
-def _group(n: int, workers: int) -> int:
-    """Items per claim for a chunk of n items on `workers` threads: whole eights up to
-    _GROUP where each thread still gets two claims or more, else small equal shares."""
-    if workers <= 1:
-        return _GROUP
-    g = n // (2 * workers)
-    return min(_GROUP, g - g % 8) if g >= 8 else max(1, g)
+def _plan(n: int, threads: int) -> Tuple[int, int]:
+    """(threads, items per claim) for a chunk of n items and at most `threads` threads.
+
+    The scalar engine: at least _MIN_ITEMS_PER_THREAD items per thread, claims small
+    enough that each thread gets two. The 8-lane engine: claims are whole eights (a
+    shorter claim leaves lanes idle), so a thread needs two eights to be worth starting.
+    One thread claims _GROUP at a time (no one to share with)."""
+    lanes = 8 if _core.batch_backend() == "avx512-ifma" else 1
+    threads = max(1, min(threads, n // max(_MIN_ITEMS_PER_THREAD, 2 * lanes)))
+    if threads == 1:
+        return 1, _GROUP
+    g = n // (2 * threads)
+    if g >= 8:
+        return threads, min(_GROUP, g - g % 8)
+    return threads, max(lanes, g, 1)
 
 
 class _Workers:
     """Helper threads kept for one call: each runs every batch (chunk) handed to it, so a
-    stream of chunks starts its threads once."""
+    stream of chunks starts its threads once. Nobody waits for a helper as such: the
+    batch's results() waits for the groups still being verified, so a helper that the OS
+    schedules late (a loaded machine) finds nothing left and costs nothing."""
 
     def __init__(self, count: int) -> None:
         self._queues: List[queue.SimpleQueue[Optional[_core.Batch]]] = []
         self._threads: List[threading.Thread] = []
-        self._finished = threading.Semaphore(0)
         for _ in range(count):
             q: queue.SimpleQueue[Optional[_core.Batch]] = queue.SimpleQueue()
             t = threading.Thread(target=self._work, args=(q,), name="p256.verify_many", daemon=True)
@@ -142,25 +151,22 @@ class _Workers:
             self._queues.append(q)
             self._threads.append(t)
 
-    def _work(self, q: queue.SimpleQueue[Optional[_core.Batch]]) -> None:
+    @staticmethod
+    def _work(q: queue.SimpleQueue[Optional[_core.Batch]]) -> None:
         while True:
             batch = q.get()
             if batch is None:
                 return
-            try:
-                batch.run()
-            finally:
-                self._finished.release()
-
-    def run(self, batch: _core.Batch) -> None:
-        """Verify the batch here and on every helper; return when all are through."""
-        for q in self._queues:
-            q.put(batch)
-        try:
             batch.run()
-        finally:
-            for _ in self._queues:
-                self._finished.acquire()
+
+    def results(self, batch: _core.Batch) -> List[Any]:
+        """The batch's answers, verified here and on every helper that is not still
+        behind (one the OS has not yet run for the previous batch gets no new one: the
+        queues never hold more than one batch each)."""
+        for q in self._queues:
+            if q.empty():
+                q.put(batch)
+        return batch.results()  # runs what is unclaimed, then waits for the rest
 
     def __len__(self) -> int:
         return len(self._threads)
@@ -190,10 +196,9 @@ def _run(items: object, pk_type: Optional[type], raw: bool, hash_id: int, thread
             batch = _core.Batch(it, pk_type, raw, hash_id, len(out), 1, _CHUNK)
             n = len(batch)
             if workers is None:  # the first chunk sizes the pool (a full one: all threads)
-                workers = _Workers(min(threads, n // _MIN_ITEMS_PER_THREAD) - 1)
-            batch.group = _group(n, len(workers) + 1)
-            workers.run(batch)
-            out.extend(batch.results())
+                workers = _Workers(_plan(n, threads)[0] - 1)
+            batch.group = _plan(n, len(workers) + 1)[1]
+            out.extend(workers.results(batch))
             if n < _CHUNK:
                 return out
     finally:

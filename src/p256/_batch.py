@@ -159,14 +159,14 @@ class _Workers:
                 return
             batch.run()
 
-    def results(self, batch: _core.Batch) -> List[Any]:
-        """The batch's answers, verified here and on every helper that is not still
-        behind (one the OS has not yet run for the previous batch gets no new one: the
-        queues never hold more than one batch each)."""
+    def give(self, batch: _core.Batch) -> None:
+        """Hand the batch to every helper that is not still behind (one the OS has not yet
+        run for the batch before gets no new one: a queue never holds more than one), with
+        its claim size."""
+        batch.group = _plan(len(batch), len(self._threads) + 1)[1]
         for q in self._queues:
             if q.empty():
                 q.put(batch)
-        return batch.results()  # runs what is unclaimed, then waits for the rest
 
     def __len__(self) -> int:
         return len(self._threads)
@@ -190,20 +190,31 @@ def _run(items: object, pk_type: Optional[type], raw: bool, hash_id: int, thread
             what, "bytes-like objects" if hash_id == _core.BATCH_EIP7951
             else "(PublicKey, signature, message)", type(items).__name__)) from None
     out: List[Any] = []
-    workers: Optional[_Workers] = None
+    offset = 0
+
+    def take() -> _core.Batch:
+        nonlocal offset
+        batch = _core.Batch(it, pk_type, raw, hash_id, offset, 1, _CHUNK)
+        offset += len(batch)
+        return batch
+    batch = take()
+    workers = _Workers(_plan(len(batch), threads)[0] - 1)  # the first chunk sizes the pool
     try:
+        workers.give(batch)
         while True:
-            batch = _core.Batch(it, pk_type, raw, hash_id, len(out), 1, _CHUNK)
-            n = len(batch)
-            if workers is None:  # the first chunk sizes the pool (a full one: all threads)
-                workers = _Workers(_plan(n, threads)[0] - 1)
-            batch.group = _plan(n, len(workers) + 1)[1]
-            out.extend(workers.results(batch))
-            if n < _CHUNK:
+            nxt = None
+            if len(batch) == _CHUNK and len(workers):
+                nxt = take()  # while the helpers verify this one
+                workers.give(nxt)  # they start on it when this one has nothing left
+            out.extend(batch.results())  # verifies what is unclaimed, waits for the rest
+            if nxt is None and len(batch) == _CHUNK:
+                nxt = take()
+                workers.give(nxt)
+            if nxt is None:
                 return out
+            batch = nxt
     finally:
-        if workers is not None:
-            workers.close()
+        workers.close()
 
 
 _p256verify = _core.p256verify

@@ -479,3 +479,19 @@ def test_worker_threads_are_kept_across_chunks_and_closed():
 def test_chunk_edges_keep_input_order(n):
     items, want = mixed_items(n, seed=n)
     assert p256.verify_many(iter(items), threads=2) == want
+
+
+def test_no_reference_is_kept_after_a_call_or_an_error():
+    """The core references bytes messages and key tables while a chunk lives: none of
+    those references survives the call, answered or interrupted by a TypeError."""
+    fast = p256.PublicKey.from_bytes(PK.to_bytes()).precompute(window=4)
+    msgs = [b"held message %d" % i for i in range(9000)]
+    table = fast._t
+    before = [sys.getrefcount(m) for m in msgs], sys.getrefcount(table)
+    items = [(fast if i % 2 else PK, GOOD[1], m) for i, m in enumerate(msgs)]
+    assert p256.verify_many(iter(items), threads=2) == [False] * 9000
+    stream = iter(items[:8500] + [(PK, GOOD[1], None)])
+    with pytest.raises(TypeError, match=r"items\[8500\]"):
+        p256.verify_many(stream, threads=2)
+    del items, stream
+    assert ([sys.getrefcount(m) for m in msgs], sys.getrefcount(table)) == before

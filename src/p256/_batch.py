@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""verify_many (many signatures on several threads) and p256verify (EIP-7951)."""
+"""verify_many and p256verify_many (many signatures in chunks, on several threads, on the
+batch engine), p256verify (EIP-7951) and batch_backend."""
 
 from __future__ import annotations
 

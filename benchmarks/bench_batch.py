@@ -12,9 +12,10 @@ every configuration alike. Per configuration: the median and best time per signa
 the throughput, the CPU time per wall time (how many cores the process actually got:
 close to the thread count on an idle machine), on Linux how many cores other processes
 kept busy meanwhile (/proc/stat), and the median of the per-round ratios against the
-loop of verify. Large sizes run fewer rounds (--budget signatures per configuration). The
-batch engine (p256.batch_backend(), P256_BATCH) and the field backend are printed; so is
-the load average before and after: on a shared machine, read the numbers with it.
+loop of verify. Large sizes run fewer rounds (--budget signatures per configuration);
+--group sets the claim size, to tune it against the engine. The batch engine
+(p256.batch_backend(), P256_BATCH), the claim size and the field backend are printed; so
+is the load average before and after: on a shared machine, read the numbers with it.
 """
 
 from __future__ import annotations
@@ -125,7 +126,12 @@ def main(argv=None):
                     help="signatures per configuration and size, over all its rounds")
     ap.add_argument("--threads", default="1,2", help="comma-separated thread counts")
     ap.add_argument("--eip", action="store_true", help="also p256verify and p256verify_many")
+    ap.add_argument("--group", type=int, default=None,
+                    help="items a thread claims at a time (sets p256._batch._GROUP, 1..64; "
+                         "for tuning the claim size against the engine)")
     args = ap.parse_args(argv)
+    if args.group is not None:
+        p256._batch._GROUP = args.group
     sizes = [int(v) for v in args.sizes.split(",")]
     counts = [int(t) for t in args.threads.split(",")]
 
@@ -135,8 +141,9 @@ def main(argv=None):
         rows += bench_size(n, max(3, min(args.rounds, args.budget // n)), counts, args.eip)
     load1 = os.getloadavg()
     print("p256 batches: DER, SHA-256, 64-byte messages, 100 keys; batch engine %s, field "
-          "backend %s, os.cpu_count() = %s, up to %d rounds"
-          % (p256.batch_backend(), p256.backend(), os.cpu_count(), args.rounds))
+          "backend %s, claims of up to %d items, os.cpu_count() = %s, up to %d rounds"
+          % (p256.batch_backend(), p256.backend(), p256._batch._GROUP, os.cpu_count(),
+             args.rounds))
     print("load average before %.2f %.2f %.2f, after %.2f %.2f %.2f" % (load0 + load1))
     print()
     print("| batch | configuration | per signature (median) | best | throughput (median) "

@@ -215,7 +215,8 @@ def test_pool_is_what_it_says_on_the_scalar_engine():
 def test_engines_agree_on_random_mixed_items():
     items, want = mixed_items(100_000, seed=13)
     assert both_engines(lambda: p256.verify_many(items, threads=2)) == want
-    assert both_engines(lambda: p256.verify_many(iter(items), threads=1)) == want
+    # a stream on one thread: several chunks, whole claims of 32 (a slice keeps it short)
+    assert both_engines(lambda: p256.verify_many(iter(items[:20_000]), threads=1)) == want[:20_000]
 
 
 # -- Wycheproof at every lane --------------------------------------------------------------

@@ -181,7 +181,7 @@ P256_FN void p256_ecmult_const(p256_jac *r, const p256_scalar *k, const p256_aff
     /* table[j] = (j + 1) P; P is public, none of them is infinity (n > 16). */
     p256_aff_multiples_vartime(table, p, P256_CONST_ENTRIES, 1);
 
-    /* Top window first (bits 255..259 read as 0 above bit 255, so its digit is >= 0). */
+    /* Top window first: bits 254..259, 0 above bit 255, so its digit is 0, 1 or 2. */
     idx = p256_booth(p256_scalar_bits(k, P256_CONST_BITS * (P256_CONST_WINDOWS - 1) - 1,
                                       P256_CONST_BITS + 1),
                      P256_CONST_BITS, &neg);

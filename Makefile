@@ -391,6 +391,8 @@ test-arm64: | bootstrap-test-arm64
 	    $$cc $(ARM64_FLAGS) -o $$b-dit tests/c/arm64_dit.c $(ARM64_VFLAGS); \
 	    $$cc $(ARM64_FLAGS) -o $$b-core-asm tests/c/test_core.c $(ARM64_VFLAGS); \
 	    $$cc $(ARM64_FLAGS) -o $$b-core-portable tests/c/test_core.c; \
+	    $$cc $(ARM64_FLAGS) -o $$b-ecmult-asm tests/c/test_ecmult.c $(ARM64_VFLAGS); \
+	    $$cc $(ARM64_FLAGS) -o $$b-ecmult-portable tests/c/test_ecmult.c; \
 	    for t in test_hash test_hash_portable test_modinv; do $$cc $(ARM64_FLAGS) -o $$b-$$t tests/c/$$t.c; done; \
 	    echo "test-arm64 [$$cc]: run under $(ARM64_QEMU)"; \
 	    run $$b-backend $$b-backend; \
@@ -398,6 +400,8 @@ test-arm64: | bootstrap-test-arm64
 	    run $$b-dit-a72 -cpu cortex-a72 $$b-dit nodit; \
 	    printf 'assembly backend: '; run $$b-core-asm $$b-core-asm; \
 	    printf 'portable backend: '; run $$b-core-portable $$b-core-portable; \
+	    printf 'assembly backend: '; run $$b-ecmult-asm $$b-ecmult-asm; \
+	    printf 'portable backend: '; run $$b-ecmult-portable $$b-ecmult-portable; \
 	    for t in test_hash test_hash_portable test_modinv; do run $$b-$$t $$b-$$t; done; \
 	done; \
 	echo "test-arm64: all passed"

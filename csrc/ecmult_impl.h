@@ -95,11 +95,35 @@ P256_INLINE void p256_aff_lookup(p256_aff *r, const p256_aff *table, int entries
 #undef P256_AFF_LOOKUP_BODY
 
 /*
+ * The additions of k*G and k*P that involve k use the incomplete mixed formula
+ * p256_jac_add_aff_partial (8M + 3S against the complete one's 7M + 6S and its masked
+ * fallback). It is right when either side is infinity (masked) and whenever x(acc) !=
+ * x(addend); the arguments next to each loop show that acc == +-addend, both finite,
+ * never happens for a reduced k (0 <= k < n, what p256_scalar holds). A test hook
+ * (P256_ECMULT_ADD_PARTIAL) lets tests/c/test_ecmult.c watch every such addition.
+ */
+#ifndef P256_ECMULT_ADD_PARTIAL
+#define P256_ECMULT_ADD_PARTIAL p256_jac_add_aff_partial
+#endif
+
+/*
  * Fixed-base comb: k = sum_i d_i 2^(7i) with Booth digits |d_i| <= 64, and
  * p256_comb_table[i] holds 1..64 times 2^(7i) G, so k*G is 37 table lookups and 36
- * additions, no doublings. The additions are the complete ones, so the digit-0
- * windows (masked as infinity) and any coincidence of partial sum and addend are right
- * by construction rather than by argument.
+ * additions, no doublings.
+ *
+ * Why no addition meets acc == +-T (both finite). Booth digits telescope: before window
+ * i, acc = S_i G with S_i = sum_{j<i} d_j 2^(7j) = (k mod 2^(7i)) - 2^(7i) k_(7i-1)
+ * (k_b: bit b of k), so -2^(7i-1) <= S_i < 2^(7i-1) (as integers); T = d_i 2^(7i) G.
+ *  - d_i = 0: T is masked (b_inf). S_i = 0 means k's low 7i bits are 0, so every earlier
+ *    digit was 0 and acc is still window 0's Z = 0: masked (a_inf). No other S_i is 0 mod
+ *    n (|S_i| <= 2^251 < n), so acc is infinity exactly when its Z is 0.
+ *  - d_i != 0: |T| >= 2^(7i) > |S_i|, so 2^(7i-1) <= |S_i -+ d_i 2^(7i)| <= 2^(7i-1) +
+ *    |d_i| 2^(7i). For i <= 35 that is <= 2^251 + 2^244 < n: S_i != +-d_i 2^(7i) mod n.
+ *  - The last window, i = 36, has d_36 = (bits 252..255) + k_251 in [0, 16] (k < 2^256),
+ *    so 0 < |S_36 -+ T| <= 2^251 + 2^256 < 2n: a meeting needs S_36 -+ T = +-n. S_36 + T
+ *    = k is in (0, n). S_36 - T < 0, so S_36 = T - n = d_36 2^252 - n, within 2^251 of
+ *    0 only for d_36 = 16, which makes k = S_36 + T = 2^257 - n > 2^256.
+ * tests/test_ecmult_bounds.py checks this for every window and digit of both ladders.
  */
 P256_FN void p256_ecmult_gen(p256_jac *r, const p256_scalar *k)
 {
@@ -119,7 +143,7 @@ P256_FN void p256_ecmult_gen(p256_jac *r, const p256_scalar *k)
                          P256_COMB_BITS, &neg);
         p256_aff_lookup(&t, p256_comb_table[i], P256_COMB_ENTRIES, idx);
         p256_aff_cneg(&t, &t, neg);
-        p256_jac_add_aff(&acc, &acc, &t, p256_mask_is_zero(idx));
+        P256_ECMULT_ADD_PARTIAL(&acc, &acc, &t, p256_mask_is_zero(idx));
     }
     *r = acc;
     p256_memzero(&acc, sizeof acc);
@@ -128,8 +152,21 @@ P256_FN void p256_ecmult_gen(p256_jac *r, const p256_scalar *k)
 
 /*
  * Variable base, constant time in k: signed 5-bit Booth windows over an affine table
- * of 1..16 times P. P is public (an ECDH peer key), so the table is built with
- * variable-time co-Z arithmetic; the additions that involve k are the complete mixed ones.
+ * of 1..16 times P, top window first, 5 doublings (complete) between additions. P is
+ * public (an ECDH peer key), so the table is built with variable-time co-Z arithmetic.
+ *
+ * Why no addition meets acc == +-T (both finite). Before the addition of window i, acc
+ * = A_i P with A_i = sum_{j>i} d_j 2^(5(j-i)) = 32 (floor(k / 2^(5i+5)) + k_(5i+4)) (the
+ * Booth sums telescope), an integer >= 0 and a multiple of 32; T = d_i P, |d_i| <= 16.
+ *  - d_i = 0: T is masked. A_i = 0: every higher digit was 0, and acc is still the top
+ *    window's Z = 0 (doubling keeps Z = 0): masked. A_i != 0 is never 0 mod n: for i >= 1
+ *    A_i <= 32 (k / 2^10 + 1) < n; for i = 0, A_0 = k - d_0 < n + 16 and A_0 != n (n is
+ *    odd).
+ *  - A_i >= 32 and d_i != 0: A_i -+ d_i >= 16 > 0. For i >= 1, A_i + 16 < n. For i = 0,
+ *    A_0 + d_0 = k < n; A_0 - d_0 = k - 2 d_0 < n + 32 is 0 mod n only if it is n, i.e.
+ *    A_0 = n + d_0, a multiple of 32: d_0 = 15 (n = 17 mod 32), k = n + 30 >= n.
+ * (Out of contract, k = n + 30 meets acc == T and k = n meets acc == -T: the tests use
+ * them as negative controls.)
  */
 #define P256_CONST_BITS 5
 #define P256_CONST_ENTRIES (1 << (P256_CONST_BITS - 1))
@@ -144,7 +181,7 @@ P256_FN void p256_ecmult_const(p256_jac *r, const p256_scalar *k, const p256_aff
     /* table[j] = (j + 1) P; P is public, none of them is infinity (n > 16). */
     p256_aff_multiples_vartime(table, p, P256_CONST_ENTRIES, 1);
 
-    /* Top window first (bits 255..259 read as 0 above bit 255, so its digit is >= 0). */
+    /* Top window first: bits 254..259, 0 above bit 255, so its digit is 0, 1 or 2. */
     idx = p256_booth(p256_scalar_bits(k, P256_CONST_BITS * (P256_CONST_WINDOWS - 1) - 1,
                                       P256_CONST_BITS + 1),
                      P256_CONST_BITS, &neg);
@@ -158,7 +195,7 @@ P256_FN void p256_ecmult_const(p256_jac *r, const p256_scalar *k, const p256_aff
                          P256_CONST_BITS, &neg);
         p256_aff_lookup(&t, table, P256_CONST_ENTRIES, idx);
         p256_aff_cneg(&t, &t, neg);
-        p256_jac_add_aff(&acc, &acc, &t, p256_mask_is_zero(idx));
+        P256_ECMULT_ADD_PARTIAL(&acc, &acc, &t, p256_mask_is_zero(idx));
     }
     *r = acc;
     p256_memzero(&acc, sizeof acc);

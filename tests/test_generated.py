@@ -19,6 +19,7 @@ GENERATED = [
     ("tools/gen_hash_kat.py", "tests/c/hash_kat.h"),
     ("tools/gen_modinv_kat.py", "tests/c/modinv_kat.h"),
     ("tools/gen_api_kat.py", "tests/c/api_kat.h"),
+    ("tools/gen_ecmult_kat.py", "tests/c/ecmult_kat.h"),
 ]
 
 

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_ecmult.c: the constant-time scalar multiplications (comb k*G, ladder k*P) on the
+ * scalars nearest to their exceptional additions, where the incomplete mixed formula
+ * they use would be wrong (ecmult_impl.h argues it never is for k < n):
+ *  - known answers from tools/gen_ecmult_kat.py (tests/c/ecmult_kat.h, plain Python
+ *    affine arithmetic): k small, near n, k = 2T mod n for the comb's top digits,
+ *    window boundaries, runs of zero digits; k*G and k*Q, both ladders;
+ *  - every window and extreme digit of both ladders, built here, against the
+ *    variable-time Straus path (different digits, tables and formulas);
+ *  - a hook on every incomplete addition (P256_ECMULT_ADD_PARTIAL) that counts
+ *    acc == +-addend with both finite: it must stay 0 for reduced scalars, and it must
+ *    fire, and the result go wrong, for the out-of-contract k = n and n + 30 (the
+ *    negative control: the hook and the comparison can see the case they guard).
+ */
+#include "harness.h"
+
+#include <stdint.h>
+
+/* The hook, declared before the core so ecmult_impl.h's additions go through it. */
+static void hook_partial(const void *acc, const void *addend, uint64_t addend_inf);
+#define P256_ECMULT_ADD_PARTIAL(r, a, b, b_inf)                                         \
+    (hook_partial((a), (b), (b_inf)), p256_jac_add_aff_partial((r), (a), (b), (b_inf)))
+
+#include "p256.c"
+
+#include "ecmult_kat.h"
+
+static long meetings; /* incomplete additions with acc == +-addend, both finite */
+
+static void hook_partial(const void *acc_, const void *addend_, uint64_t addend_inf)
+{
+    const p256_jac *acc = acc_;
+    const p256_aff *b = addend_;
+    p256_fe zz, u;
+    if (addend_inf || p256_fe_mask_is_zero(&acc->z))
+        return;
+    p256_fe_sqr(&zz, &acc->z);
+    p256_fe_mul(&u, &b->x, &zz);
+    if (p256_fe_mask_eq(&u, &acc->x))
+        meetings++;
+}
+
+static void scalar_from_hex(p256_scalar *k, const char *hex)
+{
+    uint8_t b[32];
+    if (unhex(b, 32, hex) != 32 || !p256_scalar_set_bytes_checked(k, b)) {
+        fprintf(stderr, "harness: bad scalar %s\n", hex);
+        exit(2);
+    }
+}
+
+/* p matches the known answer (inf, or affine x, y in hex). */
+static int jac_is(const p256_jac *p, int inf, const char *x, const char *y)
+{
+    p256_aff a;
+    uint8_t bx[32], by[32], gx[32], gy[32];
+    if (p256_jac_to_aff(&a, p))
+        return inf;
+    if (inf)
+        return 0;
+    unhex(bx, 32, x);
+    unhex(by, 32, y);
+    p256_fe_to_bytes(gx, &a.x);
+    p256_fe_to_bytes(gy, &a.y);
+    return memcmp(gx, bx, 32) == 0 && memcmp(gy, by, 32) == 0;
+}
+
+static int jac_same(const p256_jac *p, const p256_jac *q)
+{
+    p256_aff a, b;
+    uint64_t ia = p256_jac_to_aff(&a, p), ib = p256_jac_to_aff(&b, q);
+    if (ia || ib)
+        return ia == ib;
+    return p256_fe_mask_eq(&a.x, &b.x) && p256_fe_mask_eq(&a.y, &b.y);
+}
+
+static p256_aff kat_q(void)
+{
+    p256_aff q;
+    uint8_t b[32];
+    unhex(b, 32, ecmult_kat_qx);
+    p256_fe_from_bytes(&q.x, b);
+    unhex(b, 32, ecmult_kat_qy);
+    p256_fe_from_bytes(&q.y, b);
+    return q;
+}
+
+static void test_kats(void)
+{
+    static const p256_scalar zero = {{0, 0, 0, 0}};
+    const p256_aff q = kat_q();
+    p256_jac r;
+    CHECK(p256_aff_mask_on_curve(&q), "Q on the curve");
+    for (size_t i = 0; i < sizeof ecmult_kats / sizeof ecmult_kats[0]; i++) {
+        const ecmult_kat *t = &ecmult_kats[i];
+        p256_scalar k;
+        scalar_from_hex(&k, t->k);
+        p256_ecmult_gen(&r, &k);
+        CHECK(jac_is(&r, t->kg_inf, t->kgx, t->kgy), "gen %s", t->k);
+        p256_ecmult_const(&r, &k, &p256_generator);
+        CHECK(jac_is(&r, t->kg_inf, t->kgx, t->kgy), "const G %s", t->k);
+        p256_ecmult_const(&r, &k, &q);
+        CHECK(jac_is(&r, t->kq_inf, t->kqx, t->kqy), "const Q %s", t->k);
+        p256_ecmult_vartime(&r, &k, &zero, &q);
+        CHECK(jac_is(&r, t->kg_inf, t->kgx, t->kgy), "vartime G %s", t->k);
+        p256_ecmult_vartime(&r, &zero, &k, &q);
+        CHECK(jac_is(&r, t->kq_inf, t->kqx, t->kqy), "vartime Q %s", t->k);
+    }
+    CHECK(meetings == 0, "%ld incomplete additions met acc == +-addend", meetings);
+}
+
+/* r = 2^e mod n */
+static void scalar_pow2(p256_scalar *r, int e)
+{
+    p256_scalar two = {{2, 0, 0, 0}};
+    *r = (p256_scalar){{1, 0, 0, 0}};
+    for (int i = 0; i < e; i++)
+        p256_scalar_mul(r, r, &two);
+}
+
+static void scalar_small(p256_scalar *r, uint64_t v, int negate)
+{
+    static const p256_scalar n_minus_1 = {
+        {0xf3b9cac2fc632550ULL, 0xbce6faada7179e84ULL, 0xffffffffffffffffULL,
+         0xffffffff00000000ULL}};
+    *r = (p256_scalar){{v, 0, 0, 0}};
+    if (negate)
+        p256_scalar_mul(r, r, &n_minus_1);
+}
+
+/* gen and const (of G and of Q) against the variable-time path for one k. */
+static void check_against_vartime(const p256_scalar *k, const p256_aff *q, const char *what,
+                                  int a, int b)
+{
+    static const p256_scalar zero = {{0, 0, 0, 0}};
+    p256_jac r, want;
+    p256_ecmult_vartime(&want, k, &zero, q);
+    p256_ecmult_gen(&r, k);
+    CHECK(jac_same(&r, &want), "gen %s %d %d", what, a, b);
+    p256_ecmult_const(&r, k, &p256_generator);
+    CHECK(jac_same(&r, &want), "const G %s %d %d", what, a, b);
+    p256_ecmult_vartime(&want, &zero, k, q);
+    p256_ecmult_const(&r, k, q);
+    CHECK(jac_same(&r, &want), "const Q %s %d %d", what, a, b);
+}
+
+/* k = +-d 2^(w i) (+ e) for every window i of both ladders and digits at the ends. */
+static void test_windows(void)
+{
+    static const uint64_t digits[] = {1, 2, 15, 16, 17, 31, 32, 33, 63, 64, 65};
+    const p256_aff q = kat_q();
+    for (int w = 5; w <= 7; w += 2) {
+        const int windows = w == 7 ? P256_COMB_WINDOWS : P256_CONST_WINDOWS;
+        for (int i = 0; i < windows; i++) {
+            p256_scalar b, half, k, d, e;
+            scalar_pow2(&b, w * i);
+            scalar_pow2(&half, w * i > 0 ? w * i - 1 : 0);
+            for (size_t j = 0; j < sizeof digits / sizeof digits[0]; j++) {
+                for (int neg = 0; neg < 2; neg++) {
+                    scalar_small(&d, digits[j], neg);
+                    p256_scalar_mul(&k, &d, &b);
+                    check_against_vartime(&k, &q, "d 2^(wi)", w * 100 + i, (int)digits[j]);
+                    p256_scalar_add(&e, &k, &half);
+                    check_against_vartime(&e, &q, "d 2^(wi) + 2^(wi-1)", w * 100 + i,
+                                          (int)digits[j]);
+                    scalar_small(&e, 1, !neg);
+                    p256_scalar_add(&e, &k, &e);
+                    check_against_vartime(&e, &q, "d 2^(wi) -+ 1", w * 100 + i, (int)digits[j]);
+                }
+            }
+        }
+    }
+    CHECK(meetings == 0, "%ld incomplete additions met acc == +-addend", meetings);
+}
+
+static void test_random(void)
+{
+    const p256_aff q = kat_q();
+    for (int i = 0; i < 300; i++) {
+        p256_scalar k;
+        uint8_t b[32];
+        for (int j = 0; j < 32; j++)
+            b[j] = (uint8_t)rng64();
+        p256_scalar_set_bytes_reduce(&k, b);
+        check_against_vartime(&k, &q, "random", i, 0);
+    }
+    CHECK(meetings == 0, "%ld incomplete additions met acc == +-addend", meetings);
+}
+
+/*
+ * Negative control: scalars out of the contract (>= n, which p256_scalar never holds)
+ * that the argument says do meet: k = n (acc == -T at the last addition of either
+ * ladder) and k = n + 30 (acc == T at the ladder's last addition, a doubling that the
+ * incomplete formula gets wrong). The hook must count them, and n + 30 must come out
+ * wrong, so a zero count above and the comparisons mean something.
+ */
+static void test_negative_control(void)
+{
+    static const p256_scalar n = {
+        {0xf3b9cac2fc632551ULL, 0xbce6faada7179e84ULL, 0xffffffffffffffffULL,
+         0xffffffff00000000ULL}};
+    static const p256_scalar zero = {{0, 0, 0, 0}};
+    const p256_aff q = kat_q();
+    p256_scalar k = n, thirty = {{30, 0, 0, 0}};
+    p256_jac r, want;
+    long before;
+
+    before = meetings;
+    p256_ecmult_gen(&r, &k);
+    CHECK(meetings == before + 1, "negative control: gen(n) met %ld times", meetings - before);
+    before = meetings;
+    p256_ecmult_const(&r, &k, &q);
+    CHECK(meetings == before + 1, "negative control: const(n) met %ld times", meetings - before);
+
+    k.v[0] += 30; /* n + 30, no carry */
+    before = meetings;
+    p256_ecmult_const(&r, &k, &q);
+    CHECK(meetings == before + 1, "negative control: const(n + 30) met %ld times",
+          meetings - before);
+    p256_ecmult_vartime(&want, &zero, &thirty, &q);
+    CHECK(!jac_same(&r, &want), "negative control: const(n + 30) came out right (30 Q)");
+    printf("negative control: k = n and n + 30 meet acc == +-T (%s), n + 30 gives a wrong "
+           "point, as expected\n", meetings == 3 ? "counted" : "NOT counted");
+    meetings = 0;
+}
+
+int main(void)
+{
+    test_kats();
+    test_windows();
+    test_random();
+    test_negative_control();
+    printf("test_ecmult (%s): %ld checks, %ld failures\n", p256_backend_name(), checks,
+           failures);
+    return failures != 0;
+}

@@ -107,6 +107,67 @@ static void check_pair(const p256_jac *a, const p256_jac *b, const p256_aff *baf
     }
 }
 
+/*
+ * The unified formula's one degenerate case (group_impl.h): y1 = -y2 with x1 != x2 and
+ * x1^2 + x1 x2 + x2^2 + a = 0, where M = S1 + S2 and R both vanish. For a point (x1, y1)
+ * the other roots of x^3 - 3x + b = y1^2 solve x^2 + x1 x + x1^2 - 3 = 0, so
+ * x2 = (-x1 + sqrt(12 - 3 x1^2)) / 2 when that is a square, and (x2, -y1) is on the
+ * curve. Returns 0 if x1 has no such partner.
+ */
+static int degenerate_partner(p256_aff *r, const p256_aff *a)
+{
+    p256_fe t, u, s;
+    p256_fe_sqr(&t, &a->x);
+    p256_fe_mul_small(&t, &t, 3);
+    p256_fe_mul_small(&u, &p256_fe_one, 12);
+    p256_fe_sub(&t, &u, &t);
+    if (!p256_fe_sqrt(&s, &t))
+        return 0;
+    p256_fe_sub(&t, &s, &a->x);
+    p256_fe_half(&r->x, &t);
+    p256_fe_neg(&r->y, &a->y);
+    return !p256_fe_mask_eq(&r->x, &a->x);
+}
+
+/* The degenerate pairs at random Z through every formula, and the C's answer checked
+ * against the textbook chord addition (so the inputs really are degenerate and right). */
+static void check_degenerate(int reps)
+{
+    int found = 0;
+    while (found < reps) {
+        p256_aff pa, pb, want, got;
+        p256_jac a, b, sum, ref;
+        p256_fe m, rr;
+        random_aff(&pa);
+        if (!degenerate_partner(&pb, &pa))
+            continue;
+        found++;
+        CHECK(p256_aff_mask_on_curve(&pb) != 0, "degenerate partner on the curve");
+        p256_fe_add(&m, &pa.y, &pb.y);
+        p256_fe_sqr(&rr, &pa.x);
+        p256_fe_mul(&got.x, &pa.x, &pb.x);
+        p256_fe_add(&rr, &rr, &got.x);
+        p256_fe_sqr(&got.x, &pb.x);
+        p256_fe_add(&rr, &rr, &got.x);
+        p256_fe_mul_small(&got.x, &p256_fe_one, 3);
+        p256_fe_sub(&rr, &rr, &got.x);
+        CHECK(p256_fe_mask_is_zero(&m) && p256_fe_mask_is_zero(&rr), "degenerate: M = R = 0");
+        for (int ka = 0; ka < 2; ka++) {
+            for (int kb = 0; kb < 2; kb++) {
+                lift(&a, &pa, ka);
+                lift(&b, &pb, kb);
+                check_pair(&a, &b, &pb, 0, 1, "degenerate");
+                check_pair(&b, &a, &pa, 0, 1, "degenerate swapped");
+                p256_jac_add_c(&sum, &a, &b);
+                p256_jac_add_aff_vartime(&ref, &a, &pb);
+                p256_jac_to_aff(&got, &sum);
+                p256_jac_to_aff(&want, &ref);
+                CHECK(memcmp(&got, &want, sizeof got) == 0, "degenerate: C sum is the chord sum");
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const char *env = getenv("POINT_ASM_ROUNDS");
@@ -142,6 +203,7 @@ int main(void)
         lift(&a, &pa, 0);
         check_pair(&a, &a, &pa, ~0ULL, 1, "b_inf with b == a");
     }
+    check_degenerate(32);
     printf("test_point_asm (%s): %ld checks, %ld failures\n", p256_backend_name(), checks,
            failures);
     return failures != 0;
@@ -151,6 +213,7 @@ int main(void)
 
 int main(void)
 {
+    check_degenerate(32);
     printf("test_point_asm (%s): SKIP: no assembly point formulas in this variant\n",
            p256_backend_name());
     return 0;

@@ -201,14 +201,15 @@ _\name:
 /*
  * One Montgomery step on the window t0..t4 (value < 2^320, m = t0): (t + m*p)/2^64 into
  * t1, t2, t3, t4, t0 (the new top word is a single bit). p = -1 mod 2^64 makes the
- * Montgomery factor 1, and m*p is shifts (see p256_aarch64.S, P256_RED5). Clobbers SS*.
+ * Montgomery factor 1, and m*p is shifts (see p256_aarch64.S, P256_RED5); here m<<32
+ * is a shifted-register operand of subs and adds (adcs has none), one instruction
+ * less. Clobbers SS1..SS3.
  */
 .macro RED5 t0, t1, t2, t3, t4
-    lsl     SS0, \t0, #32
-    lsr     SS1, \t0, #32
-    subs    SS2, \t0, SS0
-    sbc     SS3, \t0, SS1
-    adds    \t1, \t1, SS0
+    lsr     SS1, \t0, #32                  // m>>32
+    subs    SS2, \t0, \t0, lsl #32         // ml = m - (m<<32)
+    sbc     SS3, \t0, SS1                  // mh = m - (m>>32) - borrow
+    adds    \t1, \t1, \t0, lsl #32
     adcs    \t2, \t2, SS1
     adcs    \t3, \t3, SS2
     adcs    \t4, \t4, SS3
@@ -217,11 +218,10 @@ _\name:
 
 /* The same on a 4-word window w0..w3 < 2^256: result in w1, w2, w3, w0 (P256_RED4). */
 .macro RED4 w0, w1, w2, w3
-    lsl     SS0, \w0, #32
     lsr     SS1, \w0, #32
-    subs    SS2, \w0, SS0
+    subs    SS2, \w0, \w0, lsl #32
     sbc     SS3, \w0, SS1
-    adds    \w1, \w1, SS0
+    adds    \w1, \w1, \w0, lsl #32
     adcs    \w2, \w2, SS1
     adcs    \w3, \w3, SS2
     adc     \w0, SS3, xzr

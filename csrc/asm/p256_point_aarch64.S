@@ -43,30 +43,7 @@
  * and ret. make test-arm64 checks the object for any other mnemonic.
  */
 
-#if defined(__APPLE__)
-.macro P256_FUNC_BEGIN name
-    .globl  _\name
-    .private_extern _\name
-    .p2align 4
-_\name:
-.endm
-.macro P256_FUNC_END name
-.endm
-#else
-.macro P256_FUNC_BEGIN name
-    .globl  \name
-    .hidden \name
-    .type   \name, %function
-    .p2align 4
-\name:
-.endm
-.macro P256_FUNC_END name
-    .size   \name, . - \name
-.endm
-#endif
-
-/* BTI landing pad (FEAT_BTI; a NOP elsewhere), as in p256_aarch64.S. */
-#define P256_BTI_C hint #34
+#include "p256_aarch64_common.h"
 
 #define QA x4, x5, x6, x7
 #define QB x19, x20, x21, x22
@@ -663,36 +640,3 @@ P256_FUNC_BEGIN p256_jac_add_aff_partial_aarch64
     OUT_SELECT 1
     PT_LEAVE
 P256_FUNC_END p256_jac_add_aff_partial_aarch64
-
-#if defined(__ELF__)
-/* The stack is never executable because of this file. */
-    .section .note.GNU-stack, "", %progbits
-
-/*
- * GNU property note, as in p256_aarch64.S: BTI-compatible (every function starts with
- * bti c) and PAC-compatible (the link register is never spilled).
- */
-#if (defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT) || \
-    (defined(__ARM_FEATURE_PAC_DEFAULT) && __ARM_FEATURE_PAC_DEFAULT)
-#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
-#define P256_GNU_PROPERTY_BTI 1
-#else
-#define P256_GNU_PROPERTY_BTI 0
-#endif
-#if defined(__ARM_FEATURE_PAC_DEFAULT) && __ARM_FEATURE_PAC_DEFAULT
-#define P256_GNU_PROPERTY_PAC 2
-#else
-#define P256_GNU_PROPERTY_PAC 0
-#endif
-    .section .note.gnu.property, "a"
-    .p2align 3
-    .long   4                       // n_namesz: "GNU\0"
-    .long   16                      // n_descsz
-    .long   5                       // NT_GNU_PROPERTY_TYPE_0
-    .asciz  "GNU"
-    .long   0xc0000000              // GNU_PROPERTY_AARCH64_FEATURE_1_AND
-    .long   4                       // pr_datasz
-    .long   P256_GNU_PROPERTY_BTI | P256_GNU_PROPERTY_PAC
-    .long   0                       // pad to 8 bytes
-#endif
-#endif

@@ -340,8 +340,9 @@ clean:
 # FEAT_DIT and on one without), the end-to-end C harnesses test_core.c with the
 # assembly and with the portable C, test_api.c's known answers with the assembly, and
 # test_point_asm.c (the assembly point formulas
-# against the C, limb for limb), which must also catch the bug that
-# -DP256_PLANT_POINT_BUG plants in p256_point_aarch64.S. test_hash.c, test_hash_portable.c and test_modinv.c
+# against the C, limb for limb), which must also catch the bugs that
+# -DP256_PLANT_POINT_BUG=1 and =2 plant in p256_point_aarch64.S (the degenerate case's
+# mask, the shift-by-2^s reduction). test_hash.c, test_hash_portable.c and test_modinv.c
 # contain no field code, so they run once per compiler (for the aarch64 SHA-2 and safegcd
 # code). Every compiler that can target aarch64 here is used (gcc, and clang with the gcc
 # cross sysroot). Before that, the assembled object is checked: only the listed
@@ -406,7 +407,7 @@ test-arm64: | bootstrap-test-arm64
 	    $$cc $(ARM64_FLAGS) -o $$b-core-portable tests/c/test_core.c; \
 	    $$cc $(ARM64_FLAGS) -o $$b-api-asm tests/c/test_api.c $(ARM64_VFLAGS); \
 	    $$cc $(ARM64_FLAGS) -o $$b-point-asm tests/c/test_point_asm.c $(ARM64_VFLAGS); \
-	    $$cc $(ARM64_FLAGS) -DP256_PLANT_POINT_BUG -o $$b-point-asm-planted tests/c/test_point_asm.c $(ARM64_VFLAGS); \
+	    for k in 1 2; do $$cc $(ARM64_FLAGS) -DP256_PLANT_POINT_BUG=$$k -o $$b-point-asm-planted$$k tests/c/test_point_asm.c $(ARM64_VFLAGS); done; \
 	    for t in test_hash test_hash_portable test_modinv; do $$cc $(ARM64_FLAGS) -o $$b-$$t tests/c/$$t.c; done; \
 	    echo "test-arm64 [$$cc]: run under $(ARM64_QEMU)"; \
 	    run $$b-backend $$b-backend; \
@@ -416,9 +417,11 @@ test-arm64: | bootstrap-test-arm64
 	    printf 'portable backend: '; run $$b-core-portable $$b-core-portable; \
 	    run $$b-api-asm $$b-api-asm; \
 	    run $$b-point-asm $$b-point-asm; \
-	    if POINT_ASM_ROUNDS=100 $(ARM64_RUN) $$b-point-asm-planted > $$b-point-asm-planted.log 2>&1; then \
-	        echo "test-arm64: test_point_asm missed the planted bug (P256_PLANT_POINT_BUG)"; exit 1; fi; \
-	    echo "planted point bug caught: $$(tail -n 1 $$b-point-asm-planted.log)"; \
+	    for k in 1 2; do \
+	        if POINT_ASM_ROUNDS=100 $(ARM64_RUN) $$b-point-asm-planted$$k > $$b-point-asm-planted$$k.log 2>&1; then \
+	            echo "test-arm64: test_point_asm missed the planted bug P256_PLANT_POINT_BUG=$$k"; exit 1; fi; \
+	        echo "planted point bug $$k caught: $$(tail -n 1 $$b-point-asm-planted$$k.log)"; \
+	    done; \
 	    for t in test_hash test_hash_portable test_modinv; do run $$b-$$t $$b-$$t; done; \
 	done; \
 	echo "test-arm64: all passed"

@@ -19,8 +19,9 @@
  * in [0, p) of its exact result mod p (the multiplication and squaring are those of
  * p256_aarch64.S, the additions end in one conditional subtraction or addition of p),
  * and the formulas are the C's, so each intermediate equals the C's intermediate as an
- * element of GF(p) and hence limb for limb. Where the C computes k*x with one mul_small
- * this file adds x to itself (k = 3, 4, 8): the same element, so the same limbs.
+ * element of GF(p) and hence limb for limb. The C's mul_small by 3 is two additions
+ * here, by 4 and 8 a shift with one reduction (FSHL): the same element, so the same
+ * limbs.
  *
  * Register convention (private to this file; the functions are leaves):
  *   QA = x4..x7, QB = x19..x22, QC = x23..x26, QD = x0, x3, x8, x29: four field
@@ -171,6 +172,40 @@
     extr    \d1, TT2, TT1, #1
     extr    \d2, TT3, TT2, #1
     extr    \d3, TT4, TT3, #1
+.endm
+
+/*
+ * d = 2^s a mod p for a < p, 1 <= s <= 3, with one reduction (p256_fe_mul_small's): the
+ * shifted value is t + h 2^256 (h < 8); adding h (2^256 - p) = [h, -(h<<32), 0,
+ * h(2^32 - 1)] by words leaves v = t + h (2^256 - p) in [0, 2^256 + 2^227) within [0, 2p)
+ * as five words, and FINAL takes it below p. 26 instructions against 28 and 42 for two
+ * and three additions. d may be a. Clobbers TT*, SS*.
+ */
+.macro FSHL d0, d1, d2, d3, a0, a1, a2, a3, s
+    lsl     TT0, \a0, #(\s)
+    extr    TT1, \a1, \a0, #(64 - (\s))
+    extr    TT2, \a2, \a1, #(64 - (\s))
+    extr    TT3, \a3, \a2, #(64 - (\s))
+    lsr     TT4, \a3, #(64 - (\s))   // h
+    lsl     SS0, TT4, #32           // h<<32
+    subs    SS1, SS0, TT4           // h(2^32 - 1)
+    adds    TT0, TT0, TT4
+    adcs    TT1, TT1, xzr
+    adcs    TT2, TT2, xzr
+    adcs    TT3, TT3, SS1
+    cset    TT4, hs
+    subs    TT1, TT1, SS0           // - h 2^96; v >= 0, so the top word cannot wrap
+    sbcs    TT2, TT2, xzr
+    sbcs    TT3, TT3, xzr
+    sbc     TT4, TT4, xzr
+#if defined(P256_PLANT_POINT_BUG) && P256_PLANT_POINT_BUG == 2
+    mov     \d0, TT0               // planted bug: no final reduction
+    mov     \d1, TT1
+    mov     \d2, TT2
+    mov     \d3, TT3
+#else
+    FINAL   \d0, \d1, \d2, \d3, TT0, TT1, TT2, TT3, TT4
+#endif
 .endm
 
 /* ---- Montgomery multiplication and squaring (p256_aarch64.S's, in registers) -------- */
@@ -397,8 +432,9 @@
  *   T = U1 + U2, M = S1 + S2, R = T^2 - U1 U2 - 3 Z^4;
  *   degenerate = (M == 0) & (R == 0): then R, M = S1 - S2, U1 - U2 (masked);
  *   Z3 = Z M, X3 = R^2 - T M^2, Y3 = (R (T M^2 - 2 X3) - [not degenerate] M^4) / 2.
- * With P256_PLANT_POINT_BUG the masked replacement of R is left out (a negative control
- * for tests/c/test_point_asm.c's degenerate inputs: the harness must fail).
+ * With P256_PLANT_POINT_BUG=1 the masked replacement of R is left out (a negative
+ * control for tests/c/test_point_asm.c's degenerate inputs: the harness must fail;
+ * =2 plants FSHL's, for its shift edges).
  */
 #define S_T SLOT(6)
 #define S_MALT SLOT(7)
@@ -429,7 +465,7 @@
     str     SS0, [sp, #F_DEG]
     LDQ     QD, sp, S_MALT
     cmp     SS0, #0
-#if !defined(P256_PLANT_POINT_BUG)
+#if !defined(P256_PLANT_POINT_BUG) || P256_PLANT_POINT_BUG != 1
     QSEL    QB, QC                  // R = R' where degenerate
 #endif
     QSEL    QA, QD                  // M = M' where degenerate
@@ -502,8 +538,7 @@ P256_FUNC_BEGIN p256_jac_double_aarch64
     FMUL    QA, QA, QB              // (X - delta)(X + delta)
     FADD    QB, QA, QA
     FADD    QA, QB, QA              // alpha
-    FADD    QD, QD, QD
-    FADD    QD, QD, QD              // 4 beta
+    FSHL    QD, QD, 2               // 4 beta
     FSQR    QB, QA                  // alpha^2
     FSUB    QB, QB, QD
     FSUB    QB, QB, QD              // X3 = alpha^2 - 8 beta
@@ -512,9 +547,7 @@ P256_FUNC_BEGIN p256_jac_double_aarch64
     FMUL    QA, QA, QD              // alpha (4 beta - X3)
     LDQ     QB, sp, D_GAMMA
     FSQR    QD, QB                  // gamma^2
-    FADD    QD, QD, QD
-    FADD    QD, QD, QD
-    FADD    QD, QD, QD              // 8 gamma^2
+    FSHL    QD, QD, 3               // 8 gamma^2
     FSUB    QA, QA, QD              // Y3
     STR_R   QA, 32
     LDQ     QD, sp, D_YZ

@@ -363,9 +363,10 @@ ARM64_BIN     := tests/c/bin/arm64
 # The instructions the .S may contain (all on the Arm ARM's DIT list, or loads/stores
 # at fixed offsets from the argument pointers, or the bti landing pad, alignment nops, ret).
 # p256_point_aarch64.S adds the masks and selections (and, orr, cmp, csetm), the halving
-# (sbfx, extr) and its frame (str).
-ARM64_ASM_OK  := adc adcs adds and bti cmp csel cset csetm extr ldp ldr lsl lsr mov mul nop orr \
-                 ret sbc sbcs sbfx stp str subs umulh
+# and shifts (sbfx, extr), its frame (str) and the signing of the spilled link register
+# (paciasp, autiasp).
+ARM64_ASM_OK  := adc adcs adds and autiasp bti cmp csel cset csetm extr ldp ldr lsl lsr mov mul \
+                 nop orr paciasp ret sbc sbcs sbfx stp str subs umulh
 # The exported functions, each of which must start with bti c.
 ARM64_ASM_FNS := p256_fe_mul_aarch64 p256_fe_sqr_aarch64 p256_jac_double_aarch64 \
                  p256_jac_add_aarch64 p256_jac_add_aff_aarch64 p256_jac_add_aff_partial_aarch64

@@ -3,8 +3,9 @@
  * p256_aarch64_common.h: what the AArch64 assembly files (csrc/asm/p256_*aarch64.S)
  * share, included once at the top of each: the symbol macros, the BTI landing pad and
  * the object's notes (non-executable stack; the GNU property note under
- * -mbranch-protection). Every function in those files starts with P256_BTI_C and never
- * spills the link register, which is what the property note promises.
+ * -mbranch-protection). Every function in those files starts with P256_BTI_C and spills
+ * the link register only signed (paciasp/autiasp), which is what the property note
+ * promises.
  */
 #ifndef P256_AARCH64_COMMON_H
 #define P256_AARCH64_COMMON_H
@@ -39,10 +40,11 @@ _\name:
 
 /*
  * Branch Target Identification (FEAT_BTI, Armv8.5): "bti c" (hint #34, a NOP on CPUs
- * without BTI and for old assemblers) is a valid landing pad for an indirect call. Pointer
- * authentication is not needed: no function spills the link register. When the compiler is asked for branch protection (-mbranch-protection=...)
- * the object carries the GNU property note that says so, else the linker would turn
- * BTI off for the whole binary.
+ * without BTI and for old assemblers) is a valid landing pad for an indirect call. A
+ * function that spills the link register signs it (paciasp/autiasp, NOPs too without
+ * FEAT_PAuth). When the compiler is asked for branch protection
+ * (-mbranch-protection=...) the object carries the GNU property note that says so, else
+ * the linker would turn BTI off for the whole binary.
  */
 #define P256_BTI_C hint #34
 

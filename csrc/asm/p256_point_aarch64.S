@@ -23,25 +23,25 @@
  * here, by 4 and 8 a shift with one reduction (FSHL): the same element, so the same
  * limbs.
  *
- * Register convention (private to this file; the functions are leaves):
- *   QA = x4..x7, QB = x19..x22, QC = x23..x26, QD = x0, x3, x8, x29: four field
+ * Register convention (private to this file; the functions call nothing):
+ *   QA = x4..x7, QB = x19..x22, QC = x23..x26, QD = x0, x3, x8, x30: four field
  *        elements ("quads") that the macros below take as operands;
  *   TT0..TT4 = x9..x13, SS0..SS3 = x14..x17: scratch of every field macro;
  *   KP1 = x27 = p1 = 2^32 - 1, KP3 = x28 = p3 = 2^64 - 2^32 + 1: constant words of p;
  *   x1 = a, x2 = b (never written); r (x0 on entry) and b_inf (x3) go to the frame
- *   because their registers belong to QD. x18 (the platform register) and x30 (the
- *   link register, so it is never spilled and needs no pointer authentication) are
- *   not touched.
- * The callee-saved x19..x29 are saved in a fixed 448-byte frame that also holds the
- * intermediates that do not fit in four quads. Loads and stores use sp, x1 and x2 at
+ *   because their registers belong to QD; x30, the link register, is data too (saved,
+ *   signed: PT_ENTER). x18 (the platform register) is not touched, x29 stays the frame
+ *   pointer.
+ * The link register and the callee-saved x19..x29 are saved in a fixed 464-byte frame
+ * that also holds the intermediates that do not fit in four quads. Loads and stores use sp, x1 and x2 at
  * fixed offsets only.
  *
  * Constant time: no branch at all (straight-line code, the only branch is ret); masks
  * are selected with csel on flags set by cmp of a mask with 0; every instruction is on
  * the Arm ARM's list of instructions whose timing does not depend on their data when
  * PSTATE.DIT = 1 (DDI 0487, "About PSTATE.DIT"): adds, adcs, adc, subs, sbcs, sbc, and,
- * orr, extr, sbfx, lsl, lsr, mul, umulh, csel, cset, csetm, cmp, mov; plus ldp/ldr/stp/str
- * and ret. make test-arm64 checks the object for any other mnemonic.
+ * orr, extr, sbfx, lsl, lsr, mul, umulh, csel, cset, csetm, cmp, mov; plus ldp/ldr/stp/str,
+ * paciasp/autiasp and ret. make test-arm64 checks the object for any other mnemonic.
  */
 
 #include "p256_aarch64_common.h"
@@ -49,7 +49,7 @@
 #define QA x4, x5, x6, x7
 #define QB x19, x20, x21, x22
 #define QC x23, x24, x25, x26
-#define QD x0, x3, x8, x29
+#define QD x0, x3, x8, x30
 #define TT0 x9
 #define TT1 x10
 #define TT2 x11
@@ -63,15 +63,15 @@
 #define KP3 x28
 
 /*
- * Frame: 0..79 x19..x28, 80 x29, 88 r, then ten 32-byte slots for field elements and
- * three 8-byte masks.
+ * Frame: 0..15 the frame record (x29, x30), 16..95 x19..x28, 96 r, then ten 32-byte
+ * slots for field elements and three 8-byte masks.
  */
-#define FRAME 448
-#define F_RPTR 88
-#define SLOT(i) (96 + 32 * (i))
-#define F_AINF 416
-#define F_BINF 424
-#define F_DEG 432
+#define FRAME 464
+#define F_RPTR 96
+#define SLOT(i) (112 + 32 * (i))
+#define F_AINF 432
+#define F_BINF 440
+#define F_DEG 448
 
     .text
 
@@ -377,25 +377,36 @@
 
 /* ---- entry and exit ------------------------------------------------------------------ */
 
+/*
+ * A frame record (x29, x30) at sp with x29 = sp, so frame-pointer unwinding works
+ * inside these functions (Apple's arm64 ABI requires it); x30 is then free as data.
+ * Because the link register is spilled, it is signed first (paciasp, hint #25, with sp
+ * as the modifier) and authenticated after the frame is popped (autiasp, hint #29):
+ * NOPs where pointer authentication is off, pac-ret protection where it is on.
+ */
 .macro PT_ENTER
     P256_BTI_C
-    stp     x19, x20, [sp, #-FRAME]!
-    stp     x21, x22, [sp, #16]
-    stp     x23, x24, [sp, #32]
-    stp     x25, x26, [sp, #48]
-    stp     x27, x28, [sp, #64]
-    stp     x29, x0, [sp, #80]      // x29 and r
+    hint    #25                     // paciasp
+    stp     x29, x30, [sp, #-FRAME]!
+    mov     x29, sp
+    stp     x19, x20, [sp, #16]
+    stp     x21, x22, [sp, #32]
+    stp     x23, x24, [sp, #48]
+    stp     x25, x26, [sp, #64]
+    stp     x27, x28, [sp, #80]
+    str     x0, [sp, #F_RPTR]
     mov     KP1, #0x00000000ffffffff
     mov     KP3, #0xffffffff00000001
 .endm
 
 .macro PT_LEAVE
-    ldp     x21, x22, [sp, #16]
-    ldp     x23, x24, [sp, #32]
-    ldp     x25, x26, [sp, #48]
-    ldp     x27, x28, [sp, #64]
-    ldr     x29, [sp, #80]
-    ldp     x19, x20, [sp], #FRAME
+    ldp     x19, x20, [sp, #16]
+    ldp     x21, x22, [sp, #32]
+    ldp     x23, x24, [sp, #48]
+    ldp     x25, x26, [sp, #64]
+    ldp     x27, x28, [sp, #80]
+    ldp     x29, x30, [sp], #FRAME
+    hint    #29                     // autiasp
     ret
 .endm
 

@@ -337,8 +337,12 @@ clean:
 # The assembly field backend (csrc/asm/p256_aarch64.S) and PSTATE.DIT (csrc/cpu_aarch64.h),
 # cross-compiled and run under qemu-aarch64 user-mode emulation: the differential harness
 # tests/c/arm64_backend.c, the DIT harness tests/c/arm64_dit.c (on a CPU model with
-# FEAT_DIT and on one without), and the end-to-end C harnesses test_core.c with the
-# assembly and with the portable C. test_hash.c, test_hash_portable.c and test_modinv.c
+# FEAT_DIT and on one without), the end-to-end C harnesses test_core.c with the
+# assembly and with the portable C, test_api.c's known answers with the assembly, and
+# test_point_asm.c (the assembly point formulas
+# against the C, limb for limb), which must also catch the bugs that
+# -DP256_PLANT_POINT_BUG=1 and =2 plant in p256_point_aarch64.S (the degenerate case's
+# mask, the shift-by-2^s reduction). test_hash.c, test_hash_portable.c and test_modinv.c
 # contain no field code, so they run once per compiler (for the aarch64 SHA-2 and safegcd
 # code). Every compiler that can target aarch64 here is used (gcc, and clang with the gcc
 # cross sysroot). Before that, the assembled object is checked: only the listed
@@ -358,25 +362,36 @@ ARM64_VFLAGS  := $(VFLAGS_aarch64_asm)
 ARM64_BIN     := tests/c/bin/arm64
 # The instructions the .S may contain (all on the Arm ARM's DIT list, or loads/stores
 # at fixed offsets from the argument pointers, or the bti landing pad, alignment nops, ret).
-ARM64_ASM_OK  := adc adcs adds bti csel cset ldp ldr lsl lsr mov mul nop ret sbc sbcs stp subs umulh
+# p256_point_aarch64.S adds the masks and selections (and, orr, cmp, csetm), the halving
+# and shifts (sbfx, extr), its frame (str) and the signing of the spilled link register
+# (paciasp, autiasp).
+ARM64_ASM_OK  := adc adcs adds and autiasp bti cmp csel cset csetm extr ldp ldr lsl lsr mov mul \
+                 nop orr paciasp ret sbc sbcs sbfx stp str subs umulh
+# The exported functions, each of which must start with bti c.
+ARM64_ASM_FNS := p256_fe_mul_aarch64 p256_fe_sqr_aarch64 p256_jac_double_aarch64 \
+                 p256_jac_add_aarch64 p256_jac_add_aff_aarch64 p256_jac_add_aff_partial_aarch64
 
 .PHONY: test-arm64 bench-arm64
 
 test-arm64: | bootstrap-test-arm64
 	@set -e; mkdir -p $(ARM64_BIN); \
 	echo "test-arm64: static check of $(ARM64_ASM)"; \
-	$(ARM64_CC) -c -o $(ARM64_BIN)/p256_aarch64.o $(ARM64_ASM); \
-	$(ARM64_OBJDUMP) -d --no-show-raw-insn $(ARM64_BIN)/p256_aarch64.o > $(ARM64_BIN)/p256_aarch64.dis; \
+	: > $(ARM64_BIN)/p256_aarch64.dis; \
+	for src in $(ARM64_ASM); do \
+	    o=$(ARM64_BIN)/$$(basename $$src .S); \
+	    $(ARM64_CC) -c -o $$o.o $$src; \
+	    $(ARM64_OBJDUMP) -d --no-show-raw-insn $$o.o >> $(ARM64_BIN)/p256_aarch64.dis; \
+	    $(ARM64_CC) -mbranch-protection=standard -c -o $$o-bti.o $$src; \
+	    $(ARM64_READELF) -n $$o-bti.o | grep -q 'AArch64 feature: BTI, PAC' \
+	        || { echo "test-arm64: no BTI/PAC property note in $$src under -mbranch-protection"; exit 1; }; \
+	done; \
 	bad=$$(awk -F'\t' '/^ +[0-9a-f]+:/{split($$2, m, " "); print m[1]}' $(ARM64_BIN)/p256_aarch64.dis \
 	       | sort -u | grep -v -x -F $(foreach i,$(ARM64_ASM_OK),-e $(i)) || true); \
 	if [ -n "$$bad" ]; then echo "test-arm64: unexpected instructions in $(ARM64_ASM): $$bad"; exit 1; fi; \
-	for f in p256_fe_mul_aarch64 p256_fe_sqr_aarch64; do \
+	for f in $(ARM64_ASM_FNS); do \
 	    grep -A1 "<$$f>:" $(ARM64_BIN)/p256_aarch64.dis | grep -q 'bti	c' \
 	        || { echo "test-arm64: $$f does not start with bti c"; exit 1; }; \
 	done; \
-	$(ARM64_CC) -mbranch-protection=standard -c -o $(ARM64_BIN)/p256_aarch64-bti.o $(ARM64_ASM); \
-	$(ARM64_READELF) -n $(ARM64_BIN)/p256_aarch64-bti.o | grep -q 'AArch64 feature: BTI, PAC' \
-	    || { echo "test-arm64: no BTI/PAC property note under -mbranch-protection"; exit 1; }; \
 	run() { log=$$1.log; shift; $(ARM64_RUN) "$$@" > $$log 2>&1 || { cat $$log; echo "test-arm64: FAILED: $$*"; exit 1; }; \
 	        tail -n 1 $$log; }; \
 	ccs=gcc; \
@@ -393,6 +408,9 @@ test-arm64: | bootstrap-test-arm64
 	    $$cc $(ARM64_FLAGS) -o $$b-core-portable tests/c/test_core.c; \
 	    $$cc $(ARM64_FLAGS) -o $$b-ecmult-asm tests/c/test_ecmult.c $(ARM64_VFLAGS); \
 	    $$cc $(ARM64_FLAGS) -o $$b-ecmult-portable tests/c/test_ecmult.c; \
+	    $$cc $(ARM64_FLAGS) -o $$b-api-asm tests/c/test_api.c $(ARM64_VFLAGS); \
+	    $$cc $(ARM64_FLAGS) -o $$b-point-asm tests/c/test_point_asm.c $(ARM64_VFLAGS); \
+	    for k in 1 2; do $$cc $(ARM64_FLAGS) -DP256_PLANT_POINT_BUG=$$k -o $$b-point-asm-planted$$k tests/c/test_point_asm.c $(ARM64_VFLAGS); done; \
 	    for t in test_hash test_hash_portable test_modinv; do $$cc $(ARM64_FLAGS) -o $$b-$$t tests/c/$$t.c; done; \
 	    echo "test-arm64 [$$cc]: run under $(ARM64_QEMU)"; \
 	    run $$b-backend $$b-backend; \
@@ -402,6 +420,13 @@ test-arm64: | bootstrap-test-arm64
 	    printf 'portable backend: '; run $$b-core-portable $$b-core-portable; \
 	    printf 'assembly backend: '; run $$b-ecmult-asm $$b-ecmult-asm; \
 	    printf 'portable backend: '; run $$b-ecmult-portable $$b-ecmult-portable; \
+	    run $$b-api-asm $$b-api-asm; \
+	    run $$b-point-asm $$b-point-asm; \
+	    for k in 1 2; do \
+	        if POINT_ASM_ROUNDS=100 $(ARM64_RUN) $$b-point-asm-planted$$k > $$b-point-asm-planted$$k.log 2>&1; then \
+	            echo "test-arm64: test_point_asm missed the planted bug P256_PLANT_POINT_BUG=$$k"; exit 1; fi; \
+	        echo "planted point bug $$k caught: $$(tail -n 1 $$b-point-asm-planted$$k.log)"; \
+	    done; \
 	    for t in test_hash test_hash_portable test_modinv; do run $$b-$$t $$b-$$t; done; \
 	done; \
 	echo "test-arm64: all passed"

@@ -11,6 +11,20 @@
 
 #include "group.h"
 
-/* (none yet: issue 12 adds csrc/asm/p256_point_x86_64.S and p256_point_aarch64.S) */
+#if defined(P256_ASM_X86_64_ADX)
+/* (x86-64: csrc/asm/p256_point_x86_64.S, issue 12) */
+#elif defined(P256_ASM_AARCH64)
+/*
+ * AArch64: csrc/asm/p256_point_aarch64.S, the four formulas with the field arithmetic
+ * inlined (operands in registers, every field result fully reduced, no branch).
+ */
+void p256_jac_double_aarch64(p256_jac *r, const p256_jac *a);
+void p256_jac_add_aarch64(p256_jac *r, const p256_jac *a, const p256_jac *b);
+void p256_jac_add_aff_aarch64(p256_jac *r, const p256_jac *a, const p256_aff *b, uint64_t b_inf);
+void p256_jac_add_aff_partial_aarch64(p256_jac *r, const p256_jac *a, const p256_aff *b,
+                                      uint64_t b_inf);
+#define P256_ASM_POINT 1
+#define P256_ASM_POINT_FN(n) p256_##n##_aarch64
+#endif
 
 #endif /* P256_GROUP_ASM_H */

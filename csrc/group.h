@@ -43,9 +43,11 @@ P256_FN void p256_jac_add_aff(p256_jac *r, const p256_jac *a, const p256_aff *b,
 /*
  * r = a + b for affine b (b_inf: b is infinity instead), constant time, by the cheaper
  * incomplete formula (madd-2007-bl, 8M + 3S). Correct when a is infinity (masked: r = b),
- * b is infinity (masked: r = a), or the x coordinates of a and b differ. It is WRONG when
- * a == b or a == -b (both finite): the caller must show that case cannot occur for its
- * inputs (ecmult_impl.h argues it per use). r may alias a.
+ * b is infinity (masked: r = a), the x coordinates of a and b differ, or a == -b (then
+ * H = 0 and Z3 = 0: infinity, rightly). It is WRONG when a == b (both finite): it returns
+ * infinity instead of 2a, so the caller must show a == b cannot occur for its inputs
+ * (ecmult_impl.h argues, for every use, that neither a == b nor a == -b does). r may
+ * alias a.
  */
 P256_FN void p256_jac_add_aff_partial(p256_jac *r, const p256_jac *a, const p256_aff *b,
                                       uint64_t b_inf);

@@ -187,7 +187,7 @@ P256_FN void p256_jac_add_aff_c(p256_jac *r, const p256_jac *a, const p256_aff *
  * H = U2 - X1, Rr = S2 - Y1, X3 = Rr^2 - H^3 - 2 X1 H^2, Y3 = Rr (X1 H^2 - X3) - Y1 H^3,
  * Z3 = Z1 H. With a at infinity (Z1 = 0) every product collapses to 0, so the result is
  * replaced by (X2, Y2, 1) under a mask; with b at infinity, by a. For a == +-b the formula
- * gives H = 0, Z3 = 0 (infinity), which is right for a == -b only: callers exclude both.
+ * gives H = 0, Z3 = 0 (infinity), which is right for a == -b only: callers must exclude a == b.
  */
 P256_FN void p256_jac_add_aff_partial_c(p256_jac *r, const p256_jac *a, const p256_aff *b,
                                           uint64_t b_inf)

@@ -134,6 +134,27 @@ ctest: | bootstrap-ctest
 	    fi; \
 	done; done;)
 
+# Negative controls of tests/c/test_scalar_asm.c, run before ctest: with each planted bug
+# (P256_PLANT_SCALAR_BUG: 1 the assembly drops its final subtraction mod n, 3 its AVX2
+# table scan miscounts (only where the CPU has AVX2), 4 the Fermat chain mod n drops a
+# multiplication) the harness must fail, per compiler, on each assembly variant this CPU
+# runs; a run that passes means the harness cannot see that bug.
+SCALAR_PLANTS := 1 $(if $(filter avx2,$(CPU_FLAGS)),3) 4
+ASM_RUN_VARIANTS = $(foreach v,$(RUN_VARIANTS),$(if $(call vcol,5,$(v)),$(v)))
+
+.PHONY: ctest-scalar-plant
+ctest: ctest-scalar-plant
+ctest-scalar-plant: | bootstrap-ctest
+	@mkdir -p tests/c/bin
+	@set -e; $(foreach v,$(ASM_RUN_VARIANTS),for cc in $(CCS); do for p in $(SCALAR_PLANTS); do \
+	    b=tests/c/bin/test_scalar_asm-plant$$p-$$cc-$(v); \
+	    $$cc $(CTEST_FLAGS) -DP256_PLANT_SCALAR_BUG=$$p -o $$b tests/c/test_scalar_asm.c $(VFLAGS_$(v)); \
+	    if SCALAR_ASM_ROUNDS=2000 SCALAR_INV_ROUNDS=200 $$b > $$b.log 2>&1; then \
+	        cat $$b.log; echo "ctest [$$cc, $(v)]: planted scalar bug $$p went unnoticed: test_scalar_asm is broken"; exit 1; \
+	    fi; \
+	    echo "ctest [$$cc, $(v)]: planted scalar bug $$p caught: $$(tail -n 1 $$b.log)"; \
+	done; done;)
+
 # Constant-time check: every tests/c/ctime_*.c is built with P256_CTIME_TEST (secrets
 # marked undefined) at the release optimization level and run under valgrind memcheck,
 # which fails on any branch or memory index that depends on a secret. It runs once per

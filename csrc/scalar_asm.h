@@ -22,8 +22,7 @@
 void p256_scalar_mont_mul_x86_64_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void p256_scalar_mont_sqr_x86_64_adx(uint64_t r[4], const uint64_t a[4]);
 /* ... and AVX2, which the caller checks at run time (ecmult_impl.h). */
-void p256_aff_lookup_x86_64_avx2(uint64_t r[8], const uint64_t *table, int64_t entries,
-                                 uint64_t idx);
+void p256_aff_lookup_x86_64_avx2(uint64_t *r, const uint64_t *table, int64_t entries, uint64_t idx);
 #define P256_SCALAR_ASM_MUL p256_scalar_mont_mul_x86_64_adx
 #define P256_SCALAR_ASM_SQR p256_scalar_mont_sqr_x86_64_adx
 #define P256_AFF_LOOKUP_ASM_AVX2 p256_aff_lookup_x86_64_avx2

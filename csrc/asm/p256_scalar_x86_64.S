@@ -150,10 +150,12 @@
     adox    %r10, %r14
     adcx    %r11, %rdi
     adox    %r11, %r15
+#if P256_PLANT_SCALAR_BUG != 1 /* the harness's negative control drops the subtraction */
     cmovcq  %rsi, %r12
     cmovcq  %rcx, %r13
     cmovcq  %rbx, %r14
     cmovcq  %rdi, %r15
+#endif
     popq    %rdi
     .cfi_adjust_cfa_offset -8
     movq    %r12, (%rdi)
@@ -285,7 +287,11 @@ p256_aff_lookup_x86_64_avx2:
     vmovq   %rax, %xmm1
     vpbroadcastq %xmm1, %ymm1       /* j = 1 (the entry number of table[0]) */
     vpaddq  %ymm1, %ymm1, %ymm2     /* step = 2 */
+#if P256_PLANT_SCALAR_BUG == 3 /* negative control: the odd entries' counters are off */
+    vmovdqa %ymm1, %ymm3
+#else
     vpaddq  %ymm1, %ymm1, %ymm3     /* j + 1 = 2 */
+#endif
     vpxor   %ymm4, %ymm4, %ymm4     /* acc0 */
     vpxor   %ymm5, %ymm5, %ymm5     /* acc1 */
     movq    %rdx, %r8

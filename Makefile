@@ -165,7 +165,8 @@ ctest-scalar-plant: | bootstrap-ctest
 # the log shows them. And per backend, canary_ctime_field.c: a branch on a secret that
 # went through the backend's multiplication must be reported too, which proves valgrind
 # tracks secrets through MULX/ADCX/ADOX (a clean run of that variant would otherwise
-# mean nothing).
+# mean nothing); likewise ctime_scalar.c's canaries, a branch on a secret after the
+# product mod n and after the table scan (the assembly ones in an assembly variant).
 CTIME_FLAGS    ?= -O3 -gdwarf-4 -std=c99 -Wall -Wextra -Werror -Icsrc -DP256_CTIME_TEST
 CTIMES         := $(wildcard tests/c/ctime_*.c)
 CTIME_VARIANTS ?= $(RUN_VARIANTS)
@@ -189,6 +190,14 @@ ctime: | bootstrap-ctime
 	        exit 1; \
 	    fi; \
 	    echo "ctime [$(v), $$cc]: canary_ctime_field flagged (secrets tracked through the backend)"; \
+	    for k in 1 2; do \
+	        b=tests/c/bin/ctime_scalar-canary$$k-$(v)-$$cc; \
+	        $$cc $(CTIME_FLAGS) -DCTIME_SCALAR_CANARY=$$k -o $$b tests/c/ctime_scalar.c $(VFLAGS_$(v)); \
+	        if valgrind -q --error-exitcode=1 $$b >/dev/null 2>&1; then \
+	            echo "ctime [$(v), $$cc]: ctime_scalar's canary $$k (1: product mod n, 2: table scan) went unreported: the check is broken"; exit 1; \
+	        fi; \
+	        echo "ctime [$(v), $$cc]: ctime_scalar canary $$k flagged (secrets tracked through $$([ $$k = 1 ] && echo 'the product mod n' || echo 'the table scan'))"; \
+	    done; \
 	done;)
 	@set -e; for cc in $(CCS); do \
 	    b=tests/c/bin/canary_ctime-$$cc; \
@@ -378,26 +387,32 @@ ARM64_ASM     := $(call vcol,5,aarch64_asm)
 ARM64_VFLAGS  := $(VFLAGS_aarch64_asm)
 ARM64_BIN     := tests/c/bin/arm64
 # The instructions the .S may contain (all on the Arm ARM's DIT list, or loads/stores
-# at fixed offsets from the argument pointers, or the bti landing pad, alignment nops, ret).
-ARM64_ASM_OK  := adc adcs adds bti csel cset ldp ldr lsl lsr mov mul nop ret sbc sbcs stp subs umulh
+# at fixed offsets from the argument pointers or sp, or the bti landing pad, alignment
+# nops, ret; movk builds constants). Every function symbol must start with bti c.
+ARM64_ASM_OK  := adc adcs adds bti csel cset ldp ldr lsl lsr mov movk mul nop ret sbc sbcs stp subs umulh
 
 .PHONY: test-arm64 bench-arm64
 
 test-arm64: | bootstrap-test-arm64
 	@set -e; mkdir -p $(ARM64_BIN); \
-	echo "test-arm64: static check of $(ARM64_ASM)"; \
-	$(ARM64_CC) -c -o $(ARM64_BIN)/p256_aarch64.o $(ARM64_ASM); \
-	$(ARM64_OBJDUMP) -d --no-show-raw-insn $(ARM64_BIN)/p256_aarch64.o > $(ARM64_BIN)/p256_aarch64.dis; \
-	bad=$$(awk -F'\t' '/^ +[0-9a-f]+:/{split($$2, m, " "); print m[1]}' $(ARM64_BIN)/p256_aarch64.dis \
+	for src in $(ARM64_ASM); do \
+	o=$(ARM64_BIN)/$$(basename $$src .S); \
+	echo "test-arm64: static check of $$src"; \
+	$(ARM64_CC) -c -o $$o.o $$src; \
+	$(ARM64_OBJDUMP) -d --no-show-raw-insn $$o.o > $$o.dis; \
+	bad=$$(awk -F'\t' '/^ +[0-9a-f]+:/{split($$2, m, " "); print m[1]}' $$o.dis \
 	       | sort -u | grep -v -x -F $(foreach i,$(ARM64_ASM_OK),-e $(i)) || true); \
-	if [ -n "$$bad" ]; then echo "test-arm64: unexpected instructions in $(ARM64_ASM): $$bad"; exit 1; fi; \
-	for f in p256_fe_mul_aarch64 p256_fe_sqr_aarch64; do \
-	    grep -A1 "<$$f>:" $(ARM64_BIN)/p256_aarch64.dis | grep -q 'bti	c' \
+	if [ -n "$$bad" ]; then echo "test-arm64: unexpected instructions in $$src: $$bad"; exit 1; fi; \
+	fns=$$(sed -n 's/^[0-9a-f]* <\([A-Za-z0-9_]*\)>:$$/\1/p' $$o.dis); \
+	test -n "$$fns" || { echo "test-arm64: no function in $$src"; exit 1; }; \
+	for f in $$fns; do \
+	    grep -A1 "<$$f>:" $$o.dis | grep -q 'bti	c' \
 	        || { echo "test-arm64: $$f does not start with bti c"; exit 1; }; \
 	done; \
-	$(ARM64_CC) -mbranch-protection=standard -c -o $(ARM64_BIN)/p256_aarch64-bti.o $(ARM64_ASM); \
-	$(ARM64_READELF) -n $(ARM64_BIN)/p256_aarch64-bti.o | grep -q 'AArch64 feature: BTI, PAC' \
-	    || { echo "test-arm64: no BTI/PAC property note under -mbranch-protection"; exit 1; }; \
+	$(ARM64_CC) -mbranch-protection=standard -c -o $$o-bti.o $$src; \
+	$(ARM64_READELF) -n $$o-bti.o | grep -q 'AArch64 feature: BTI, PAC' \
+	    || { echo "test-arm64: no BTI/PAC property note in $$src under -mbranch-protection"; exit 1; }; \
+	done; \
 	run() { log=$$1.log; shift; $(ARM64_RUN) "$$@" > $$log 2>&1 || { cat $$log; echo "test-arm64: FAILED: $$*"; exit 1; }; \
 	        tail -n 1 $$log; }; \
 	ccs=gcc; \
@@ -413,6 +428,8 @@ test-arm64: | bootstrap-test-arm64
 	    $$cc $(ARM64_FLAGS) -o $$b-core-asm tests/c/test_core.c $(ARM64_VFLAGS); \
 	    $$cc $(ARM64_FLAGS) -o $$b-core-portable tests/c/test_core.c; \
 	    for t in test_hash test_hash_portable test_modinv; do $$cc $(ARM64_FLAGS) -o $$b-$$t tests/c/$$t.c; done; \
+	    $$cc $(ARM64_FLAGS) -o $$b-scalar-asm tests/c/test_scalar_asm.c $(ARM64_VFLAGS); \
+	    $$cc $(ARM64_FLAGS) -DP256_PLANT_SCALAR_BUG=1 -o $$b-scalar-plant tests/c/test_scalar_asm.c $(ARM64_VFLAGS); \
 	    echo "test-arm64 [$$cc]: run under $(ARM64_QEMU)"; \
 	    run $$b-backend $$b-backend; \
 	    run $$b-dit-max -cpu max $$b-dit dit; \
@@ -420,6 +437,10 @@ test-arm64: | bootstrap-test-arm64
 	    printf 'assembly backend: '; run $$b-core-asm $$b-core-asm; \
 	    printf 'portable backend: '; run $$b-core-portable $$b-core-portable; \
 	    for t in test_hash test_hash_portable test_modinv; do run $$b-$$t $$b-$$t; done; \
+	    SCALAR_INV_ROUNDS=10000 run $$b-scalar-asm $$b-scalar-asm; \
+	    if SCALAR_ASM_ROUNDS=2000 SCALAR_INV_ROUNDS=100 $(ARM64_RUN) $$b-scalar-plant > $$b-scalar-plant.log 2>&1; then \
+	        echo "test-arm64: planted scalar bug (P256_PLANT_SCALAR_BUG=1) went unnoticed"; exit 1; fi; \
+	    echo "planted scalar bug caught: $$(tail -n 1 $$b-scalar-plant.log)"; \
 	done; \
 	echo "test-arm64: all passed"
 

@@ -388,8 +388,9 @@ ARM64_VFLAGS  := $(VFLAGS_aarch64_asm)
 ARM64_BIN     := tests/c/bin/arm64
 # The instructions the .S may contain (all on the Arm ARM's DIT list, or loads/stores
 # at fixed offsets from the argument pointers or sp, or the bti landing pad, alignment
-# nops, ret; movk builds constants). Every function symbol must start with bti c.
-ARM64_ASM_OK  := adc adcs adds bti csel cset ldp ldr lsl lsr mov movk mul nop ret sbc sbcs stp subs umulh
+# nops, ret; movk builds constants; the AdvSIMD add, bit, cmeq, dup of the table scan).
+# Every function symbol must start with bti c.
+ARM64_ASM_OK  := adc adcs add adds bit bti cmeq csel cset dup ldp ldr lsl lsr mov movk mul nop ret sbc sbcs stp subs umulh
 
 .PHONY: test-arm64 bench-arm64
 
@@ -429,7 +430,7 @@ test-arm64: | bootstrap-test-arm64
 	    $$cc $(ARM64_FLAGS) -o $$b-core-portable tests/c/test_core.c; \
 	    for t in test_hash test_hash_portable test_modinv; do $$cc $(ARM64_FLAGS) -o $$b-$$t tests/c/$$t.c; done; \
 	    $$cc $(ARM64_FLAGS) -o $$b-scalar-asm tests/c/test_scalar_asm.c $(ARM64_VFLAGS); \
-	    $$cc $(ARM64_FLAGS) -DP256_PLANT_SCALAR_BUG=1 -o $$b-scalar-plant tests/c/test_scalar_asm.c $(ARM64_VFLAGS); \
+	    for p in 1 3; do $$cc $(ARM64_FLAGS) -DP256_PLANT_SCALAR_BUG=$$p -o $$b-scalar-plant$$p tests/c/test_scalar_asm.c $(ARM64_VFLAGS); done; \
 	    echo "test-arm64 [$$cc]: run under $(ARM64_QEMU)"; \
 	    run $$b-backend $$b-backend; \
 	    run $$b-dit-max -cpu max $$b-dit dit; \
@@ -438,9 +439,11 @@ test-arm64: | bootstrap-test-arm64
 	    printf 'portable backend: '; run $$b-core-portable $$b-core-portable; \
 	    for t in test_hash test_hash_portable test_modinv; do run $$b-$$t $$b-$$t; done; \
 	    SCALAR_INV_ROUNDS=10000 run $$b-scalar-asm $$b-scalar-asm; \
-	    if SCALAR_ASM_ROUNDS=2000 SCALAR_INV_ROUNDS=100 $(ARM64_RUN) $$b-scalar-plant > $$b-scalar-plant.log 2>&1; then \
-	        echo "test-arm64: planted scalar bug (P256_PLANT_SCALAR_BUG=1) went unnoticed"; exit 1; fi; \
-	    echo "planted scalar bug caught: $$(tail -n 1 $$b-scalar-plant.log)"; \
+	    for p in 1 3; do \
+	        if SCALAR_ASM_ROUNDS=2000 SCALAR_INV_ROUNDS=100 $(ARM64_RUN) $$b-scalar-plant$$p > $$b-scalar-plant$$p.log 2>&1; then \
+	            echo "test-arm64: planted scalar bug $$p (P256_PLANT_SCALAR_BUG, test_scalar_asm.c) went unnoticed"; exit 1; fi; \
+	        echo "planted scalar bug $$p caught: $$(tail -n 1 $$b-scalar-plant$$p.log)"; \
+	    done; \
 	done; \
 	echo "test-arm64: all passed"
 

@@ -97,6 +97,17 @@ P256_INLINE void p256_aff_lookup(p256_aff *r, const p256_aff *table, int entries
     else
         p256_aff_lookup_generic(r, table, entries, idx);
 }
+#elif defined(P256_AFF_LOOKUP_ASM_NEON16) && defined(P256_AFF_LOOKUP_ASM_NEON64)
+/* The NEON scans of scalar_asm.h for the sizes they have (entries is public). */
+P256_INLINE void p256_aff_lookup(p256_aff *r, const p256_aff *table, int entries, uint64_t idx)
+{
+    if (entries == 16)
+        P256_AFF_LOOKUP_ASM_NEON16((uint64_t *)r, (const uint64_t *)table, idx);
+    else if (entries == 64)
+        P256_AFF_LOOKUP_ASM_NEON64((uint64_t *)r, (const uint64_t *)table, idx);
+    else
+        p256_aff_lookup_generic(r, table, entries, idx);
+}
 #else
 #define p256_aff_lookup p256_aff_lookup_generic
 #endif

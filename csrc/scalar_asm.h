@@ -6,9 +6,10 @@
  * A backend that has them defines P256_SCALAR_ASM_MUL / P256_SCALAR_ASM_SQR (the
  * Montgomery product a*b/R mod n and square a^2/R mod n, R = 2^256: exactly
  * scalar_impl.h's p256_scalar_mont_mul_c, 4 little-endian 64-bit limbs, inputs < n,
- * output < n, r may alias a or b) and, where it has one, P256_AFF_LOOKUP_ASM (r = the
- * 8 words of table entry idx - 1, 8 words per entry, or 0 when idx is 0 or > entries;
- * entries >= 0 is public, idx secret: every entry is read and masked). All constant time
+ * output < n, r may alias a or b) and, where it has them, the table scans
+ * P256_AFF_LOOKUP_ASM_* (r = the 8 words of table entry idx - 1, 8 words per entry, or 0
+ * when idx is 0 or > entries; entries >= 0 is public (fixed by the name for the
+ * NEON16/NEON64 ones), idx secret: every entry is read and masked). All constant time
  * in every secret input: no branch, memory index or variable-time instruction depends
  * on it.
  */
@@ -30,8 +31,13 @@ void p256_aff_lookup_x86_64_avx2(uint64_t *r, const uint64_t *table, int64_t ent
 /* csrc/asm/p256_scalar_aarch64.S. */
 void p256_scalar_mont_mul_aarch64(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void p256_scalar_mont_sqr_aarch64(uint64_t r[4], const uint64_t a[4]);
+/* The scan for the two table sizes the core uses (NEON, unrolled: no loop branch). */
+void p256_aff_lookup_aarch64_16(uint64_t *r, const uint64_t *table, uint64_t idx);
+void p256_aff_lookup_aarch64_64(uint64_t *r, const uint64_t *table, uint64_t idx);
 #define P256_SCALAR_ASM_MUL p256_scalar_mont_mul_aarch64
 #define P256_SCALAR_ASM_SQR p256_scalar_mont_sqr_aarch64
+#define P256_AFF_LOOKUP_ASM_NEON16 p256_aff_lookup_aarch64_16
+#define P256_AFF_LOOKUP_ASM_NEON64 p256_aff_lookup_aarch64_64
 #endif
 
 #endif /* P256_SCALAR_ASM_H */

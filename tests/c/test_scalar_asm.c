@@ -10,8 +10,9 @@
  * - p256_scalar_mul (the backend's) vs a C-only twin; p256_scalar_inv_fermat vs
  *   p256_scalar_inv_safegcd on SCALAR_INV_ROUNDS random inputs (default 10^5) and the
  *   edges, and a * a^-1 == 1; p256_scalar_inv (the default) vs both.
- * - p256_aff_lookup (the default scan: assembly where the backend has it) and the AVX2
- *   C clone vs the plain C body, for every idx 0..entries+1 and every table size used
+ * - p256_aff_lookup (the default scan: assembly where the backend has it), the AVX2 C
+ *   clone and the assembly scans (AVX2; NEON for 16 and 64 entries) vs the expected
+ *   entry and the plain C body, for every idx 0..entries+1 and every table size used
  *   (P256_COMB_ENTRIES, P256_CONST_ENTRIES) and a few others.
  * Built once per variant (make ctest); the assembly checks report SKIP on a variant
  * without them (the rest still runs). Negative controls: -DP256_PLANT_SCALAR_BUG=1
@@ -216,7 +217,7 @@ static void test_lookup(void)
 {
     enum { MAXE = 80 };
     static p256_aff table[MAXE + 1];
-    const int sizes[] = {0, 1, 2, 3, 7, 8, 15, P256_CONST_ENTRIES, 31, 32, 33, P256_COMB_ENTRIES, MAXE};
+    const int sizes[] = {0, 1, 2, 3, 7, 8, 15, 16, P256_CONST_ENTRIES, 31, 32, 33, 64, P256_COMB_ENTRIES, MAXE};
     p256_aff got, want, zero;
 
     memset(&zero, 0, sizeof zero);
@@ -239,6 +240,16 @@ static void test_lookup(void)
                 P256_AFF_LOOKUP_ASM_AVX2((uint64_t *)&got, (const uint64_t *)table, entries, idx);
                 CHECK(memcmp(&got, &want, sizeof got) == 0, "lookup AVX2 asm entries %d idx %u", entries, (unsigned)idx);
 #endif
+            }
+#endif
+#if defined(P256_AFF_LOOKUP_ASM_NEON16)
+            if (entries == 16) {
+                P256_AFF_LOOKUP_ASM_NEON16((uint64_t *)&got, (const uint64_t *)table, idx);
+                CHECK(memcmp(&got, &want, sizeof got) == 0, "lookup NEON16 idx %u", (unsigned)idx);
+            }
+            if (entries == 64) {
+                P256_AFF_LOOKUP_ASM_NEON64((uint64_t *)&got, (const uint64_t *)table, idx);
+                CHECK(memcmp(&got, &want, sizeof got) == 0, "lookup NEON64 idx %u", (unsigned)idx);
             }
 #endif
         }

@@ -128,7 +128,7 @@ P256_INLINE void p256_scalar_mont_sqr_n(p256_scalar *r, const p256_scalar *a, in
  * n prime), in the Montgomery domain on the backend's square and product. n - 2 =
  * ffffffff 00000000 ffffffff ffffffff | bce6faada7179e84 f3b9cac2fc63254f: the top half
  * from x32 = a^(2^32 - 1); the low half by sliding windows of up to 4 bits over odd powers
- * a^1..a^15 (the exponent is public, so the window walk may branch on it). 253 S + 38 M,
+ * a^1..a^15 (the exponent is public, so the window walk may branch on it). 253 S + 39 M,
  * plus 2 M in and out of the domain.
  */
 P256_FN void p256_scalar_inv_fermat(p256_scalar *r, const p256_scalar *a)

@@ -134,6 +134,27 @@ ctest: | bootstrap-ctest
 	    fi; \
 	done; done;)
 
+# Negative controls of tests/c/test_scalar_asm.c, run before ctest: with each planted bug
+# (P256_PLANT_SCALAR_BUG: 1 the assembly drops its final subtraction mod n, 3 its AVX2
+# table scan miscounts (only where the CPU has AVX2), 4 the Fermat chain mod n drops a
+# multiplication) the harness must fail, per compiler, on each assembly variant this CPU
+# runs; a run that passes means the harness cannot see that bug.
+SCALAR_PLANTS := 1 $(if $(filter avx2,$(CPU_FLAGS)),3) 4
+ASM_RUN_VARIANTS = $(foreach v,$(RUN_VARIANTS),$(if $(call vcol,5,$(v)),$(v)))
+
+.PHONY: ctest-scalar-plant
+ctest: ctest-scalar-plant
+ctest-scalar-plant: | bootstrap-ctest
+	@mkdir -p tests/c/bin
+	@set -e; $(foreach v,$(ASM_RUN_VARIANTS),for cc in $(CCS); do for p in $(SCALAR_PLANTS); do \
+	    b=tests/c/bin/test_scalar_asm-plant$$p-$$cc-$(v); \
+	    $$cc $(CTEST_FLAGS) -DP256_PLANT_SCALAR_BUG=$$p -o $$b tests/c/test_scalar_asm.c $(VFLAGS_$(v)); \
+	    if SCALAR_ASM_ROUNDS=2000 SCALAR_INV_ROUNDS=200 $$b > $$b.log 2>&1; then \
+	        cat $$b.log; echo "ctest [$$cc, $(v)]: planted scalar bug $$p went unnoticed: test_scalar_asm is broken"; exit 1; \
+	    fi; \
+	    echo "ctest [$$cc, $(v)]: planted scalar bug $$p caught: $$(tail -n 1 $$b.log)"; \
+	done; done;)
+
 # Constant-time check: every tests/c/ctime_*.c is built with P256_CTIME_TEST (secrets
 # marked undefined) at the release optimization level and run under valgrind memcheck,
 # which fails on any branch or memory index that depends on a secret. It runs once per
@@ -144,7 +165,8 @@ ctest: | bootstrap-ctest
 # the log shows them. And per backend, canary_ctime_field.c: a branch on a secret that
 # went through the backend's multiplication must be reported too, which proves valgrind
 # tracks secrets through MULX/ADCX/ADOX (a clean run of that variant would otherwise
-# mean nothing).
+# mean nothing); likewise ctime_scalar.c's canaries, a branch on a secret after the
+# product mod n and after the table scan (the assembly ones in an assembly variant).
 CTIME_FLAGS    ?= -O3 -gdwarf-4 -std=c99 -Wall -Wextra -Werror -Icsrc -DP256_CTIME_TEST
 CTIMES         := $(wildcard tests/c/ctime_*.c)
 CTIME_VARIANTS ?= $(RUN_VARIANTS)
@@ -168,6 +190,14 @@ ctime: | bootstrap-ctime
 	        exit 1; \
 	    fi; \
 	    echo "ctime [$(v), $$cc]: canary_ctime_field flagged (secrets tracked through the backend)"; \
+	    for k in 1 2; do \
+	        b=tests/c/bin/ctime_scalar-canary$$k-$(v)-$$cc; \
+	        $$cc $(CTIME_FLAGS) -DCTIME_SCALAR_CANARY=$$k -o $$b tests/c/ctime_scalar.c $(VFLAGS_$(v)); \
+	        if valgrind -q --error-exitcode=1 $$b >/dev/null 2>&1; then \
+	            echo "ctime [$(v), $$cc]: ctime_scalar's canary $$k (1: product mod n, 2: table scan) went unreported: the check is broken"; exit 1; \
+	        fi; \
+	        echo "ctime [$(v), $$cc]: ctime_scalar canary $$k flagged (secrets tracked through $$([ $$k = 1 ] && echo 'the product mod n' || echo 'the table scan'))"; \
+	    done; \
 	done;)
 	@set -e; for cc in $(CCS); do \
 	    b=tests/c/bin/canary_ctime-$$cc; \
@@ -361,13 +391,14 @@ ARM64_ASM     := $(call vcol,5,aarch64_asm)
 ARM64_VFLAGS  := $(VFLAGS_aarch64_asm)
 ARM64_BIN     := tests/c/bin/arm64
 # The instructions the .S may contain (all on the Arm ARM's DIT list, or loads/stores
-# at fixed offsets from the argument pointers, or the bti landing pad, alignment nops, ret).
+# at fixed offsets from the argument pointers or sp, or the bti landing pad, alignment
+# nops, ret; movk builds constants; the AdvSIMD add, bit, cmeq, dup of the table scan).
 # p256_point_aarch64.S adds the masks and selections (and, orr, cmp, csetm), the halving
 # and shifts (sbfx, extr), its frame (str) and the signing of the spilled link register
-# (paciasp, autiasp).
-ARM64_ASM_OK  := adc adcs adds and autiasp bti cmp csel cset csetm extr ldp ldr lsl lsr mov mul \
-                 nop orr paciasp ret sbc sbcs sbfx stp str subs umulh
-# The exported functions, each of which must start with bti c.
+# (paciasp, autiasp). Every function symbol must start with bti c.
+ARM64_ASM_OK  := adc adcs add adds and autiasp bit bti cmeq cmp csel cset csetm dup extr ldp ldr \
+                 lsl lsr mov movk mul nop orr paciasp ret sbc sbcs sbfx stp str subs umulh
+# The exported functions, each of which must be present (and so start with bti c).
 ARM64_ASM_FNS := p256_fe_mul_aarch64 p256_fe_sqr_aarch64 p256_jac_double_aarch64 \
                  p256_jac_add_aarch64 p256_jac_add_aff_aarch64 p256_jac_add_aff_partial_aarch64
 
@@ -375,22 +406,26 @@ ARM64_ASM_FNS := p256_fe_mul_aarch64 p256_fe_sqr_aarch64 p256_jac_double_aarch64
 
 test-arm64: | bootstrap-test-arm64
 	@set -e; mkdir -p $(ARM64_BIN); \
-	echo "test-arm64: static check of $(ARM64_ASM)"; \
-	: > $(ARM64_BIN)/p256_aarch64.dis; \
 	for src in $(ARM64_ASM); do \
-	    o=$(ARM64_BIN)/$$(basename $$src .S); \
-	    $(ARM64_CC) -c -o $$o.o $$src; \
-	    $(ARM64_OBJDUMP) -d --no-show-raw-insn $$o.o >> $(ARM64_BIN)/p256_aarch64.dis; \
-	    $(ARM64_CC) -mbranch-protection=standard -c -o $$o-bti.o $$src; \
-	    $(ARM64_READELF) -n $$o-bti.o | grep -q 'AArch64 feature: BTI, PAC' \
-	        || { echo "test-arm64: no BTI/PAC property note in $$src under -mbranch-protection"; exit 1; }; \
-	done; \
-	bad=$$(awk -F'\t' '/^ +[0-9a-f]+:/{split($$2, m, " "); print m[1]}' $(ARM64_BIN)/p256_aarch64.dis \
+	o=$(ARM64_BIN)/$$(basename $$src .S); \
+	echo "test-arm64: static check of $$src"; \
+	$(ARM64_CC) -c -o $$o.o $$src; \
+	$(ARM64_OBJDUMP) -d --no-show-raw-insn $$o.o > $$o.dis; \
+	bad=$$(awk -F'\t' '/^ +[0-9a-f]+:/{split($$2, m, " "); print m[1]}' $$o.dis \
 	       | sort -u | grep -v -x -F $(foreach i,$(ARM64_ASM_OK),-e $(i)) || true); \
-	if [ -n "$$bad" ]; then echo "test-arm64: unexpected instructions in $(ARM64_ASM): $$bad"; exit 1; fi; \
-	for f in $(ARM64_ASM_FNS); do \
-	    grep -A1 "<$$f>:" $(ARM64_BIN)/p256_aarch64.dis | grep -q 'bti	c' \
+	if [ -n "$$bad" ]; then echo "test-arm64: unexpected instructions in $$src: $$bad"; exit 1; fi; \
+	fns=$$(sed -n 's/^[0-9a-f]* <\([A-Za-z0-9_]*\)>:$$/\1/p' $$o.dis); \
+	test -n "$$fns" || { echo "test-arm64: no function in $$src"; exit 1; }; \
+	for f in $$fns; do \
+	    grep -A1 "<$$f>:" $$o.dis | grep -q 'bti	c' \
 	        || { echo "test-arm64: $$f does not start with bti c"; exit 1; }; \
+	done; \
+	$(ARM64_CC) -mbranch-protection=standard -c -o $$o-bti.o $$src; \
+	$(ARM64_READELF) -n $$o-bti.o | grep -q 'AArch64 feature: BTI, PAC' \
+	    || { echo "test-arm64: no BTI/PAC property note in $$src under -mbranch-protection"; exit 1; }; \
+	done; \
+	for f in $(ARM64_ASM_FNS); do \
+	    cat $(foreach s,$(ARM64_ASM),$(ARM64_BIN)/$(basename $(notdir $(s))).dis) | grep -q "<$$f>:" || { echo "test-arm64: $$f is in none of $(ARM64_ASM)"; exit 1; }; \
 	done; \
 	run() { log=$$1.log; shift; $(ARM64_RUN) "$$@" > $$log 2>&1 || { cat $$log; echo "test-arm64: FAILED: $$*"; exit 1; }; \
 	        tail -n 1 $$log; }; \
@@ -412,6 +447,8 @@ test-arm64: | bootstrap-test-arm64
 	    $$cc $(ARM64_FLAGS) -o $$b-point-asm tests/c/test_point_asm.c $(ARM64_VFLAGS); \
 	    for k in 1 2; do $$cc $(ARM64_FLAGS) -DP256_PLANT_POINT_BUG=$$k -o $$b-point-asm-planted$$k tests/c/test_point_asm.c $(ARM64_VFLAGS); done; \
 	    for t in test_hash test_hash_portable test_modinv; do $$cc $(ARM64_FLAGS) -o $$b-$$t tests/c/$$t.c; done; \
+	    $$cc $(ARM64_FLAGS) -o $$b-scalar-asm tests/c/test_scalar_asm.c $(ARM64_VFLAGS); \
+	    for p in 1 3; do $$cc $(ARM64_FLAGS) -DP256_PLANT_SCALAR_BUG=$$p -o $$b-scalar-plant$$p tests/c/test_scalar_asm.c $(ARM64_VFLAGS); done; \
 	    echo "test-arm64 [$$cc]: run under $(ARM64_QEMU)"; \
 	    run $$b-backend $$b-backend; \
 	    run $$b-dit-max -cpu max $$b-dit dit; \
@@ -428,6 +465,12 @@ test-arm64: | bootstrap-test-arm64
 	        echo "planted point bug $$k caught: $$(tail -n 1 $$b-point-asm-planted$$k.log)"; \
 	    done; \
 	    for t in test_hash test_hash_portable test_modinv; do run $$b-$$t $$b-$$t; done; \
+	    SCALAR_INV_ROUNDS=10000 run $$b-scalar-asm $$b-scalar-asm; \
+	    for p in 1 3; do \
+	        if SCALAR_ASM_ROUNDS=2000 SCALAR_INV_ROUNDS=100 $(ARM64_RUN) $$b-scalar-plant$$p > $$b-scalar-plant$$p.log 2>&1; then \
+	            echo "test-arm64: planted scalar bug $$p (P256_PLANT_SCALAR_BUG, test_scalar_asm.c) went unnoticed"; exit 1; fi; \
+	        echo "planted scalar bug $$p caught: $$(tail -n 1 $$b-scalar-plant$$p.log)"; \
+	    done; \
 	done; \
 	echo "test-arm64: all passed"
 

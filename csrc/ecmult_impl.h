@@ -45,6 +45,8 @@ P256_INLINE uint64_t p256_booth(uint64_t w, int bits, uint64_t *neg)
  * baseline build and AVX2 code in the clone below, chosen once at run time.
  */
 typedef uint64_t p256_v4 __attribute__((vector_size(32)));
+/* An entry is 8 words, no padding: what the assembly scans (scalar_asm.h) assume. */
+typedef char p256_aff_is_8_words[sizeof(p256_aff) == 64 ? 1 : -1];
 
 #define P256_AFF_LOOKUP_BODY                                                   \
     {                                                                          \
@@ -65,7 +67,8 @@ static void p256_aff_lookup_generic(p256_aff *r, const p256_aff *table, int entr
     P256_AFF_LOOKUP_BODY
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(P256_NO_AVX2)
-__attribute__((target("avx2"))) static void
+/* Unused where the backend has the scan in assembly (scalar_asm.h): the harness's reference. */
+__attribute__((target("avx2"))) P256_UNUSED static void
 p256_aff_lookup_avx2(p256_aff *r, const p256_aff *table, int entries, uint64_t idx)
     P256_AFF_LOOKUP_BODY
 
@@ -85,7 +88,23 @@ static int p256_cpu_avx2(void)
 P256_INLINE void p256_aff_lookup(p256_aff *r, const p256_aff *table, int entries, uint64_t idx)
 {
     if (p256_cpu_avx2())
+#if defined(P256_AFF_LOOKUP_ASM_AVX2)
+        /* The same scan in assembly, two entries per iteration (faster: docs/performance.md). */
+        P256_AFF_LOOKUP_ASM_AVX2((uint64_t *)r, (const uint64_t *)table, entries, idx);
+#else
         p256_aff_lookup_avx2(r, table, entries, idx);
+#endif
+    else
+        p256_aff_lookup_generic(r, table, entries, idx);
+}
+#elif defined(P256_AFF_LOOKUP_ASM_NEON16) && defined(P256_AFF_LOOKUP_ASM_NEON64)
+/* The NEON scans of scalar_asm.h for the sizes they have (entries is public). */
+P256_INLINE void p256_aff_lookup(p256_aff *r, const p256_aff *table, int entries, uint64_t idx)
+{
+    if (entries == 16)
+        P256_AFF_LOOKUP_ASM_NEON16((uint64_t *)r, (const uint64_t *)table, idx);
+    else if (entries == 64)
+        P256_AFF_LOOKUP_ASM_NEON64((uint64_t *)r, (const uint64_t *)table, idx);
     else
         p256_aff_lookup_generic(r, table, entries, idx);
 }

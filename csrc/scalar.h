@@ -32,8 +32,15 @@ P256_FN uint64_t p256_scalar_mask_is_zero(const p256_scalar *a);
 P256_FN void p256_scalar_add(p256_scalar *r, const p256_scalar *a, const p256_scalar *b);
 P256_FN void p256_scalar_mul(p256_scalar *r, const p256_scalar *a, const p256_scalar *b);
 
-/* r = a^-1 mod n (0 for 0): constant-time safegcd (modinv.h). */
+/*
+ * r = a^-1 mod n (0 for 0), constant time: p256_scalar_inv is the faster of the two
+ * below on the backend (measured: docs/performance.md), the other its cross-check.
+ * _safegcd: Bernstein-Yang safegcd (modinv.h); _fermat: a^(n-2) by a fixed addition
+ * chain on the backend's Montgomery square and product.
+ */
 P256_FN void p256_scalar_inv(p256_scalar *r, const p256_scalar *a);
+P256_FN void p256_scalar_inv_safegcd(p256_scalar *r, const p256_scalar *a);
+P256_FN void p256_scalar_inv_fermat(p256_scalar *r, const p256_scalar *a);
 /* The same, variable time, for public values (the s of a signature being verified). */
 P256_FN void p256_scalar_inv_vartime(p256_scalar *r, const p256_scalar *a);
 

@@ -5,6 +5,7 @@
 
 #include "scalar.h"
 #include "modinv_impl.h"
+#include "scalar_asm.h"
 
 static const uint64_t p256_n[4] = {0xf3b9cac2fc632551ULL, 0xbce6faada7179e84ULL,
                                    0xffffffffffffffffULL, 0xffffffff00000000ULL};
@@ -21,8 +22,12 @@ P256_INLINE void p256_scalar_reduce_once(p256_scalar *r, uint64_t t0, uint64_t t
     p256_words_reduce_once(r->v, t0, t1, t2, t3, t4, p256_n[0], p256_n[1], p256_n[2], p256_n[3]);
 }
 
-/* Montgomery product a*b/2^256 mod n (CIOS, as p256_fe_mul but with a general modulus). */
-P256_FN void p256_scalar_mont_mul(p256_scalar *r, const p256_scalar *a, const p256_scalar *b)
+/*
+ * Montgomery product a*b/2^256 mod n (CIOS, as p256_fe_mul but with a general modulus):
+ * the portable reference, always compiled; the assembly backends' twins must return
+ * the same limbs (tests/c/test_scalar_asm.c).
+ */
+P256_FN void p256_scalar_mont_mul_c(p256_scalar *r, const p256_scalar *a, const p256_scalar *b)
 {
     uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5, row[5], m;
 
@@ -49,6 +54,25 @@ P256_FN void p256_scalar_mont_mul(p256_scalar *r, const p256_scalar *a, const p2
         t4 = t5 + c;
     }
     p256_scalar_reduce_once(r, t0, t1, t2, t3, t4);
+}
+
+/* The backend's Montgomery product and square (scalar_asm.h), else the C. */
+P256_INLINE void p256_scalar_mont_mul(p256_scalar *r, const p256_scalar *a, const p256_scalar *b)
+{
+#if defined(P256_SCALAR_ASM_MUL)
+    P256_SCALAR_ASM_MUL(r->v, a->v, b->v);
+#else
+    p256_scalar_mont_mul_c(r, a, b);
+#endif
+}
+
+P256_INLINE void p256_scalar_mont_sqr(p256_scalar *r, const p256_scalar *a)
+{
+#if defined(P256_SCALAR_ASM_SQR)
+    P256_SCALAR_ASM_SQR(r->v, a->v);
+#else
+    p256_scalar_mont_mul_c(r, a, a);
+#endif
 }
 
 P256_FN uint64_t p256_scalar_set_bytes_checked(p256_scalar *r, const uint8_t b[32])
@@ -87,9 +111,77 @@ P256_FN void p256_scalar_mul(p256_scalar *r, const p256_scalar *a, const p256_sc
     p256_scalar_mont_mul(r, &t, &p256_scalar_r2);
 }
 
-P256_FN void p256_scalar_inv(p256_scalar *r, const p256_scalar *a)
+P256_FN void p256_scalar_inv_safegcd(p256_scalar *r, const p256_scalar *a)
 {
     p256_modinv(r->v, a->v, &p256_modinv_n);
+}
+
+P256_INLINE void p256_scalar_mont_sqr_n(p256_scalar *r, const p256_scalar *a, int k)
+{
+    p256_scalar_mont_sqr(r, a);
+    while (--k > 0)
+        p256_scalar_mont_sqr(r, r);
+}
+
+/*
+ * Fermat: a^(n-2) (FIPS 186-5 B.1 / SEC 1 allow any inversion; Fermat's little theorem,
+ * n prime), in the Montgomery domain on the backend's square and product. n - 2 =
+ * ffffffff 00000000 ffffffff ffffffff | bce6faada7179e84 f3b9cac2fc63254f: the top half
+ * from x32 = a^(2^32 - 1); the low half by sliding windows of up to 4 bits over odd powers
+ * a^1..a^15 (the exponent is public, so the window walk may branch on it). 253 S + 39 M,
+ * plus 2 M in and out of the domain.
+ */
+P256_FN void p256_scalar_inv_fermat(p256_scalar *r, const p256_scalar *a)
+{
+    static const p256_scalar one = {{1, 0, 0, 0}};
+    static const uint64_t low[2] = {0xf3b9cac2fc63254fULL, 0xbce6faada7179e84ULL};
+    p256_scalar odd[8], x2, x8, x16, x32, t; /* odd[i] = a^(2i+1) */
+
+    p256_scalar_mont_mul(&odd[0], a, &p256_scalar_r2);   /* aR */
+    p256_scalar_mont_sqr(&x2, &odd[0]);
+    for (int i = 1; i < 8; i++)
+        p256_scalar_mont_mul(&odd[i], &odd[i - 1], &x2);
+    p256_scalar_mont_sqr_n(&x8, &odd[7], 4);              /* odd[7] = a^(2^4 - 1) */
+    p256_scalar_mont_mul(&x8, &x8, &odd[7]);
+    p256_scalar_mont_sqr_n(&x16, &x8, 8);
+    p256_scalar_mont_mul(&x16, &x16, &x8);
+    p256_scalar_mont_sqr_n(&x32, &x16, 16);
+    p256_scalar_mont_mul(&x32, &x32, &x16);
+    p256_scalar_mont_sqr_n(&t, &x32, 64);                 /* 32 ones, 32 zeros */
+    p256_scalar_mont_mul(&t, &t, &x32);                   /* 32 ones */
+    p256_scalar_mont_sqr_n(&t, &t, 32);
+#if !defined(P256_PLANT_SCALAR_BUG) || P256_PLANT_SCALAR_BUG != 4 /* harness's negative control */
+    p256_scalar_mont_mul(&t, &t, &x32);                   /* 32 ones */
+#endif
+    for (int i = 127; i >= 0;) {
+        int j, w;
+        if (!((low[i / 64] >> (i % 64)) & 1)) {
+            p256_scalar_mont_sqr(&t, &t);
+            i--;
+            continue;
+        }
+        j = i >= 3 ? i - 3 : 0;                           /* window [j, i], odd value */
+        while (!((low[j / 64] >> (j % 64)) & 1))
+            j++;
+        w = 0;
+        for (int b = i; b >= j; b--)
+            w = 2 * w + (int)((low[b / 64] >> (b % 64)) & 1);
+        p256_scalar_mont_sqr_n(&t, &t, i - j + 1);
+        p256_scalar_mont_mul(&t, &t, &odd[w / 2]);
+        i = j - 1;
+    }
+    p256_scalar_mont_mul(r, &t, &one);                    /* out of the domain */
+    p256_memzero(odd, sizeof odd);
+    p256_memzero(&x2, sizeof x2);
+    p256_memzero(&x8, sizeof x8);
+    p256_memzero(&x16, sizeof x16);
+    p256_memzero(&x32, sizeof x32);
+    p256_memzero(&t, sizeof t);
+}
+
+P256_FN void p256_scalar_inv(p256_scalar *r, const p256_scalar *a)
+{
+    p256_scalar_inv_safegcd(r, a);
 }
 
 P256_FN void p256_scalar_inv_vartime(p256_scalar *r, const p256_scalar *a)

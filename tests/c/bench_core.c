@@ -21,7 +21,7 @@
 
 static uint8_t d[32], pub[65], peer[65], rs[64], digest[32], out[65], shared[32], comp[33];
 static p256_fe fa, fb;
-static p256_scalar sa;
+static p256_scalar sa, sb;
 
 #define BENCH(name, iters, stmt)                                                  \
     do {                                                                          \
@@ -99,6 +99,7 @@ int main(int argc, char **argv)
     p256_fe_from_bytes(&fa, pub + 1);
     p256_fe_from_bytes(&fb, pub + 33);
     p256_scalar_set_bytes_reduce(&sa, d);
+    p256_scalar_set_bytes_reduce(&sb, pub + 1);
 
     if (argc > 1 && strcmp(argv[1], "-go") == 0) {
         go_benchmarks();
@@ -113,6 +114,30 @@ int main(int argc, char **argv)
     BENCH("fe_sqrt", 2000, p256_fe_sqrt(&fa, &fb));
     BENCH("scalar_inv (safegcd)", 2000, p256_scalar_inv(&sa, &sa));
     BENCH("scalar_inv_vartime", 2000, p256_scalar_inv_vartime(&sa, &sa));
+    BENCH("scalar_inv_safegcd", 2000, p256_scalar_inv_safegcd(&sa, &sa));
+    BENCH("scalar_inv_fermat", 2000, p256_scalar_inv_fermat(&sa, &sa));
+    BENCH("scalar_mont_mul (C)", 200000, p256_scalar_mont_mul_c(&sa, &sa, &sb));
+    BENCH("scalar_mont_mul (backend)", 200000, p256_scalar_mont_mul(&sa, &sa, &sb));
+    BENCH("scalar_mont_sqr (backend)", 200000, p256_scalar_mont_sqr(&sa, &sa));
+    BENCH("scalar_mul", 200000, p256_scalar_mul(&sa, &sa, &sb));
+    {
+        static p256_aff tab[64], out8;
+        for (int i = 0; i < 64; i++)
+            tab[i].x = fa, tab[i].y = fb;
+        BENCH("aff_lookup 64 (generic C)", 200000, p256_aff_lookup_generic(&out8, tab, 64, (uint64_t)((i ^ out8.x.v[0]) & 63)));
+        BENCH("aff_lookup 16 (generic C)", 200000, p256_aff_lookup_generic(&out8, tab, 16, (uint64_t)((i ^ out8.x.v[0]) & 15)));
+#if defined(__x86_64__) && !defined(P256_NO_AVX2)
+        BENCH("aff_lookup 64 (AVX2 C)", 200000, p256_aff_lookup_avx2(&out8, tab, 64, (uint64_t)((i ^ out8.x.v[0]) & 63)));
+        BENCH("aff_lookup 16 (AVX2 C)", 200000, p256_aff_lookup_avx2(&out8, tab, 16, (uint64_t)((i ^ out8.x.v[0]) & 15)));
+#endif
+#if defined(P256_AFF_LOOKUP_ASM_AVX2)
+        BENCH("aff_lookup 64 (AVX2 asm)", 200000, P256_AFF_LOOKUP_ASM_AVX2((uint64_t *)&out8, (const uint64_t *)tab, 64, (uint64_t)((i ^ out8.x.v[0]) & 63)));
+        BENCH("aff_lookup 16 (AVX2 asm)", 200000, P256_AFF_LOOKUP_ASM_AVX2((uint64_t *)&out8, (const uint64_t *)tab, 16, (uint64_t)((i ^ out8.x.v[0]) & 15)));
+#endif
+        BENCH("aff_lookup 64 (default)", 200000, p256_aff_lookup(&out8, tab, 64, (uint64_t)((i ^ out8.x.v[0]) & 63)));
+        BENCH("aff_lookup 16 (default)", 200000, p256_aff_lookup(&out8, tab, 16, (uint64_t)((i ^ out8.x.v[0]) & 15)));
+        fa.v[0] ^= out8.x.v[0] & 1;
+    }
     BENCH("jac_double", 20000, p256_jac_double(&j, &j));
     j.x = fa, j.y = fb, j.z = p256_fe_one;
     a.x = fb, a.y = fa;

@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * p256_scalar_aarch64.S: Montgomery multiplication and squaring modulo the P-256 group
+ * order n for AArch64 (A64, AAPCS64). Contract: csrc/scalar_asm.h.
+ *
+ *   void p256_scalar_mont_mul_aarch64(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+ *       r = a*b/R mod n, R = 2^256
+ *   void p256_scalar_mont_sqr_aarch64(uint64_t r[4], const uint64_t a[4]);
+ *       r = a^2/R mod n
+ *   void p256_aff_lookup_aarch64_16(uint64_t *r, const uint64_t *table, uint64_t idx);
+ *   void p256_aff_lookup_aarch64_64(uint64_t *r, const uint64_t *table, uint64_t idx);
+ *       the constant-time table scan of 16 or 64 entries (NEON)
+ *
+ * Inputs < n, output < n; r may alias a or b (every input word is loaded before r is
+ * stored). n = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551
+ * (FIPS 186-5, SEC 2) = [n0, n1, n2, n3] by words, n2 = 2^64 - 1,
+ * n3 = 0xffffffff00000000; -n^-1 mod 2^64 = 0xccd1c8aaee00bc4f. The C reference is
+ * scalar_impl.h's p256_scalar_mont_mul_c (tests/c/test_scalar_asm.c compares them).
+ *
+ * Montgomery's reduction (P. L. Montgomery, Math. Comp. 44, 1985) a word at a time:
+ * m = t0 * (-n^-1) mod 2^64 makes t + m*n divisible by 2^64. Unlike p, n has no form
+ * that turns m*n into shifts, so m*n is four mul/umulh pairs against the constants.
+ *
+ * Constant time: only mul, umulh, adds/adcs/adc, subs/sbcs, csel, cset, mov/movk
+ * (constants), the AdvSIMD dup, cmeq, bit and add, and loads/stores at fixed offsets
+ * from the argument pointers (or post-indexed by constants) and sp; all
+ * on the Arm ARM's data-independent-timing list under PSTATE.DIT (DDI 0487, "About
+ * PSTATE.DIT"). No branch but ret. make test-arm64 checks the object.
+ *
+ * Registers: x19-x22 hold n0..n3 (saved to the stack and restored, AAPCS64 callee-saved);
+ * x18, the platform register, is never touched.
+ */
+
+#if defined(__APPLE__)
+.macro P256_ORD_FUNC_BEGIN name
+    .globl  _\name
+    .private_extern _\name
+    .p2align 4
+_\name:
+.endm
+.macro P256_ORD_FUNC_END name
+.endm
+#else
+.macro P256_ORD_FUNC_BEGIN name
+    .globl  \name
+    .hidden \name
+    .type   \name, %function
+    .p2align 4
+\name:
+.endm
+.macro P256_ORD_FUNC_END name
+    .size   \name, . - \name
+.endm
+#endif
+
+/* "bti c" (hint #34; a NOP without FEAT_BTI): the landing pad of an indirect call. Both
+ * functions are leaves and never spill the link register, so no PAC is needed. */
+#define P256_BTI_C hint #34
+
+    .text
+
+/* Save x19-x22 and load n0..n3 into them; x17 = -n^-1 mod 2^64. */
+.macro P256_ORD_ENTER
+    stp     x19, x20, [sp, #-32]!
+    stp     x21, x22, [sp, #16]
+    mov     x19, #0x2551
+    movk    x19, #0xfc63, lsl #16
+    movk    x19, #0xcac2, lsl #32
+    movk    x19, #0xf3b9, lsl #48
+    mov     x20, #0x9e84
+    movk    x20, #0xa717, lsl #16
+    movk    x20, #0xfaad, lsl #32
+    movk    x20, #0xbce6, lsl #48
+    mov     x21, #-1
+    mov     x22, #0xffffffff00000000
+    mov     x17, #0xbc4f
+    movk    x17, #0xee00, lsl #16
+    movk    x17, #0xc8aa, lsl #32
+    movk    x17, #0xccd1, lsl #48
+.endm
+
+/*
+ * r = t mod n for the 5-word t = t0..t4 < 2n: u = t - n; if that borrowed, t is the
+ * answer (csel, no branch), else u. Store r, restore x19-x22. Clobbers x13-x16.
+ */
+.macro P256_ORD_FINAL t0, t1, t2, t3, t4
+    subs    x13, \t0, x19
+    sbcs    x14, \t1, x20
+    sbcs    x15, \t2, x21
+    sbcs    x16, \t3, x22
+    sbcs    xzr, \t4, xzr                   // C clear (lo) iff t < n
+#if P256_PLANT_SCALAR_BUG != 1 /* the harness's negative control drops the subtraction */
+    csel    x13, \t0, x13, lo
+    csel    x14, \t1, x14, lo
+    csel    x15, \t2, x15, lo
+    csel    x16, \t3, x16, lo
+#else
+    mov     x13, \t0
+    mov     x14, \t1
+    mov     x15, \t2
+    mov     x16, \t3
+#endif
+    stp     x13, x14, [x0]
+    stp     x15, x16, [x0, #16]
+    ldp     x21, x22, [sp, #16]
+    ldp     x19, x20, [sp], #32
+.endm
+
+/*
+ * One reduction step on the 5-word window t0..t4 (value t < 2^320): t = (t + m*n)/2^64,
+ * result in t1, t2, t3, t4, t0. m = t0 * x17 goes to x7. Low halves of m*n first
+ * (words 0..3; word 0 becomes 0 by the choice of m), their carry out of word 4 becomes
+ * the new top word, then the high halves (words 1..4). Clobbers x7, x13-x16.
+ * In the CIOS use below t + m*n < 2n*2^64 (header of p256_scalar_mont_mul_aarch64),
+ * so the new top word is at most 1 and the last adc cannot wrap.
+ */
+.macro P256_ORD_RED5 t0, t1, t2, t3, t4
+    mul     x7, \t0, x17
+    mul     x13, x7, x19
+    mul     x14, x7, x20
+    mul     x15, x7, x21
+    mul     x16, x7, x22
+    adds    x13, \t0, x13                   // = 0, carry out
+    adcs    \t1, \t1, x14
+    adcs    \t2, \t2, x15
+    adcs    \t3, \t3, x16
+    adcs    \t4, \t4, xzr
+    cset    \t0, hs
+    umulh   x13, x7, x19
+    umulh   x14, x7, x20
+    umulh   x15, x7, x21
+    umulh   x16, x7, x22
+    adds    \t1, \t1, x13
+    adcs    \t2, \t2, x14
+    adcs    \t3, \t3, x15
+    adcs    \t4, \t4, x16
+    adc     \t0, \t0, xzr
+.endm
+
+/*
+ * The same step on a 4-word window w0..w3 (value < 2^256, the low half of a 512-bit
+ * product): (w + m*n)/2^64 < 2^192 + n < 2^256, so the result fits w1, w2, w3, w0 and
+ * the top word (hi(m*n3) + the two carries) cannot wrap. Clobbers x1-x5 (a is dead by then).
+ */
+.macro P256_ORD_RED4 w0, w1, w2, w3
+    mul     x1, \w0, x17
+    mul     x2, x1, x19
+    mul     x3, x1, x20
+    mul     x4, x1, x21
+    mul     x5, x1, x22
+    adds    x2, \w0, x2
+    adcs    \w1, \w1, x3
+    adcs    \w2, \w2, x4
+    adcs    \w3, \w3, x5
+    cset    \w0, hs
+    umulh   x2, x1, x19
+    umulh   x3, x1, x20
+    umulh   x4, x1, x21
+    umulh   x5, x1, x22
+    adds    \w1, \w1, x2
+    adcs    \w2, \w2, x3
+    adcs    \w3, \w3, x4
+    adc     \w0, \w0, x5
+.endm
+
+/*
+ * t0..t4 += a*bi, a = x3..x6: the low halves at words 0..3 (carry into word 4), then
+ * the high halves at words 1..4. t < 2n before, so the sum is < 2n + (n-1)(2^64-1)
+ * < 2^320: no carry out of word 4. Clobbers x13-x16.
+ */
+.macro P256_ORD_ROW bi, t0, t1, t2, t3, t4
+    mul     x13, x3, \bi
+    mul     x14, x4, \bi
+    mul     x15, x5, \bi
+    mul     x16, x6, \bi
+    adds    \t0, \t0, x13
+    adcs    \t1, \t1, x14
+    adcs    \t2, \t2, x15
+    adcs    \t3, \t3, x16
+    adc     \t4, \t4, xzr
+    umulh   x13, x3, \bi
+    umulh   x14, x4, \bi
+    umulh   x15, x5, \bi
+    umulh   x16, x6, \bi
+    adds    \t1, \t1, x13
+    adcs    \t2, \t2, x14
+    adcs    \t3, \t3, x15
+    adc     \t4, \t4, x16
+.endm
+
+/*
+ * p256_scalar_mont_mul_aarch64(r = x0, a = x1, b = x2)
+ *
+ * Interleaved (CIOS) Montgomery multiplication: for i = 0..3, t += a*b_i, then one
+ * reduction step. t < 2n before each row, because
+ *   (2n - 1 + (n - 1)(2^64 - 1) + (2^64 - 1)n) / 2^64 < 2n,
+ * so t fits five words (t4 <= 1) and one conditional subtraction finishes.
+ * Registers: a = x3..x6, b_i then m = x7, t = x8..x12 (rotating), scratch x13..x16.
+ */
+P256_ORD_FUNC_BEGIN p256_scalar_mont_mul_aarch64
+    P256_BTI_C
+    P256_ORD_ENTER
+    ldp     x3, x4, [x1]
+    ldp     x5, x6, [x1, #16]
+    ldr     x7, [x2]
+
+    // Row 0: t = a*b0.
+    mul     x8, x3, x7
+    mul     x9, x4, x7
+    mul     x10, x5, x7
+    mul     x11, x6, x7
+    umulh   x13, x3, x7
+    umulh   x14, x4, x7
+    umulh   x15, x5, x7
+    umulh   x12, x6, x7
+    adds    x9, x9, x13
+    adcs    x10, x10, x14
+    adcs    x11, x11, x15
+    adc     x12, x12, xzr                   // umulh <= 2^64 - 2: no wrap
+    P256_ORD_RED5 x8, x9, x10, x11, x12     // t = x9, x10, x11, x12, x8
+
+    ldr     x7, [x2, #8]
+    P256_ORD_ROW  x7, x9, x10, x11, x12, x8
+    P256_ORD_RED5 x9, x10, x11, x12, x8     // t = x10, x11, x12, x8, x9
+
+    ldr     x7, [x2, #16]
+    P256_ORD_ROW  x7, x10, x11, x12, x8, x9
+    P256_ORD_RED5 x10, x11, x12, x8, x9     // t = x11, x12, x8, x9, x10
+
+    ldr     x7, [x2, #24]
+    P256_ORD_ROW  x7, x11, x12, x8, x9, x10
+    P256_ORD_RED5 x11, x12, x8, x9, x10     // t = x12, x8, x9, x10, x11
+
+    P256_ORD_FINAL x12, x8, x9, x10, x11
+    ret
+P256_ORD_FUNC_END p256_scalar_mont_mul_aarch64
+
+/*
+ * p256_scalar_mont_sqr_aarch64(r = x0, a = x1)
+ *
+ * The 512-bit square T = H*2^256 + L (the six cross products once, doubled, plus the
+ * four squares: 10 mul + 10 umulh), then four P256_ORD_RED4 steps turn L into
+ * L' = (L + M*n)/2^256 <= n for some M < 2^256, and T/R = L' + H (mod n) with
+ * L' + H <= n + (n-1)^2/2^256 < 2n: add H (five words), subtract n conditionally.
+ * Registers: a = x2..x5; T = x6..x13 (cross products in x7..x13 first); scratch x1,
+ * x14..x16, then x1..x5 in the reduction.
+ */
+P256_ORD_FUNC_BEGIN p256_scalar_mont_sqr_aarch64
+    P256_BTI_C
+    P256_ORD_ENTER
+    ldp     x2, x3, [x1]
+    ldp     x4, x5, [x1, #16]
+
+    // a0*(a1, a2, a3) at words 1..4.
+    mul     x7, x2, x3
+    umulh   x8, x2, x3
+    mul     x9, x2, x4
+    umulh   x10, x2, x4
+    mul     x11, x2, x5
+    umulh   x12, x2, x5
+    adds    x8, x8, x9
+    adcs    x9, x10, x11
+    adc     x10, x12, xzr
+    // a1*(a2, a3) at words 3..5.
+    mul     x11, x3, x4
+    umulh   x12, x3, x4
+    mul     x13, x3, x5
+    umulh   x14, x3, x5
+    adds    x12, x12, x13
+    adc     x14, x14, xzr
+    adds    x9, x9, x11
+    adcs    x10, x10, x12
+    adc     x11, x14, xzr
+    // a2*a3 at words 5..6.
+    mul     x12, x4, x5
+    umulh   x13, x4, x5
+    adds    x11, x11, x12
+    adc     x12, x13, xzr
+
+    // Double the cross sum (< 2^448, so < 2^449 after: x13 takes the top bit).
+    adds    x7, x7, x7
+    adcs    x8, x8, x8
+    adcs    x9, x9, x9
+    adcs    x10, x10, x10
+    adcs    x11, x11, x11
+    adcs    x12, x12, x12
+    cset    x13, hs
+
+    // Add the squares at words 2i, 2i+1: T = x6..x13.
+    mul     x6, x2, x2
+    umulh   x14, x2, x2
+    mul     x15, x3, x3
+    umulh   x16, x3, x3
+    adds    x7, x7, x14
+    adcs    x8, x8, x15
+    adcs    x9, x9, x16
+    mul     x14, x4, x4
+    umulh   x15, x4, x4
+    mul     x16, x5, x5
+    umulh   x1, x5, x5
+    adcs    x10, x10, x14
+    adcs    x11, x11, x15
+    adcs    x12, x12, x16
+    adc     x13, x13, x1
+
+    P256_ORD_RED4 x6, x7, x8, x9            // x7, x8, x9, x6
+    P256_ORD_RED4 x7, x8, x9, x6            // x8, x9, x6, x7
+    P256_ORD_RED4 x8, x9, x6, x7            // x9, x6, x7, x8
+    P256_ORD_RED4 x9, x6, x7, x8            // x6, x7, x8, x9
+
+    adds    x6, x6, x10
+    adcs    x7, x7, x11
+    adcs    x8, x8, x12
+    adcs    x9, x9, x13
+    cset    x10, hs
+
+    P256_ORD_FINAL x6, x7, x8, x9, x10
+    ret
+P256_ORD_FUNC_END p256_scalar_mont_sqr_aarch64
+
+/*
+ * p256_aff_lookup_aarch64_<N>(r = x0, table = x1, idx = x2), N = 16 or 64: r = the 8
+ * words of entry idx - 1, or 0 when idx is 0 or > N. Every entry is loaded (post-indexed:
+ * the addresses depend on nothing but N) and merged under the mask (counter == idx) by
+ * BIT, so the result is the one matching entry or stays 0. Fully unrolled, no branch.
+ * Even and odd entries go to separate accumulators and counters (two dependency chains
+ * of N/2); at most one of the two sets is nonzero, so a final ADD merges them.
+ * Registers: v0 = idx, v1 = 2, v2/v3 counters, v4-v7 and v20-v23 accumulators,
+ * v16-v19 and v26-v29 entries, v24/v25 masks; v8-v15 (callee-saved) are not touched.
+ */
+.macro P256_AFF_LOOKUP_NEON entries
+    P256_BTI_C
+    dup     v0.2d, x2
+    mov     x3, #1
+    dup     v2.2d, x3
+    mov     x3, #2
+    dup     v1.2d, x3
+#if P256_PLANT_SCALAR_BUG == 3 /* negative control: the odd entries' counters are off */
+    mov     v3.16b, v2.16b
+#else
+    dup     v3.2d, x3
+#endif
+    dup     v4.2d, xzr
+    mov     v5.16b, v4.16b
+    mov     v6.16b, v4.16b
+    mov     v7.16b, v4.16b
+    mov     v20.16b, v4.16b
+    mov     v21.16b, v4.16b
+    mov     v22.16b, v4.16b
+    mov     v23.16b, v4.16b
+    .rept   \entries / 2
+    ldp     q16, q17, [x1], #32
+    ldp     q18, q19, [x1], #32
+    ldp     q26, q27, [x1], #32
+    ldp     q28, q29, [x1], #32
+    cmeq    v24.2d, v2.2d, v0.2d
+    cmeq    v25.2d, v3.2d, v0.2d
+    bit     v4.16b, v16.16b, v24.16b
+    bit     v5.16b, v17.16b, v24.16b
+    bit     v6.16b, v18.16b, v24.16b
+    bit     v7.16b, v19.16b, v24.16b
+    bit     v20.16b, v26.16b, v25.16b
+    bit     v21.16b, v27.16b, v25.16b
+    bit     v22.16b, v28.16b, v25.16b
+    bit     v23.16b, v29.16b, v25.16b
+    add     v2.2d, v2.2d, v1.2d
+    add     v3.2d, v3.2d, v1.2d
+    .endr
+    add     v4.2d, v4.2d, v20.2d
+    add     v5.2d, v5.2d, v21.2d
+    add     v6.2d, v6.2d, v22.2d
+    add     v7.2d, v7.2d, v23.2d
+    stp     q4, q5, [x0]
+    stp     q6, q7, [x0, #32]
+    ret
+.endm
+
+P256_ORD_FUNC_BEGIN p256_aff_lookup_aarch64_16
+    P256_AFF_LOOKUP_NEON 16
+P256_ORD_FUNC_END p256_aff_lookup_aarch64_16
+
+P256_ORD_FUNC_BEGIN p256_aff_lookup_aarch64_64
+    P256_AFF_LOOKUP_NEON 64
+P256_ORD_FUNC_END p256_aff_lookup_aarch64_64
+
+#if defined(__ELF__)
+    .section .note.GNU-stack, "", %progbits
+
+/* The BTI/PAC property note under -mbranch-protection, as in p256_aarch64.S. */
+#if (defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT) || \
+    (defined(__ARM_FEATURE_PAC_DEFAULT) && __ARM_FEATURE_PAC_DEFAULT)
+#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
+#define P256_ORD_PROPERTY_BTI 1
+#else
+#define P256_ORD_PROPERTY_BTI 0
+#endif
+#if defined(__ARM_FEATURE_PAC_DEFAULT) && __ARM_FEATURE_PAC_DEFAULT
+#define P256_ORD_PROPERTY_PAC 2
+#else
+#define P256_ORD_PROPERTY_PAC 0
+#endif
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long   4                       // n_namesz: "GNU\0"
+    .long   16                      // n_descsz
+    .long   5                       // NT_GNU_PROPERTY_TYPE_0
+    .asciz  "GNU"
+    .long   0xc0000000              // GNU_PROPERTY_AARCH64_FEATURE_1_AND
+    .long   4                       // pr_datasz
+    .long   P256_ORD_PROPERTY_BTI | P256_ORD_PROPERTY_PAC
+    .long   0                       // pad to 8 bytes
+#endif
+#endif

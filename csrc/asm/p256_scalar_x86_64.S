@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * p256_scalar_x86_64.S: Montgomery multiplication and squaring modulo the P-256 group
+ * order n, and the constant-time affine table scan, for x86-64 CPUs with BMI2 (MULX)
+ * and ADX (ADCX/ADOX); the scan also needs AVX2. Contracts: csrc/scalar_asm.h.
+ *
+ *   void p256_scalar_mont_mul_x86_64_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+ *   void p256_scalar_mont_sqr_x86_64_adx(uint64_t r[4], const uint64_t a[4]);
+ *       r = a*b/R mod n, r = a^2/R mod n, R = 2^256; inputs < n, output < n; r may alias
+ *       a or b (the inputs are read in full before r is written).
+ *   void p256_aff_lookup_x86_64_avx2(uint64_t r[8], const uint64_t *table, int64_t entries,
+ *                                    uint64_t idx);
+ *       r = table entry idx - 1 (8 words each), or 0 for idx = 0 or idx > entries.
+ *
+ * n = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551 (FIPS 186-5 /
+ * SEC 2), -n^-1 mod 2^64 = 0xccd1c8aaee00bc4f. The C reference is scalar_impl.h's
+ * p256_scalar_mont_mul; tests/c/test_scalar_asm.c compares the two.
+ *
+ * Constant time: no branch and no address depends on the data (the scan's addresses
+ * depend on the public table size only); MULX, IMUL, ADCX/ADOX, ADD/ADC/SUB/SBB, CMOVcc,
+ * MOV and the AVX2 compare/and/or are on Intel's list of Data Operand Independent
+ * Timing instructions.
+ *
+ * Shape (separated operand scanning): the 512-bit product T = T_hi*2^256 + T_lo first
+ * (MULX with the two carry chains CF/OF, Intel white paper 327831, "New Instructions
+ * Supporting Large Integer Arithmetic"), then Montgomery's reduction (P. L. Montgomery,
+ * "Modular multiplication without trial division", Math. Comp. 44, 1985) of T_lo alone:
+ * (T + M*n)/2^256 = T_hi + (T_lo + M*n)/2^256. After k word steps on the 4-word window
+ * it holds (T_lo + M_k*n)/2^(64k) < 2^(256-64k) + n < 2^256, so nothing leaves the
+ * window; the last leaves u <= n. T_hi <= (n-1)^2/2^256 < n, so v = T_hi + u < 2n and
+ * one conditional subtraction finishes: w = (T_hi + (2^256 - n)) + u, computed beside v
+ * on the other carry chain, carries out of 256 bits exactly when v >= n, and is then
+ * v - n mod 2^256 (T_hi + 2^256 - n < 2^256 since T_hi < n).
+ */
+
+#if defined(__CET__)
+#include <cet.h>
+#else
+#define _CET_ENDBR
+#endif
+
+    .section .rodata
+    .p2align 5
+.Lord:
+    .quad   0xf3b9cac2fc632551, 0xbce6faada7179e84, 0xffffffffffffffff, 0xffffffff00000000
+.Lord_n0inv:
+    .quad   0xccd1c8aaee00bc4f
+/* 2^256 - n, word by word. */
+.Lord_neg:
+    .quad   0x0c46353d039cdaaf, 0x4319055258e8617b, 0x0000000000000000, 0x00000000ffffffff
+
+    .text
+
+.macro P256_ORD_PROLOGUE
+    .cfi_startproc
+    _CET_ENDBR
+    pushq   %rbx
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %rbx, -16
+    pushq   %rbp
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %rbp, -24
+    pushq   %r12
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %r12, -32
+    pushq   %r13
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %r13, -40
+    pushq   %r14
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %r14, -48
+    pushq   %r15
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %r15, -56
+    pushq   %rdi                    /* r, popped by P256_ORD_FINISH */
+    .cfi_adjust_cfa_offset 8
+.endm
+
+.macro P256_ORD_EPILOGUE
+    popq    %r15
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore %r15
+    popq    %r14
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore %r14
+    popq    %r13
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore %r13
+    popq    %r12
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore %r12
+    popq    %rbp
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore %rbp
+    popq    %rbx
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore %rbx
+    ret
+    .cfi_endproc
+.endm
+
+/*
+ * One Montgomery word step on the window (w0, w1, w2, w3), value W < 2^256:
+ * W' = (W + m*n)/2^64 with m = w0 * (-n^-1) mod 2^64, so the low word cancels; W' lands
+ * in (w1, w2, w3, w0) and is < 2^192 + n < 2^256 (see the header), so the top word
+ * hi(m*n3) + two carries cannot wrap. rbp must be 0; clobbers rax, rdx.
+ */
+.macro P256_ORD_STEP w0, w1, w2, w3
+    movq    \w0, %rdx
+    imulq   .Lord_n0inv(%rip), %rdx  /* m */
+    xorl    %eax, %eax              /* clears CF and OF */
+    mulx    .Lord(%rip), %rax, %rbx
+    adcx    %rax, \w0               /* = 0 by the choice of m, carry out */
+    adox    %rbx, \w1
+    mulx    .Lord+8(%rip), %rax, %rbx
+    adcx    %rax, \w1
+    adox    %rbx, \w2
+    mulx    .Lord+16(%rip), %rax, %rbx
+    adcx    %rax, \w2
+    adox    %rbx, \w3
+    mulx    .Lord+24(%rip), %rax, \w0
+    adcx    %rax, \w3
+    adox    %rbp, \w0
+    adcx    %rbp, \w0
+.endm
+
+/*
+ * T = (r8..r15) < n^2 -> r = T/R mod n, with r's address on the stack (the prologue's
+ * last push); rsi, rcx, rdi, rax, rbx, rdx are free, rbp = 0.
+ */
+.macro P256_ORD_FINISH
+    P256_ORD_STEP %r8, %r9, %r10, %r11
+    P256_ORD_STEP %r9, %r10, %r11, %r8
+    P256_ORD_STEP %r10, %r11, %r8, %r9
+    P256_ORD_STEP %r11, %r8, %r9, %r10
+    movq    %r12, %rsi              /* d = T_hi + (2^256 - n) < 2^256: depends on T_hi */
+    movq    %r13, %rcx              /* only, so it runs beside the steps above */
+    movq    %r14, %rbx
+    movq    %r15, %rdi
+    addq    .Lord_neg(%rip), %rsi
+    adcq    .Lord_neg+8(%rip), %rcx
+    adcq    $0, %rbx
+    adcq    .Lord_neg+24(%rip), %rdi
+    xorl    %eax, %eax              /* clears CF and OF */
+    adcx    %r8, %rsi               /* w = d + u */
+    adox    %r8, %r12               /* v = T_hi + u (no carry out when w does not carry) */
+    adcx    %r9, %rcx
+    adox    %r9, %r13
+    adcx    %r10, %rbx
+    adox    %r10, %r14
+    adcx    %r11, %rdi
+    adox    %r11, %r15
+#if P256_PLANT_SCALAR_BUG != 1 /* the harness's negative control drops the subtraction */
+    cmovcq  %rsi, %r12
+    cmovcq  %rcx, %r13
+    cmovcq  %rbx, %r14
+    cmovcq  %rdi, %r15
+#endif
+    popq    %rdi
+    .cfi_adjust_cfa_offset -8
+    movq    %r12, (%rdi)
+    movq    %r13, 8(%rdi)
+    movq    %r14, 16(%rdi)
+    movq    %r15, 24(%rdi)
+.endm
+
+/*
+ * Row i of the product, i >= 1: (u0..u4) += a*b_i at word i, CF adding low halves, OF
+ * high halves; u4 starts as hi(a3*b_i). The partial product after row i is
+ * < 2^(256+64(i+1)): the top word takes both final carries without wrapping.
+ * rsi = a, rcx = b; clobbers rax, rbx, rdx, rbp (0 after).
+ */
+.macro P256_ORD_ROW off, u0, u1, u2, u3, u4
+    movq    \off(%rcx), %rdx
+    xorl    %ebp, %ebp
+    mulx    (%rsi), %rax, %rbx
+    adcx    %rax, \u0
+    adox    %rbx, \u1
+    mulx    8(%rsi), %rax, %rbx
+    adcx    %rax, \u1
+    adox    %rbx, \u2
+    mulx    16(%rsi), %rax, %rbx
+    adcx    %rax, \u2
+    adox    %rbx, \u3
+    mulx    24(%rsi), %rax, \u4
+    adcx    %rax, \u3
+    adox    %rbp, \u4
+    adcx    %rbp, \u4
+.endm
+
+    .globl  p256_scalar_mont_mul_x86_64_adx
+    .hidden p256_scalar_mont_mul_x86_64_adx
+    .type   p256_scalar_mont_mul_x86_64_adx, @function
+    .p2align 5
+p256_scalar_mont_mul_x86_64_adx:
+    P256_ORD_PROLOGUE
+    movq    %rdx, %rcx
+    movq    (%rcx), %rdx            /* row 0: (r8..r12) = a*b0, one carry chain */
+    mulx    (%rsi), %r8, %r9
+    mulx    8(%rsi), %rax, %r10
+    addq    %rax, %r9
+    mulx    16(%rsi), %rax, %r11
+    adcq    %rax, %r10
+    mulx    24(%rsi), %rax, %r12
+    adcq    %rax, %r11
+    adcq    $0, %r12
+    P256_ORD_ROW     8, %r9, %r10, %r11, %r12, %r13
+    P256_ORD_ROW    16, %r10, %r11, %r12, %r13, %r14
+    P256_ORD_ROW    24, %r11, %r12, %r13, %r14, %r15
+    P256_ORD_FINISH
+    P256_ORD_EPILOGUE
+    .size   p256_scalar_mont_mul_x86_64_adx, .-p256_scalar_mont_mul_x86_64_adx
+
+/*
+ * Squaring: the cross products a_i*a_j (i < j) once, then one pass doubles them (CF
+ * chain: adcx x, x) while the OF chain adds the squares a_i^2 at words 2i, 2i+1.
+ * rsi = a; rcx, rdi hold hi(a0^2), lo(a1^2) until the doubling pass (r is on the stack).
+ */
+    .globl  p256_scalar_mont_sqr_x86_64_adx
+    .hidden p256_scalar_mont_sqr_x86_64_adx
+    .type   p256_scalar_mont_sqr_x86_64_adx, @function
+    .p2align 5
+p256_scalar_mont_sqr_x86_64_adx:
+    P256_ORD_PROLOGUE
+    movq    (%rsi), %rdx            /* a0: a0^2, a0*a1, a0*a2, a0*a3 */
+    mulx    %rdx, %r8, %rcx
+    mulx    8(%rsi), %r9, %r10
+    mulx    16(%rsi), %rax, %r11
+    addq    %rax, %r10
+    mulx    24(%rsi), %rax, %r12
+    adcq    %rax, %r11
+    adcq    $0, %r12
+    movq    8(%rsi), %rdx           /* a1: a1^2 (rdi, r15), a1*a2, a1*a3 */
+    mulx    %rdx, %rdi, %r15
+    xorl    %ebp, %ebp
+    mulx    16(%rsi), %rax, %rbx
+    adcx    %rax, %r11
+    adox    %rbx, %r12
+    mulx    24(%rsi), %rax, %r13
+    adcx    %rax, %r12
+    adox    %rbp, %r13              /* a high half is <= 2^64 - 2: one carry cannot wrap */
+    movq    16(%rsi), %rdx          /* a2*a3 */
+    mulx    24(%rsi), %rax, %r14
+    adcx    %rax, %r13
+    adcx    %rbp, %r14
+
+    xorl    %ebp, %ebp              /* double the cross sum, add the squares */
+    adcx    %r9, %r9
+    adox    %rcx, %r9
+    adcx    %r10, %r10
+    adox    %rdi, %r10
+    adcx    %r11, %r11
+    adox    %r15, %r11
+    movq    16(%rsi), %rdx
+    mulx    %rdx, %rax, %rbx        /* a2^2 */
+    adcx    %r12, %r12
+    adox    %rax, %r12
+    adcx    %r13, %r13
+    adox    %rbx, %r13
+    movq    24(%rsi), %rdx
+    mulx    %rdx, %rax, %r15        /* a3^2 */
+    adcx    %r14, %r14
+    adox    %rax, %r14
+    adcx    %rbp, %r15              /* a^2 < 2^512: no carry out */
+    adox    %rbp, %r15
+    P256_ORD_FINISH
+    P256_ORD_EPILOGUE
+    .size   p256_scalar_mont_sqr_x86_64_adx, .-p256_scalar_mont_sqr_x86_64_adx
+
+/*
+ * The table scan: every entry is loaded and ANDed with the mask (counter == idx), the
+ * masks ORed together; the loop count is the public `entries`. Two entries per
+ * iteration (a 64-byte entry is two YMM words), each with its own counter compare, so
+ * the loads of one overlap the other's; an odd count takes one more single entry.
+ * rdi = r, rsi = table, rdx = entries, rcx = idx.
+ */
+    .globl  p256_aff_lookup_x86_64_avx2
+    .hidden p256_aff_lookup_x86_64_avx2
+    .type   p256_aff_lookup_x86_64_avx2, @function
+    .p2align 5
+p256_aff_lookup_x86_64_avx2:
+    .cfi_startproc
+    _CET_ENDBR
+    vmovq   %rcx, %xmm0
+    vpbroadcastq %xmm0, %ymm0       /* want = idx in every lane */
+    movl    $1, %eax
+    vmovq   %rax, %xmm1
+    vpbroadcastq %xmm1, %ymm1       /* j = 1 (the entry number of table[0]) */
+    vpaddq  %ymm1, %ymm1, %ymm2     /* step = 2 */
+#if P256_PLANT_SCALAR_BUG == 3 /* negative control: the odd entries' counters are off */
+    vmovdqa %ymm1, %ymm3
+#else
+    vpaddq  %ymm1, %ymm1, %ymm3     /* j + 1 = 2 */
+#endif
+    vpxor   %ymm4, %ymm4, %ymm4     /* acc0 */
+    vpxor   %ymm5, %ymm5, %ymm5     /* acc1 */
+    movq    %rdx, %r8
+    shrq    $1, %r8                 /* pairs */
+    jz      2f
+1:
+    vpcmpeqq %ymm0, %ymm1, %ymm6
+    vpcmpeqq %ymm0, %ymm3, %ymm7
+    vpand   (%rsi), %ymm6, %ymm8
+    vpand   32(%rsi), %ymm6, %ymm9
+    vpand   64(%rsi), %ymm7, %ymm10
+    vpand   96(%rsi), %ymm7, %ymm11
+    vpor    %ymm8, %ymm4, %ymm4
+    vpor    %ymm9, %ymm5, %ymm5
+    vpor    %ymm10, %ymm4, %ymm4
+    vpor    %ymm11, %ymm5, %ymm5
+    vpaddq  %ymm2, %ymm1, %ymm1
+    vpaddq  %ymm2, %ymm3, %ymm3
+    addq    $128, %rsi
+    decq    %r8
+    jnz     1b
+2:
+    testq   $1, %rdx
+    jz      3f
+    vpcmpeqq %ymm0, %ymm1, %ymm6
+    vpand   (%rsi), %ymm6, %ymm8
+    vpand   32(%rsi), %ymm6, %ymm9
+    vpor    %ymm8, %ymm4, %ymm4
+    vpor    %ymm9, %ymm5, %ymm5
+3:
+    vmovdqu %ymm4, (%rdi)
+    vmovdqu %ymm5, 32(%rdi)
+    vzeroupper
+    ret
+    .cfi_endproc
+    .size   p256_aff_lookup_x86_64_avx2, .-p256_aff_lookup_x86_64_avx2
+
+    .section .note.GNU-stack, "", @progbits

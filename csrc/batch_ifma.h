@@ -83,13 +83,18 @@ P256_FN void p256_ifma_recode(int64_t d[P256_IFMA_WINDOWS], const p256_scalar *u
 P256_IFMA_FN unsigned p256_ifma_ecmult8_vartime(p256_fe x[8], p256_fe z[8],
                                                 const p256_scalar u1[8], const p256_scalar u2[8],
                                                 const p256_aff q[8]);
+/* The same for 16 lanes (two groups of 8 interleaved operation by operation). */
+P256_IFMA_FN unsigned p256_ifma_ecmult16_vartime(p256_fe x[16], p256_fe z[16],
+                                                 const p256_scalar u1[16],
+                                                 const p256_scalar u2[16], const p256_aff q[16]);
 #endif /* P256_HAVE_IFMA */
 
 /* 1 if the engine is built and this CPU and OS run it (cpu.h's check, cached). */
 P256_FN int p256_ifma_available(void);
 
 /*
- * results[i] = p256_verify(items[i]) for i < n, eight at a time on the IFMA engine, with
+ * results[i] = p256_verify(items[i]) for i < n, 16 (or for the last <= 8, 8) at a time on
+ * the IFMA engine, with
  * items the engine cannot settle (exceptional lanes, groups shorter than
  * P256_IFMA_MIN_GROUP) verified by the scalar core. Needs p256_ifma_available().
  */

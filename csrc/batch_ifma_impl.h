@@ -62,16 +62,18 @@ P256_IFMA_INLINE void p256_fe8_redc(p256_fe8 *r, __m512i t[10])
     r->v[4] = t[9];
 }
 
+/* Products into two sets of columns, low halves in t and high halves in h, so that no
+ * column's chain of dependent vpmadd52 is longer than 5; summed before the reduction. */
 P256_IFMA_INLINE void p256_fe8_mul(p256_fe8 *r, const p256_fe8 *a, const p256_fe8 *b)
 {
-    __m512i t[10];
+    __m512i t[10], h[10];
     const __m512i z = _mm512_setzero_si512();
     for (int k = 0; k < 10; k++)
-        t[k] = z;
+        t[k] = h[k] = z;
 #define P256_MAC(i, j)                                     \
     do {                                                   \
         t[i + j] = P256_LO(t[i + j], a->v[i], b->v[j]);     \
-        t[i + j + 1] = P256_HI(t[i + j + 1], a->v[i], b->v[j]); \
+        h[i + j + 1] = P256_HI(h[i + j + 1], a->v[i], b->v[j]); \
     } while (0)
 #define P256_MAC_ROW(i) \
     P256_MAC(i, 0);     \
@@ -86,20 +88,22 @@ P256_IFMA_INLINE void p256_fe8_mul(p256_fe8 *r, const p256_fe8 *a, const p256_fe
     P256_MAC_ROW(4);
 #undef P256_MAC_ROW
 #undef P256_MAC
+    for (int k = 1; k < 10; k++)
+        t[k] = _mm512_add_epi64(t[k], h[k]);
     p256_fe8_redc(r, t);
 }
 
 /* The cross products once, doubled by a shift (each column stays < 2^60), then the squares. */
 P256_IFMA_INLINE void p256_fe8_sqr(p256_fe8 *r, const p256_fe8 *a)
 {
-    __m512i t[10];
+    __m512i t[10], h[10];
     const __m512i z = _mm512_setzero_si512();
     for (int k = 0; k < 10; k++)
-        t[k] = z;
+        t[k] = h[k] = z;
 #define P256_MAC(i, j)                                     \
     do {                                                   \
         t[i + j] = P256_LO(t[i + j], a->v[i], a->v[j]);     \
-        t[i + j + 1] = P256_HI(t[i + j + 1], a->v[i], a->v[j]); \
+        h[i + j + 1] = P256_HI(h[i + j + 1], a->v[i], a->v[j]); \
     } while (0)
     P256_MAC(0, 1);
     P256_MAC(0, 2);
@@ -111,14 +115,19 @@ P256_IFMA_INLINE void p256_fe8_sqr(p256_fe8 *r, const p256_fe8 *a)
     P256_MAC(2, 3);
     P256_MAC(2, 4);
     P256_MAC(3, 4);
-    for (int k = 1; k < 9; k++)
+    for (int k = 1; k < 10; k++) {
+        t[k] = _mm512_add_epi64(t[k], h[k]);
         t[k] = _mm512_add_epi64(t[k], t[k]);
+        h[k] = z;
+    }
     P256_MAC(0, 0);
     P256_MAC(1, 1);
     P256_MAC(2, 2);
     P256_MAC(3, 3);
     P256_MAC(4, 4);
 #undef P256_MAC
+    for (int k = 1; k < 10; k++)
+        t[k] = _mm512_add_epi64(t[k], h[k]);
     p256_fe8_redc(r, t);
 }
 
@@ -243,87 +252,108 @@ P256_IFMA_INLINE void p256_fe8_blend(p256_fe8 *r, __mmask8 m, const p256_fe8 *a)
         r->v[k] = _mm512_mask_blend_epi64(m, r->v[k], a->v[k]);
 }
 
-P256_IFMA_INLINE void p256_jac8_double(p256_jac8 *r, const p256_jac8 *a)
+/*
+ * The point formulas work on ng independent groups of 8 lanes (ng <= P256_IFMA_NG) one
+ * field operation at a time across the groups: consecutive operations are independent,
+ * so the core overlaps their latency (a lone product waits on its own carries).
+ */
+#define P256_IFMA_NG 2
+#define P256_EACH(stmt)                 \
+    for (int g = 0; g < ng; g++) {      \
+        stmt;                           \
+    }
+
+P256_IFMA_INLINE void p256_jac8_double_n(p256_jac8 *r, const p256_jac8 *a, int ng)
 {
-    p256_fe8 delta, gamma, beta, alpha, t1, t2, z3;
-    p256_fe8_sqr(&delta, &a->z);
-    p256_fe8_sqr(&gamma, &a->y);
-    p256_fe8_mul(&beta, &a->x, &gamma);
-    p256_fe8_sub(&t1, &a->x, &delta);
-    p256_fe8_add(&t2, &a->x, &delta);
-    p256_fe8_mul(&t1, &t1, &t2);
-    p256_fe8_add(&alpha, &t1, &t1);
-    p256_fe8_add(&alpha, &alpha, &t1); /* alpha = 3 (X - delta)(X + delta) */
-    p256_fe8_mul(&z3, &a->y, &a->z);
-    p256_fe8_add(&r->z, &z3, &z3); /* Z3 = 2 Y Z */
-    p256_fe8_add(&beta, &beta, &beta);
-    p256_fe8_add(&beta, &beta, &beta); /* 4 beta */
-    p256_fe8_sqr(&t1, &alpha);
-    p256_fe8_add(&t2, &beta, &beta);
-    p256_fe8_sub(&r->x, &t1, &t2); /* X3 = alpha^2 - 8 beta */
-    p256_fe8_sub(&t1, &beta, &r->x);
-    p256_fe8_sqr(&gamma, &gamma);
-    p256_fe8_add(&gamma, &gamma, &gamma);
-    p256_fe8_add(&gamma, &gamma, &gamma);
-    p256_fe8_add(&gamma, &gamma, &gamma); /* 8 gamma^2 */
-    p256_fe8_mul(&t1, &alpha, &t1);
-    p256_fe8_sub(&r->y, &t1, &gamma); /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
+    p256_fe8 delta[P256_IFMA_NG], gamma[P256_IFMA_NG], beta[P256_IFMA_NG],
+        alpha[P256_IFMA_NG], t1[P256_IFMA_NG], t2[P256_IFMA_NG], z3[P256_IFMA_NG];
+    P256_EACH(p256_fe8_sqr(&delta[g], &a[g].z));
+    P256_EACH(p256_fe8_sqr(&gamma[g], &a[g].y));
+    P256_EACH(p256_fe8_mul(&beta[g], &a[g].x, &gamma[g]));
+    P256_EACH(p256_fe8_sub(&t1[g], &a[g].x, &delta[g]));
+    P256_EACH(p256_fe8_add(&t2[g], &a[g].x, &delta[g]));
+    P256_EACH(p256_fe8_mul(&t1[g], &t1[g], &t2[g]));
+    P256_EACH(p256_fe8_mul(&z3[g], &a[g].y, &a[g].z));
+    P256_EACH(p256_fe8_add(&alpha[g], &t1[g], &t1[g]));
+    P256_EACH(p256_fe8_add(&alpha[g], &alpha[g], &t1[g])); /* alpha = 3 (X - delta)(X + delta) */
+    P256_EACH(p256_fe8_add(&r[g].z, &z3[g], &z3[g]));      /* Z3 = 2 Y Z */
+    P256_EACH(p256_fe8_sqr(&t1[g], &alpha[g]));
+    P256_EACH(p256_fe8_sqr(&gamma[g], &gamma[g]));
+    P256_EACH(p256_fe8_add(&beta[g], &beta[g], &beta[g]));
+    P256_EACH(p256_fe8_add(&beta[g], &beta[g], &beta[g])); /* 4 beta */
+    P256_EACH(p256_fe8_add(&t2[g], &beta[g], &beta[g]));
+    P256_EACH(p256_fe8_sub(&r[g].x, &t1[g], &t2[g]));      /* X3 = alpha^2 - 8 beta */
+    P256_EACH(p256_fe8_sub(&t1[g], &beta[g], &r[g].x));
+    P256_EACH(p256_fe8_add(&gamma[g], &gamma[g], &gamma[g]));
+    P256_EACH(p256_fe8_add(&gamma[g], &gamma[g], &gamma[g]));
+    P256_EACH(p256_fe8_add(&gamma[g], &gamma[g], &gamma[g])); /* 8 gamma^2 */
+    P256_EACH(p256_fe8_mul(&t1[g], &alpha[g], &t1[g]));
+    P256_EACH(p256_fe8_sub(&r[g].y, &t1[g], &gamma[g])); /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
 }
 
-/* The common tail of both additions: from U1, S1, H = U2 - U1, R = S2 - S1 and Z3. */
-P256_IFMA_INLINE void p256_jac8_add_tail(p256_jac8 *r, const p256_fe8 *u1, const p256_fe8 *s1,
-                                         const p256_fe8 *h, const p256_fe8 *rr)
+/*
+ * a + b (add-1998-cmo-2), or a + (bx, by, 1) when b is NULL (the mixed form, from bx, by):
+ * hz[g] gets group g's lanes with H == 0. r may alias a.
+ */
+P256_IFMA_INLINE void p256_jac8_add_n(p256_jac8 *r, const p256_jac8 *a, const p256_jac8 *b,
+                                      const p256_aff8 *ba, __mmask8 *hz, int ng)
 {
-    p256_fe8 hh, hhh, v, t;
-    p256_fe8_sqr(&hh, h);
-    p256_fe8_mul(&hhh, &hh, h);
-    p256_fe8_mul(&v, u1, &hh);
-    p256_fe8_sqr(&t, rr);
-    p256_fe8_sub(&t, &t, &hhh);
-    p256_fe8_sub(&t, &t, &v);
-    p256_fe8_sub(&r->x, &t, &v); /* X3 = R^2 - H^3 - 2 U1 H^2 */
-    p256_fe8_sub(&v, &v, &r->x);
-    p256_fe8_mul(&v, rr, &v);
-    p256_fe8_mul(&t, s1, &hhh);
-    p256_fe8_sub(&r->y, &v, &t); /* Y3 = R (U1 H^2 - X3) - S1 H^3 */
+    p256_fe8 z1z1[P256_IFMA_NG], z2z2[P256_IFMA_NG], u1[P256_IFMA_NG], u2[P256_IFMA_NG],
+        s1[P256_IFMA_NG], s2[P256_IFMA_NG], h[P256_IFMA_NG], rr[P256_IFMA_NG],
+        z3[P256_IFMA_NG], hh[P256_IFMA_NG], hhh[P256_IFMA_NG], v[P256_IFMA_NG],
+        t[P256_IFMA_NG];
+    P256_EACH(p256_fe8_sqr(&z1z1[g], &a[g].z));
+    if (b != NULL) {
+        P256_EACH(p256_fe8_sqr(&z2z2[g], &b[g].z));
+        P256_EACH(p256_fe8_mul(&u1[g], &a[g].x, &z2z2[g]));
+        P256_EACH(p256_fe8_mul(&u2[g], &b[g].x, &z1z1[g]));
+        P256_EACH(p256_fe8_mul(&s1[g], &a[g].y, &b[g].z));
+        P256_EACH(p256_fe8_mul(&s2[g], &b[g].y, &a[g].z));
+        P256_EACH(p256_fe8_mul(&s1[g], &s1[g], &z2z2[g]));
+        P256_EACH(p256_fe8_mul(&s2[g], &s2[g], &z1z1[g]));
+        P256_EACH(p256_fe8_mul(&z3[g], &a[g].z, &b[g].z));
+    } else {
+        P256_EACH(p256_fe8_mul(&u2[g], &ba[g].x, &z1z1[g]));
+        P256_EACH(p256_fe8_mul(&s2[g], &ba[g].y, &a[g].z));
+        P256_EACH(p256_fe8_mul(&s2[g], &s2[g], &z1z1[g]));
+        P256_EACH(u1[g] = a[g].x);
+        P256_EACH(s1[g] = a[g].y);
+        P256_EACH(z3[g] = a[g].z);
+    }
+    P256_EACH(p256_fe8_sub(&h[g], &u2[g], &u1[g]));
+    P256_EACH(p256_fe8_sub(&rr[g], &s2[g], &s1[g]));
+    P256_EACH(hz[g] = p256_fe8_mask_is_zero(&h[g]));
+    P256_EACH(p256_fe8_mul(&z3[g], &z3[g], &h[g]));
+    P256_EACH(p256_fe8_sqr(&hh[g], &h[g]));
+    P256_EACH(p256_fe8_mul(&hhh[g], &hh[g], &h[g]));
+    P256_EACH(p256_fe8_mul(&v[g], &u1[g], &hh[g]));
+    P256_EACH(p256_fe8_sqr(&t[g], &rr[g]));
+    P256_EACH(p256_fe8_sub(&t[g], &t[g], &hhh[g]));
+    P256_EACH(p256_fe8_sub(&t[g], &t[g], &v[g]));
+    P256_EACH(p256_fe8_sub(&r[g].x, &t[g], &v[g])); /* X3 = R^2 - H^3 - 2 U1 H^2 */
+    P256_EACH(p256_fe8_sub(&v[g], &v[g], &r[g].x));
+    P256_EACH(p256_fe8_mul(&v[g], &rr[g], &v[g]));
+    P256_EACH(p256_fe8_mul(&t[g], &s1[g], &hhh[g]));
+    P256_EACH(p256_fe8_sub(&r[g].y, &v[g], &t[g])); /* Y3 = R (U1 H^2 - X3) - S1 H^3 */
+    P256_EACH(r[g].z = z3[g]);
+}
+
+P256_IFMA_INLINE void p256_jac8_double(p256_jac8 *r, const p256_jac8 *a)
+{
+    p256_jac8_double_n(r, a, 1);
 }
 
 P256_IFMA_INLINE __mmask8 p256_jac8_add(p256_jac8 *r, const p256_jac8 *a, const p256_jac8 *b)
 {
-    p256_fe8 z1z1, z2z2, u1, u2, s1, s2, h, rr, z3;
-    p256_fe8_sqr(&z1z1, &a->z);
-    p256_fe8_sqr(&z2z2, &b->z);
-    p256_fe8_mul(&u1, &a->x, &z2z2);
-    p256_fe8_mul(&u2, &b->x, &z1z1);
-    p256_fe8_mul(&s1, &a->y, &b->z);
-    p256_fe8_mul(&s1, &s1, &z2z2);
-    p256_fe8_mul(&s2, &b->y, &a->z);
-    p256_fe8_mul(&s2, &s2, &z1z1);
-    p256_fe8_sub(&h, &u2, &u1);
-    p256_fe8_sub(&rr, &s2, &s1);
-    p256_fe8_mul(&z3, &a->z, &b->z);
-    p256_fe8_mul(&z3, &z3, &h);
-    __mmask8 hz = p256_fe8_mask_is_zero(&h);
-    p256_jac8_add_tail(r, &u1, &s1, &h, &rr);
-    r->z = z3;
+    __mmask8 hz;
+    p256_jac8_add_n(r, a, b, NULL, &hz, 1);
     return hz;
 }
 
 P256_IFMA_INLINE __mmask8 p256_jac8_add_aff(p256_jac8 *r, const p256_jac8 *a, const p256_aff8 *b)
 {
-    p256_fe8 z1z1, u1, u2, s1, s2, h, rr, z3;
-    p256_fe8_sqr(&z1z1, &a->z);
-    p256_fe8_mul(&u2, &b->x, &z1z1);
-    p256_fe8_mul(&s2, &b->y, &a->z);
-    p256_fe8_mul(&s2, &s2, &z1z1);
-    u1 = a->x;
-    s1 = a->y;
-    p256_fe8_sub(&h, &u2, &u1);
-    p256_fe8_sub(&rr, &s2, &s1);
-    p256_fe8_mul(&z3, &a->z, &h);
-    __mmask8 hz = p256_fe8_mask_is_zero(&h);
-    p256_jac8_add_tail(r, &u1, &s1, &h, &rr);
-    r->z = z3;
+    __mmask8 hz;
+    p256_jac8_add_n(r, a, NULL, b, &hz, 1);
     return hz;
 }
 
@@ -381,98 +411,124 @@ P256_IFMA_INLINE void p256_fe8_cneg(p256_fe8 *y, __mmask8 neg)
     p256_fe8_blend(y, neg, &t);
 }
 
-P256_IFMA_FN unsigned p256_ifma_ecmult8_vartime(p256_fe x[8], p256_fe z[8],
-                                                const p256_scalar u1[8], const p256_scalar u2[8],
-                                                const p256_aff q[8])
+/*
+ * One table addition's outcome per lane: digit 0 (not nz) keeps acc; acc still infinite
+ * (inf) takes the entry (ex, ey, ez); otherwise the sum s, which is wrong where hz
+ * (operands sharing x): those lanes go into bad.
+ */
+P256_IFMA_INLINE void p256_ifma_accumulate(p256_jac8 *acc, const p256_jac8 *s, const p256_fe8 *ex,
+                                           const p256_fe8 *ey, const p256_fe8 *ez, __mmask8 nz,
+                                           __mmask8 hz, __mmask8 *inf, __mmask8 *bad)
 {
-    int64_t d1[P256_IFMA_WINDOWS][8], d2[P256_IFMA_WINDOWS][8], t[P256_IFMA_WINDOWS];
-    p256_jac8 tq[16], acc, s;
-    p256_aff8 qa;
+    __mmask8 add = nz & (__mmask8)~*inf, take = nz & *inf;
+    *bad |= hz & add;
+    p256_fe8_blend(&acc->x, add, &s->x);
+    p256_fe8_blend(&acc->y, add, &s->y);
+    p256_fe8_blend(&acc->z, add, &s->z);
+    p256_fe8_blend(&acc->x, take, ex);
+    p256_fe8_blend(&acc->y, take, ey);
+    p256_fe8_blend(&acc->z, take, ez);
+    *inf &= (__mmask8)~nz;
+}
+
+/* Lanes 8g..8g+7 in group g < ng; see p256_ifma_ecmult8_vartime. */
+P256_IFMA_INLINE unsigned p256_ifma_ecmult_n(p256_fe *x, p256_fe *z, const p256_scalar *u1,
+                                             const p256_scalar *u2, const p256_aff *q, int ng)
+{
+    int64_t d1[P256_IFMA_WINDOWS][8 * P256_IFMA_NG], d2[P256_IFMA_WINDOWS][8 * P256_IFMA_NG],
+        t[P256_IFMA_WINDOWS];
+    p256_jac8 tq[P256_IFMA_NG][16], acc[P256_IFMA_NG], s[P256_IFMA_NG], e[P256_IFMA_NG];
+    p256_aff8 qa[P256_IFMA_NG], ea[P256_IFMA_NG];
     p256_fe8 one;
-    __mmask8 inf = 0xff, bad = 0;
+    __mmask8 inf[P256_IFMA_NG], bad[P256_IFMA_NG], hz[P256_IFMA_NG], neg[P256_IFMA_NG],
+        nz[P256_IFMA_NG];
+    __m512i idx[P256_IFMA_NG];
+    unsigned out = 0;
 
     p256_ifma_gtab_init();
-    for (int l = 0; l < 8; l++) {
+    memset(&one, 0, sizeof one);
+    memset(qa, 0, sizeof qa);
+    for (int l = 0; l < 8; l++)
+        p256_fe8_set_lane(&one, l, &p256_fe_one);
+    for (int l = 0; l < 8 * ng; l++) {
         p256_ifma_recode(t, &u1[l]);
         for (int i = 0; i < P256_IFMA_WINDOWS; i++)
             d1[i][l] = t[i];
         p256_ifma_recode(t, &u2[l]);
         for (int i = 0; i < P256_IFMA_WINDOWS; i++)
             d2[i][l] = t[i];
-        p256_fe8_set_lane(&qa.x, l, &q[l].x);
-        p256_fe8_set_lane(&qa.y, l, &q[l].y);
-        p256_fe8_set_lane(&one, l, &p256_fe_one);
+        p256_fe8_set_lane(&qa[l / 8].x, l % 8, &q[l].x);
+        p256_fe8_set_lane(&qa[l / 8].y, l % 8, &q[l].y);
     }
 
-    /* tq[j] = (j+1) q per lane; jq != +-q for j < 17 (q has prime order n), so exact. */
-    tq[0].x = qa.x;
-    tq[0].y = qa.y;
-    tq[0].z = one;
-    p256_jac8_double(&tq[1], &tq[0]);
-    for (int j = 2; j < 16; j++)
-        (void)p256_jac8_add_aff(&tq[j], &tq[j - 1], &qa);
+    /* tq[g][j] = (j+1) q per lane; jq != +-q for j < 17 (q has prime order n), so exact. */
+    P256_EACH(tq[g][0].x = qa[g].x; tq[g][0].y = qa[g].y; tq[g][0].z = one; inf[g] = 0xff;
+              bad[g] = 0);
+    P256_EACH(p256_jac8_double(&tq[g][1], &tq[g][0]));
+    for (int j = 2; j < 16; j++) {
+        P256_EACH(s[g] = tq[g][j - 1]);
+        p256_jac8_add_n(s, s, NULL, qa, hz, ng);
+        P256_EACH(tq[g][j] = s[g]);
+    }
 
-    memset(&acc, 0, sizeof acc);
+    memset(acc, 0, sizeof acc);
     for (int i = P256_IFMA_WINDOWS - 1; i >= 0; i--) {
-        __mmask8 neg, nz, hz;
-        __m512i idx;
         if (i != P256_IFMA_WINDOWS - 1)
             for (int k = 0; k < 5; k++)
-                p256_jac8_double(&acc, &acc);
+                p256_jac8_double_n(acc, acc, ng);
 
-        /* acc += d2[i] q: gather entry idx of each lane's own table (lane offset l). */
-        idx = p256_ifma_digit(d2[i], &neg, &nz);
-        idx = _mm512_add_epi64(_mm512_sub_epi64(_mm512_slli_epi64(idx, 7), _mm512_slli_epi64(idx, 3)),
-                               _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
-        {
-            p256_jac8 e;
-            const long long *base = (const long long *)tq;
-            p256_fe8 *c[3] = {&e.x, &e.y, &e.z};
-            for (int f = 0; f < 3; f++)
-                for (int k = 0; k < 5; k++)
-                    c[f]->v[k] = _mm512_i64gather_epi64(idx, base + 8 * (5 * f + k), 8);
-            p256_fe8_cneg(&e.y, neg);
-            hz = p256_jac8_add(&s, &acc, &e);
-            bad |= hz & nz & ~inf;
-            p256_fe8_blend(&acc.x, nz & ~inf, &s.x);
-            p256_fe8_blend(&acc.y, nz & ~inf, &s.y);
-            p256_fe8_blend(&acc.z, nz & ~inf, &s.z);
-            p256_fe8_blend(&acc.x, nz & inf, &e.x);
-            p256_fe8_blend(&acc.y, nz & inf, &e.y);
-            p256_fe8_blend(&acc.z, nz & inf, &e.z);
-            inf &= (__mmask8)~nz;
-        }
+        /* acc += d2[i] q: entry idx of each lane's own table (index 120 idx + lane). */
+        P256_EACH(idx[g] = p256_ifma_digit(&d2[i][8 * g], &neg[g], &nz[g]);
+                  idx[g] = _mm512_add_epi64(
+                      _mm512_sub_epi64(_mm512_slli_epi64(idx[g], 7), _mm512_slli_epi64(idx[g], 3)),
+                      _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
+                  const long long *base = (const long long *)tq[g];
+                  for (int k = 0; k < 5; k++) {
+                      e[g].x.v[k] = _mm512_i64gather_epi64(idx[g], base + 8 * k, 8);
+                      e[g].y.v[k] = _mm512_i64gather_epi64(idx[g], base + 8 * (5 + k), 8);
+                      e[g].z.v[k] = _mm512_i64gather_epi64(idx[g], base + 8 * (10 + k), 8);
+                  } p256_fe8_cneg(&e[g].y, neg[g]));
+        p256_jac8_add_n(s, acc, e, NULL, hz, ng);
+        P256_EACH(p256_ifma_accumulate(&acc[g], &s[g], &e[g].x, &e[g].y, &e[g].z, nz[g], hz[g],
+                                       &inf[g], &bad[g]));
 
-        /* acc += d1[i] G from the shared table. */
-        idx = p256_ifma_digit(d1[i], &neg, &nz);
-        idx = _mm512_add_epi64(_mm512_slli_epi64(idx, 3), _mm512_slli_epi64(idx, 1)); /* 10 idx */
-        {
-            p256_aff8 e;
-            const long long *base = (const long long *)p256_ifma_gtab;
-            for (int k = 0; k < 5; k++) {
-                e.x.v[k] = _mm512_i64gather_epi64(idx, base + k, 8);
-                e.y.v[k] = _mm512_i64gather_epi64(idx, base + 5 + k, 8);
-            }
-            p256_fe8_cneg(&e.y, neg);
-            hz = p256_jac8_add_aff(&s, &acc, &e);
-            bad |= hz & nz & ~inf;
-            p256_fe8_blend(&acc.x, nz & ~inf, &s.x);
-            p256_fe8_blend(&acc.y, nz & ~inf, &s.y);
-            p256_fe8_blend(&acc.z, nz & ~inf, &s.z);
-            p256_fe8_blend(&acc.x, nz & inf, &e.x);
-            p256_fe8_blend(&acc.y, nz & inf, &e.y);
-            p256_fe8_blend(&acc.z, nz & inf, &one);
-            inf &= (__mmask8)~nz;
-        }
+        /* acc += d1[i] G from the shared table (index 10 idx). */
+        P256_EACH(idx[g] = p256_ifma_digit(&d1[i][8 * g], &neg[g], &nz[g]);
+                  idx[g] = _mm512_add_epi64(_mm512_slli_epi64(idx[g], 3),
+                                            _mm512_slli_epi64(idx[g], 1));
+                  const long long *base = (const long long *)p256_ifma_gtab;
+                  for (int k = 0; k < 5; k++) {
+                      ea[g].x.v[k] = _mm512_i64gather_epi64(idx[g], base + k, 8);
+                      ea[g].y.v[k] = _mm512_i64gather_epi64(idx[g], base + 5 + k, 8);
+                  } p256_fe8_cneg(&ea[g].y, neg[g]));
+        p256_jac8_add_n(s, acc, NULL, ea, hz, ng);
+        P256_EACH(p256_ifma_accumulate(&acc[g], &s[g], &ea[g].x, &ea[g].y, &one, nz[g], hz[g],
+                                       &inf[g], &bad[g]));
     }
-    bad |= inf | p256_fe8_mask_is_zero(&acc.z);
-    for (int l = 0; l < 8; l++) {
-        p256_fe8_get_lane(&x[l], &acc.x, l);
-        p256_fe8_get_lane(&z[l], &acc.z, l);
+    P256_EACH(bad[g] |= inf[g] | p256_fe8_mask_is_zero(&acc[g].z);
+              out |= (unsigned)bad[g] << (8 * g));
+    for (int l = 0; l < 8 * ng; l++) {
+        p256_fe8_get_lane(&x[l], &acc[l / 8].x, l % 8);
+        p256_fe8_get_lane(&z[l], &acc[l / 8].z, l % 8);
     }
-    return bad;
+    return out;
 }
 
+P256_IFMA_FN unsigned p256_ifma_ecmult8_vartime(p256_fe x[8], p256_fe z[8],
+                                                const p256_scalar u1[8], const p256_scalar u2[8],
+                                                const p256_aff q[8])
+{
+    return p256_ifma_ecmult_n(x, z, u1, u2, q, 1);
+}
+
+P256_IFMA_FN unsigned p256_ifma_ecmult16_vartime(p256_fe x[16], p256_fe z[16],
+                                                 const p256_scalar u1[16],
+                                                 const p256_scalar u2[16], const p256_aff q[16])
+{
+    return p256_ifma_ecmult_n(x, z, u1, u2, q, 2);
+}
+
+#undef P256_EACH
 #undef P256_LO
 #undef P256_HI
 #endif /* P256_HAVE_IFMA */
@@ -493,15 +549,16 @@ P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_
 #if defined(P256_HAVE_IFMA)
     size_t g = 0;
     while (n - g >= P256_IFMA_MIN_GROUP) {
-        size_t cnt = n - g < 8 ? n - g : 8;
+        /* 16 lanes (two interleaved groups) when more than 8 items remain, else 8. */
+        size_t cnt = n - g < 16 ? n - g : 16, lanes = cnt > 8 ? 16 : 8;
         const p256_verify_item *it = items + g;
-        p256_scalar r[8], s[8], u1[8], u2[8], pre[8], inv;
-        p256_aff q[8];
-        p256_fe x[8], z[8];
-        int ok[8], nok = 0;
+        p256_scalar r[16], s[16], u1[16], u2[16], pre[16], inv;
+        p256_aff q[16];
+        p256_fe x[16], z[16];
+        int ok[16], nok = 0;
         unsigned bad;
 
-        for (size_t l = 0; l < 8; l++) {
+        for (size_t l = 0; l < lanes; l++) {
             ok[l] = l < cnt && p256_aff_decode_vartime(&q[l], it[l].pub, it[l].pub_len) &&
                     p256_scalar_set_bytes_checked(&r[l], it[l].rs) &&
                     !p256_scalar_mask_is_zero(&r[l]) &&
@@ -522,12 +579,12 @@ P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_
             g += cnt;
             continue;
         }
-        /* s^-1 of all eight lanes by one inversion (Montgomery's trick). */
+        /* s^-1 of all lanes by one inversion (Montgomery's trick). */
         pre[0] = s[0];
-        for (int l = 1; l < 8; l++)
+        for (size_t l = 1; l < lanes; l++)
             p256_scalar_mul(&pre[l], &pre[l - 1], &s[l]);
-        p256_scalar_inv_vartime(&inv, &pre[7]);
-        for (int l = 7; l >= 0; l--) {
+        p256_scalar_inv_vartime(&inv, &pre[lanes - 1]);
+        for (size_t l = lanes; l-- > 0;) {
             p256_scalar w;
             if (l > 0) {
                 p256_scalar_mul(&w, &inv, &pre[l - 1]);
@@ -544,7 +601,10 @@ P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_
             p256_scalar_mul(&u1[l], &u1[l], &w);
             p256_scalar_mul(&u2[l], &r[l], &w);
         }
-        bad = p256_ifma_ecmult8_vartime(x, z, u1, u2, q);
+        if (lanes == 16)
+            bad = p256_ifma_ecmult16_vartime(x, z, u1, u2, q);
+        else
+            bad = p256_ifma_ecmult8_vartime(x, z, u1, u2, q);
 #if defined(P256_PLANT_IFMA_BUG) && P256_PLANT_IFMA_BUG == 1
         bad = 0; /* negative control: exceptional lanes are not re-verified */
 #endif

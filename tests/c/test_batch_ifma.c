@@ -328,11 +328,11 @@ P256_IFMA_TARGET static void test_ecmult(int rounds)
         recode_check(&u);
     }
     for (int round = 0; round < rounds; round++) {
-        p256_scalar u1[8], u2[8];
-        p256_aff q[8];
-        p256_fe x[8], z[8];
-        int exc[8];
-        for (int l = 0; l < 8; l++) {
+        p256_scalar u1[16], u2[16];
+        p256_aff q[16];
+        p256_fe x[16], z[16];
+        int exc[16], nl = round % 2 ? 16 : 8; /* the 8-lane and the interleaved 16-lane form */
+        for (int l = 0; l < nl; l++) {
             p256_scalar k;
             p256_jac j;
             random_scalar(&u1[l]);
@@ -357,8 +357,9 @@ P256_IFMA_TARGET static void test_ecmult(int rounds)
             p256_ecmult_gen(&j, &k);
             (void)p256_jac_to_aff(&q[l], &j);
         }
-        unsigned bad = p256_ifma_ecmult8_vartime(x, z, u1, u2, q);
-        for (int l = 0; l < 8; l++) {
+        unsigned bad = nl == 16 ? p256_ifma_ecmult16_vartime(x, z, u1, u2, q)
+                                : p256_ifma_ecmult8_vartime(x, z, u1, u2, q);
+        for (int l = 0; l < nl; l++) {
             p256_jac want;
             p256_ecmult_vartime(&want, &u1[l], &u2[l], &q[l]);
             if (exc[l]) {

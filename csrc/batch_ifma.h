@@ -69,9 +69,17 @@ P256_IFMA_INLINE void p256_jac8_double(p256_jac8 *r, const p256_jac8 *a);
 P256_IFMA_INLINE __mmask8 p256_jac8_add(p256_jac8 *r, const p256_jac8 *a, const p256_jac8 *b);
 P256_IFMA_INLINE __mmask8 p256_jac8_add_aff(p256_jac8 *r, const p256_jac8 *a, const p256_aff8 *b);
 
-/* Signed fixed windows of 5 bits: 52 digits in [-16, 16], u = sum d[i] 2^(5i), u < 2^256. */
+/*
+ * Signed fixed windows of w bits (2 <= w <= 7): ceil(256/w) digits in [-2^(w-1), 2^(w-1)]
+ * with u = sum d[i] 2^(w i), for u < 2^256. q's digits use w = 5 (per-lane tables of 16
+ * Jacobian multiples built in lanes), G's w = P256_IFMA_GW (one shared affine table of
+ * P256_IFMA_GTAB multiples, built at first use).
+ */
 #define P256_IFMA_WINDOWS 52
-P256_FN void p256_ifma_recode(int64_t d[P256_IFMA_WINDOWS], const p256_scalar *u);
+#define P256_IFMA_GW 7
+#define P256_IFMA_GWINDOWS 37
+#define P256_IFMA_GTAB 64
+P256_FN void p256_ifma_recode(int64_t *d, const p256_scalar *u, int w);
 
 /*
  * The joint multiplication of 8 lanes: lane l gets u1[l]*G + u2[l]*q[l] (Jacobian, as
@@ -93,13 +101,18 @@ P256_IFMA_FN unsigned p256_ifma_ecmult16_vartime(p256_fe x[16], p256_fe z[16],
 P256_FN int p256_ifma_available(void);
 
 /*
- * results[i] = p256_verify(items[i]) for i < n, 16 (or for the last <= 8, 8) at a time on
- * the IFMA engine, with
- * items the engine cannot settle (exceptional lanes, groups shorter than
- * P256_IFMA_MIN_GROUP) verified by the scalar core. Needs p256_ifma_available().
+ * results[i] = p256_verify(items[i]) for i < n, 16 at a time on the IFMA engine (8 for a
+ * group shorter than P256_IFMA_MIN_16), with items the engine cannot settle (exceptional
+ * lanes, groups shorter than P256_IFMA_MIN_GROUP) verified by the scalar core. The thresholds are measured
+ * break-evens (docs/performance.md). Needs p256_ifma_available().
  */
 #ifndef P256_IFMA_MIN_GROUP
 #define P256_IFMA_MIN_GROUP 3
+#endif
+/* Fewer items than this take the 8-lane form (and the rest the scalar core or another
+ * group), not the 16-lane one, whose cost is that of 16 whatever the count. */
+#ifndef P256_IFMA_MIN_16
+#define P256_IFMA_MIN_16 10
 #endif
 P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_item *items,
                                             size_t n);

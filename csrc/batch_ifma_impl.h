@@ -357,49 +357,57 @@ P256_IFMA_INLINE __mmask8 p256_jac8_add_aff(p256_jac8 *r, const p256_jac8 *a, co
     return hz;
 }
 
-P256_FN void p256_ifma_recode(int64_t d[P256_IFMA_WINDOWS], const p256_scalar *u)
+P256_FN void p256_ifma_recode(int64_t *d, const p256_scalar *u, int w)
 {
+    const int windows = (256 + w - 1) / w;
+    const int64_t half = (int64_t)1 << (w - 1), mask = ((int64_t)1 << w) - 1;
     int64_t carry = 0;
-    for (int i = 0; i < P256_IFMA_WINDOWS; i++) {
-        int bit = 5 * i, limb = bit >> 6, sh = bit & 63;
-        uint64_t w = u->v[limb] >> sh;
-        if (sh > 59 && limb < 3)
-            w |= u->v[limb + 1] << (64 - sh);
-        int64_t x = (int64_t)(w & 31) + carry;
-        carry = x > 16;
-        d[i] = x - (carry << 5);
+    for (int i = 0; i < windows; i++) {
+        int bit = w * i, limb = bit >> 6, sh = bit & 63;
+        uint64_t v = u->v[limb] >> sh;
+        if (sh > 64 - w && limb < 3)
+            v |= u->v[limb + 1] << (64 - sh);
+        int64_t x = (int64_t)(v & (uint64_t)mask) + carry;
+        carry = x > half;
+        d[i] = x - (carry << w);
     }
-    /* u < 2^256: the top window is bit 255 alone, so the last carry is 0. */
+    /* u < 2^256: the top window holds at most w - 1 bits of u (w = 5, 7), so the last
+     * carry is 0. */
 }
 
-/* The affine multiples 1G..16G in the engine's representation, one row per entry. */
-static uint64_t p256_ifma_gtab[16][10];
+/* The affine multiples 1G..64G in the engine's representation, one row (x, y) per entry. */
+static uint64_t p256_ifma_gtab[P256_IFMA_GTAB][10];
 static int p256_ifma_gtab_ready;
 
 P256_FN void p256_ifma_gtab_init(void)
 {
     if (__atomic_load_n(&p256_ifma_gtab_ready, __ATOMIC_ACQUIRE))
         return;
-    p256_aff mult[16];
-    uint64_t tab[16][10];
-    p256_aff_multiples_vartime(mult, &p256_generator, 16, 1);
-    for (int j = 0; j < 16; j++) {
-        p256_ifma_from_fe(tab[j], &mult[j].x);
-        p256_ifma_from_fe(tab[j] + 5, &mult[j].y);
+    static uint64_t tab[P256_IFMA_GTAB][10];
+    p256_jac j;
+    p256_aff a;
+    p256_jac_from_aff(&j, &p256_generator);
+    for (int k = 0; k < P256_IFMA_GTAB; k++) {
+        (void)p256_jac_to_aff(&a, &j); /* (k+1) G, never infinity */
+        p256_ifma_from_fe(tab[k], &a.x);
+        p256_ifma_from_fe(tab[k] + 5, &a.y);
+        p256_jac_add_aff(&j, &j, &p256_generator, 0);
     }
     /* Racing threads write the same bytes; the flag publishes them. */
     memcpy(p256_ifma_gtab, tab, sizeof tab);
     __atomic_store_n(&p256_ifma_gtab_ready, 1, __ATOMIC_RELEASE);
 }
 
-/* Digit vector -> its table index (|d| - 1) & 15 (any d: in bounds), sign and nonzero masks. */
-P256_IFMA_INLINE __m512i p256_ifma_digit(const int64_t *d, __mmask8 *neg, __mmask8 *nz)
+/* Digit vector -> its table index (|d| - 1) & mask (any d: in bounds for a table of
+ * mask + 1 entries), sign and nonzero masks. */
+P256_IFMA_INLINE __m512i p256_ifma_digit(const int64_t *d, __mmask8 *neg, __mmask8 *nz,
+                                         int64_t mask)
 {
     __m512i v = _mm512_loadu_si512((const void *)d);
     *neg = _mm512_cmplt_epi64_mask(v, _mm512_setzero_si512());
     *nz = _mm512_cmpneq_epi64_mask(v, _mm512_setzero_si512());
     v = _mm512_abs_epi64(v);
-    return _mm512_and_si512(_mm512_sub_epi64(v, P256_V(1)), P256_V(15));
+    return _mm512_and_si512(_mm512_sub_epi64(v, P256_V(1)), P256_V(mask));
 }
 
 P256_IFMA_INLINE void p256_fe8_cneg(p256_fe8 *y, __mmask8 neg)
@@ -435,7 +443,7 @@ P256_IFMA_INLINE void p256_ifma_accumulate(p256_jac8 *acc, const p256_jac8 *s, c
 P256_IFMA_INLINE unsigned p256_ifma_ecmult_n(p256_fe *x, p256_fe *z, const p256_scalar *u1,
                                              const p256_scalar *u2, const p256_aff *q, int ng)
 {
-    int64_t d1[P256_IFMA_WINDOWS][8 * P256_IFMA_NG], d2[P256_IFMA_WINDOWS][8 * P256_IFMA_NG],
+    int64_t d1[P256_IFMA_GWINDOWS][8 * P256_IFMA_NG], d2[P256_IFMA_WINDOWS][8 * P256_IFMA_NG],
         t[P256_IFMA_WINDOWS];
     p256_jac8 tq[P256_IFMA_NG][16], acc[P256_IFMA_NG], s[P256_IFMA_NG], e[P256_IFMA_NG];
     p256_aff8 qa[P256_IFMA_NG], ea[P256_IFMA_NG];
@@ -451,10 +459,10 @@ P256_IFMA_INLINE unsigned p256_ifma_ecmult_n(p256_fe *x, p256_fe *z, const p256_
     for (int l = 0; l < 8; l++)
         p256_fe8_set_lane(&one, l, &p256_fe_one);
     for (int l = 0; l < 8 * ng; l++) {
-        p256_ifma_recode(t, &u1[l]);
-        for (int i = 0; i < P256_IFMA_WINDOWS; i++)
+        p256_ifma_recode(t, &u1[l], P256_IFMA_GW);
+        for (int i = 0; i < P256_IFMA_GWINDOWS; i++)
             d1[i][l] = t[i];
-        p256_ifma_recode(t, &u2[l]);
+        p256_ifma_recode(t, &u2[l], 5);
         for (int i = 0; i < P256_IFMA_WINDOWS; i++)
             d2[i][l] = t[i];
         p256_fe8_set_lane(&qa[l / 8].x, l % 8, &q[l].x);
@@ -472,13 +480,15 @@ P256_IFMA_INLINE unsigned p256_ifma_ecmult_n(p256_fe *x, p256_fe *z, const p256_
     }
 
     memset(acc, 0, sizeof acc);
-    for (int i = P256_IFMA_WINDOWS - 1; i >= 0; i--) {
-        if (i != P256_IFMA_WINDOWS - 1)
-            for (int k = 0; k < 5; k++)
-                p256_jac8_double_n(acc, acc, ng);
-
+    /* Horner over the bits from 255 down: q's digits sit at multiples of 5, G's at
+     * multiples of 7; the schedule is the same for every lane. */
+    for (int b = 255; b >= 0; b--) {
+        if (b != 255)
+            p256_jac8_double_n(acc, acc, ng);
+        if (b % 5 == 0) {
+        const int i = b / 5;
         /* acc += d2[i] q: entry idx of each lane's own table (index 120 idx + lane). */
-        P256_EACH(idx[g] = p256_ifma_digit(&d2[i][8 * g], &neg[g], &nz[g]);
+        P256_EACH(idx[g] = p256_ifma_digit(&d2[i][8 * g], &neg[g], &nz[g], 15);
                   idx[g] = _mm512_add_epi64(
                       _mm512_sub_epi64(_mm512_slli_epi64(idx[g], 7), _mm512_slli_epi64(idx[g], 3)),
                       _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
@@ -492,8 +502,11 @@ P256_IFMA_INLINE unsigned p256_ifma_ecmult_n(p256_fe *x, p256_fe *z, const p256_
         P256_EACH(p256_ifma_accumulate(&acc[g], &s[g], &e[g].x, &e[g].y, &e[g].z, nz[g], hz[g],
                                        &inf[g], &bad[g]));
 
+        }
+        if (b % P256_IFMA_GW == 0) {
+        const int i = b / P256_IFMA_GW;
         /* acc += d1[i] G from the shared table (index 10 idx). */
-        P256_EACH(idx[g] = p256_ifma_digit(&d1[i][8 * g], &neg[g], &nz[g]);
+        P256_EACH(idx[g] = p256_ifma_digit(&d1[i][8 * g], &neg[g], &nz[g], P256_IFMA_GTAB - 1);
                   idx[g] = _mm512_add_epi64(_mm512_slli_epi64(idx[g], 3),
                                             _mm512_slli_epi64(idx[g], 1));
                   const long long *base = (const long long *)p256_ifma_gtab;
@@ -504,6 +517,7 @@ P256_IFMA_INLINE unsigned p256_ifma_ecmult_n(p256_fe *x, p256_fe *z, const p256_
         p256_jac8_add_n(s, acc, NULL, ea, hz, ng);
         P256_EACH(p256_ifma_accumulate(&acc[g], &s[g], &ea[g].x, &ea[g].y, &one, nz[g], hz[g],
                                        &inf[g], &bad[g]));
+        }
     }
     P256_EACH(bad[g] |= inf[g] | p256_fe8_mask_is_zero(&acc[g].z);
               out |= (unsigned)bad[g] << (8 * g));
@@ -549,8 +563,11 @@ P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_
 #if defined(P256_HAVE_IFMA)
     size_t g = 0;
     while (n - g >= P256_IFMA_MIN_GROUP) {
-        /* 16 lanes (two interleaved groups) when more than 8 items remain, else 8. */
-        size_t cnt = n - g < 16 ? n - g : 16, lanes = cnt > 8 ? 16 : 8;
+        /* 16 lanes (two interleaved groups) for at least P256_IFMA_MIN_16 items, else 8. */
+        size_t cnt = n - g < 16 ? n - g : 16, lanes;
+        if (cnt < P256_IFMA_MIN_16 && cnt > 8)
+            cnt = 8;
+        lanes = cnt > 8 ? 16 : 8;
         const p256_verify_item *it = items + g;
         p256_scalar r[16], s[16], u1[16], u2[16], pre[16], inv;
         p256_aff q[16];

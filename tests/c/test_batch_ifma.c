@@ -283,19 +283,21 @@ P256_IFMA_TARGET static void test_points(int rounds)
     }
 }
 
-static void recode_check(const p256_scalar *u)
+static void recode_check(const p256_scalar *u, int w)
 {
     int64_t d[P256_IFMA_WINDOWS];
-    p256_ifma_recode(d, u);
-    /* sum d[i] 2^(5i) == u, evaluated mod 2^256 limb by limb (with signed digits) */
+    const int windows = (256 + w - 1) / w;
+    const int64_t half = (int64_t)1 << (w - 1);
+    p256_ifma_recode(d, u, w);
+    /* sum d[i] 2^(w i) == u, evaluated in 5 limbs (with signed digits) */
     uint64_t acc[5] = {0, 0, 0, 0, 0};
     int ok = 1;
-    for (int i = P256_IFMA_WINDOWS - 1; i >= 0; i--) {
-        ok &= d[i] >= -16 && d[i] <= 16;
-        /* acc = acc * 32 + d[i] */
+    for (int i = windows - 1; i >= 0; i--) {
+        ok &= d[i] >= -half && d[i] <= half;
+        /* acc = acc * 2^w + d[i] */
         for (int k = 4; k > 0; k--)
-            acc[k] = (acc[k] << 5) | (acc[k - 1] >> 59);
-        acc[0] <<= 5;
+            acc[k] = (acc[k] << w) | (acc[k - 1] >> (64 - w));
+        acc[0] <<= w;
         p256_u128 c = (p256_u128)acc[0] + (uint64_t)d[i];
         uint64_t ext = d[i] < 0 ? ~0ULL : 0;
         acc[0] = (uint64_t)c;
@@ -304,14 +306,14 @@ static void recode_check(const p256_scalar *u)
             acc[k] = (uint64_t)c;
         }
     }
-    CHECK(ok && acc[4] == 0 && memcmp(acc, u->v, 32) == 0, "recode");
+    CHECK(ok && acc[4] == 0 && memcmp(acc, u->v, 32) == 0, "recode w = %d", w);
 }
 
 P256_IFMA_TARGET static void test_ecmult(int rounds)
 {
     /* recoding on edges: 0, 1, all-ones patterns, n-1, 2^255, random */
     p256_scalar u;
-    for (int i = 0; i < 6 + rounds; i++) {
+    for (int i = 0; i < 7 + rounds; i++) {
         memset(&u, 0, sizeof u);
         if (i == 1)
             u.v[0] = 1;
@@ -323,9 +325,12 @@ P256_IFMA_TARGET static void test_ecmult(int rounds)
             u.v[0] = u.v[1] = u.v[2] = 0x8421084210842108ULL; /* digits of 16: carries */
         else if (i == 5)
             u.v[0] = u.v[1] = u.v[2] = u.v[3] = 0x7bdef7bdef7bdef7ULL;
-        else if (i > 5)
+        else if (i == 6)
+            memset(u.v, 0xff, 32); /* 2^256 - 1: every window carries */
+        else if (i > 6)
             random_scalar(&u);
-        recode_check(&u);
+        recode_check(&u, 5);
+        recode_check(&u, P256_IFMA_GW);
     }
     for (int round = 0; round < rounds; round++) {
         p256_scalar u1[16], u2[16];
@@ -340,10 +345,15 @@ P256_IFMA_TARGET static void test_ecmult(int rounds)
             random_scalar(&k);
             int c = (round + l) % 6;
             exc[l] = 0;
-            if (c == 2 || c == 3) { /* q = +-G and u1 == u2: the first additions meet */
+            if (c == 2 || c == 3) {
+                /* q = +-G and u1 == u2 = a 2^35 (a <= 16): both scalars have one digit,
+                 * at bit 35 (a multiple of 5 and of 7), so q's and G's additions there
+                 * meet (2aG at 35 or at 0, or infinity for -G): flagged. */
                 k.v[0] = 1, k.v[1] = k.v[2] = k.v[3] = 0;
                 if (c == 3)
                     memcpy(k.v, p256_n, 32), k.v[0] -= 1;
+                memset(&u1[l], 0, sizeof u1[l]);
+                u1[l].v[0] = (1 + rng64() % 16) << (round % 4 == 1 ? 35 : 0);
                 u2[l] = u1[l];
                 exc[l] = 1;
             } else if (c == 4) {
@@ -477,6 +487,15 @@ static void make_r_plus_n(item_buf *it, int tamper)
         it->digest[31] ^= 1;
 }
 
+static void set_sig(item_buf *it, const p256_scalar *r, const p256_scalar *s,
+                    const p256_scalar *e)
+{
+    scalar_bytes(it->rs, r);
+    scalar_bytes(it->rs + 32, s);
+    scalar_bytes(it->digest, e);
+    it->digest_len = 32;
+}
+
 static void make_item(item_buf *it, int kind)
 {
     p256_scalar d, k, r, s, w;
@@ -497,39 +516,55 @@ static void make_item(item_buf *it, int kind)
         scalar_bytes(it->rs + 32, &w);
         break;
     }
-    case 7: case 8: case 16: {
-        /* key G, e = r: u1 == u2 = k/2, so the engine's first additions meet (flagged;
-         * kind 16 the same with s tampered: invalid, yet the engine's garbage would pass);
-         * key -G, e = 2r: u1 = 2k, u2 = k. Both valid, R = kG. */
+    case 7: case 16: {
+        /* key G, u1 == u2 = u = a 2^35 or a (a <= 16): the engine's additions at bit 35
+         * (or 0) meet, so the lane is flagged and re-verified. r = x(2uG) (+1 for kind 16:
+         * invalid, which the engine's garbage would pass), e = r, s = r/u. */
         p256_jac j;
         p256_aff R;
+        p256_scalar u, u2x;
+        uint8_t xb[32];
         memset(&d, 0, sizeof d);
         d.v[0] = 1;
-        if (kind == 8)
-            memcpy(d.v, p256_n, 32), d.v[0] -= 1;
+        pub_of(it->pub, &d);
+        memset(&u, 0, sizeof u);
+        u.v[0] = (1 + rng64() % 16) << (rng64() % 2 ? 35 : 0);
+        p256_scalar_add(&u2x, &u, &u);
+        p256_ecmult_gen(&j, &u2x);
+        (void)p256_jac_to_aff(&R, &j);
+        p256_fe_to_bytes(xb, &R.x);
+        p256_scalar_set_bytes_reduce(&r, xb);
+        if (kind == 16) {
+            memset(&w, 0, sizeof w);
+            w.v[0] = 1;
+            p256_scalar_add(&r, &r, &w);
+        }
+        p256_scalar_inv(&w, &u);
+        p256_scalar_mul(&s, &r, &w);
+        set_sig(it, &r, &s, &r);
+        break;
+    }
+    case 8: {
+        /* key -G, e = 2r: u1 = 2k, u2 = k, valid with R = kG. */
+        p256_jac j;
+        p256_aff R;
+        p256_scalar e, rd;
+        uint8_t xb[32];
+        memset(&d, 0, sizeof d);
+        memcpy(d.v, p256_n, 32);
+        d.v[0] -= 1;
         pub_of(it->pub, &d);
         random_scalar(&k);
         p256_ecmult_gen(&j, &k);
         (void)p256_jac_to_aff(&R, &j);
-        uint8_t xb[32];
         p256_fe_to_bytes(xb, &R.x);
         p256_scalar_set_bytes_reduce(&r, xb);
-        p256_scalar e;
-        if (kind != 8)
-            e = r;
-        else
-            p256_scalar_add(&e, &r, &r);
-        p256_scalar rd;
+        p256_scalar_add(&e, &r, &r);
         p256_scalar_mul(&rd, &r, &d);
         p256_scalar_add(&s, &e, &rd);
         p256_scalar_inv(&w, &k);
         p256_scalar_mul(&s, &s, &w);
-        scalar_bytes(it->rs, &r);
-        scalar_bytes(it->rs + 32, &s);
-        scalar_bytes(it->digest, &e);
-        it->digest_len = 32;
-        if (kind == 16) /* still u1 == u2 (exceptional), now an invalid signature */
-            it->rs[63] ^= 1;
+        set_sig(it, &r, &s, &e);
         break;
     }
     case 9: make_r_plus_n(it, 0); break;

@@ -112,7 +112,7 @@ P256_FN int p256_ifma_available(void);
 /* Fewer items than this take the 8-lane form (and the rest the scalar core or another
  * group), not the 16-lane one, whose cost is that of 16 whatever the count. */
 #ifndef P256_IFMA_MIN_16
-#define P256_IFMA_MIN_16 10
+#define P256_IFMA_MIN_16 11
 #endif
 P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_item *items,
                                             size_t n);

@@ -18,7 +18,8 @@ CORE_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo cc)
 # so the properties hold for what users' pip builds with, not only for our choice.
 CCS     ?= $(sort $(CORE_CC) $(shell for c in gcc clang; do command -v $$c >/dev/null 2>&1 && echo $$c; done))
 
-.PHONY: test pytest pytest-portable venv ctest ctime fuzz bench bench-c install clean asan
+.PHONY: test pytest pytest-portable venv ctest ctime fuzz bench bench-c install clean asan \
+        ctest-ifma-plant ctest-ifma-asan bench-batch
 
 bootstrap-%:
 	@tools/bootstrap.sh $*
@@ -133,6 +134,34 @@ ctest: | bootstrap-ctest
 	        echo "ctest [$$cc, $(v)]: SKIP $(v) run: this CPU lacks $(VCPU_$(v))"; \
 	    fi; \
 	done; done;)
+	@$(MAKE) --no-print-directory ctest-ifma-plant
+
+# The IFMA batch engine's negative controls: test_batch_ifma.c built with each planted
+# bug (P256_PLANT_IFMA_BUG: exceptional lanes not re-verified; a lost subtraction fixup
+# in one lane) must fail, or the harness is broken. Skipped where the CPU lacks IFMA.
+IFMA_PLANTS ?= 1 2
+ctest-ifma-plant: | bootstrap-ctest
+	@mkdir -p tests/c/bin
+	@set -e; if ! grep -qw avx512ifma /proc/cpuinfo; then \
+	    echo "ctest-ifma-plant: SKIP: this CPU lacks AVX-512 IFMA"; exit 0; fi; \
+	for p in $(IFMA_PLANTS); do b=tests/c/bin/test_batch_ifma-plant$$p; \
+	    $(CORE_CC) $(CTEST_FLAGS) -DP256_PLANT_IFMA_BUG=$$p -o $$b tests/c/test_batch_ifma.c; \
+	    if BATCH_IFMA_ROUNDS=40 $$b > $$b.log 2>&1; then \
+	        echo "ctest-ifma-plant: planted bug $$p went unnoticed: test_batch_ifma.c is broken"; exit 1; fi; \
+	    echo "ctest-ifma-plant: planted bug $$p caught: $$(tail -n 1 $$b.log)"; \
+	done
+
+# test_batch_ifma.c once with ASan + UBSan (also run by make asan).
+ctest-ifma-asan: | bootstrap-ctest
+	@mkdir -p tests/c/bin
+	$(ASAN_CC) -O1 $(ASAN_FLAGS) -std=c99 -Wall -Wextra -Werror -Icsrc -o tests/c/bin/test_batch_ifma-asan tests/c/test_batch_ifma.c
+	BATCH_IFMA_ROUNDS=30 tests/c/bin/test_batch_ifma-asan
+
+# The batch engine against the scalar loop, per signature (tests/c/bench_batch.c).
+bench-batch:
+	@mkdir -p tests/c/bin
+	$(CORE_CC) -O3 -std=c99 -Icsrc -o tests/c/bin/bench_batch tests/c/bench_batch.c $(VFLAGS_$(lastword $(RUN_VARIANTS)))
+	tests/c/bin/bench_batch
 
 # Negative controls of tests/c/test_scalar_asm.c, run before ctest: with each planted bug
 # (P256_PLANT_SCALAR_BUG: 1 the assembly drops its final subtraction mod n, 3 its AVX2
@@ -199,6 +228,14 @@ ctime: | bootstrap-ctime
 	        echo "ctime [$(v), $$cc]: ctime_scalar canary $$k flagged (secrets tracked through $$([ $$k = 1 ] && echo 'the product mod n' || echo 'the table scan'))"; \
 	    done; \
 	done;)
+	@set -e; b=tests/c/bin/batch_engine_name; \
+	$(CORE_CC) -O2 -std=c99 -Wall -Wextra -Werror -Icsrc -o $$b tests/c/batch_engine_name.c; \
+	e=$$(valgrind -q --error-exitcode=1 $$b) || { echo "ctime: the batch dispatch failed under valgrind"; exit 1; }; \
+	n=$$($$b); \
+	test "$$e" = scalar || { echo "ctime: under valgrind the batch engine is '$$e', not scalar"; exit 1; }; \
+	if grep -qw avx512ifma /proc/cpuinfo && test "$$n" != avx512-ifma; then \
+	    echo "ctime: natively the batch engine is '$$n' on a CPU with IFMA: the check is broken"; exit 1; fi; \
+	echo "ctime: batch engine under valgrind: $$e (natively: $$n)"
 	@set -e; for cc in $(CCS); do \
 	    b=tests/c/bin/canary_ctime-$$cc; \
 	    $$cc $(CTIME_FLAGS) -o $$b tests/c/canary_ctime.c; \
@@ -255,6 +292,7 @@ asan: $(ASAN_STAMP) | bootstrap-asan
 	    nm -D --undefined-only $$so | grep -q $$sym || { echo "asan: $$so has no $$sym hooks: not instrumented"; exit 1; }; \
 	done; echo "asan: $$so is instrumented (ASan + UBSan)"
 	@rm -rf $(ASAN_LOGS) && mkdir -p $(ASAN_LOGS)
+	@$(MAKE) --no-print-directory ctest-ifma-asan
 	@$(ASAN_CC) $(ASAN_FLAGS) -shared -fPIC -o tests/c/bin/asan_canary.so tests/c/asan_canary.c
 	@set -e; $(foreach m,heap shift,\
 	if $(ASAN_RUN) $(ASAN_PY) -c 'import ctypes, sys, p256; assert p256.PrivateKey.generate(); \

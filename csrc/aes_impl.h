@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "aes.h"
+#include "cpu.h"
 
 #define P256_AES_LO 0x0101010101010101ULL
 
@@ -264,13 +265,8 @@ static int p256_aes_ni_detect(void)
 P256_FN int p256_aes_ni_available(void)
 {
 #if defined(P256_AES_HAVE_NI)
-    static int cached = -1; /* every thread computes the same value */
-    int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-    if (v < 0) {
-        v = p256_aes_ni_detect();
-        __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
-    }
-    return v;
+    static int cached = -1;
+    return p256_cpu_cached(&cached, p256_aes_ni_detect);
 #else
     return 0;
 #endif

@@ -67,6 +67,33 @@ P256_FN int p256_ecdsa_sign(uint8_t rs[64], const p256_scalar *d, const uint8_t 
 static const uint64_t p256_p_minus_n[4] = {0x0c46353d039cdaaeULL, 0x4319055358e8617bULL,
                                            0x0000000000000000ULL, 0x0000000000000000ULL};
 
+/*
+ * 1 if the finite Jacobian point with coordinates x, z (z != 0) has affine x equal to r
+ * or to r + n (the latter only if r + n < p), i.e. x(R) mod n == r. Comparing X with
+ * r Z^2 avoids the inversion. Public data: variable time.
+ */
+P256_FN int p256_ecdsa_x_matches_vartime(const p256_fe *x, const p256_fe *z,
+                                        const p256_scalar *r)
+{
+    p256_fe rz, z2, t;
+    p256_fe_sqr(&z2, z);
+    p256_fe_from_limbs(&rz, r->v);
+    p256_fe_mul(&t, &rz, &z2);
+    if (p256_fe_mask_eq(&t, x))
+        return 1;
+    if (p256_limbs_mask_lt(r->v, p256_p_minus_n)) {
+        uint64_t rn[4];
+        unsigned char c = 0;
+        for (int i = 0; i < 4; i++)
+            rn[i] = p256_adc(r->v[i], p256_n[i], &c);
+        p256_fe_from_limbs(&rz, rn);
+        p256_fe_mul(&t, &rz, &z2);
+        if (p256_fe_mask_eq(&t, x))
+            return 1;
+    }
+    return 0;
+}
+
 /* Verification by q's wNAF (tab NULL) or by the per-key table tab of the same q. */
 P256_FN int p256_ecdsa_verify_with_vartime(const p256_aff *q, const p256_pubtable *tab,
                                           const uint8_t rs[64], const uint8_t *digest,
@@ -74,7 +101,6 @@ P256_FN int p256_ecdsa_verify_with_vartime(const p256_aff *q, const p256_pubtabl
 {
     p256_scalar r, s, e, w, u1, u2;
     p256_jac pt;
-    p256_fe rz, z2, t;
 
     if (!p256_scalar_set_bytes_checked(&r, rs) || p256_scalar_mask_is_zero(&r))
         return 0;
@@ -91,27 +117,7 @@ P256_FN int p256_ecdsa_verify_with_vartime(const p256_aff *q, const p256_pubtabl
         p256_ecmult_vartime(&pt, &u1, &u2, q);
     if (p256_fe_mask_is_zero(&pt.z))
         return 0;
-
-    /*
-     * x(R) = X/Z^2 must equal r or r + n (the latter only if r + n < p). Comparing
-     * X with r Z^2 avoids the inversion.
-     */
-    p256_fe_sqr(&z2, &pt.z);
-    p256_fe_from_limbs(&rz, r.v);
-    p256_fe_mul(&t, &rz, &z2);
-    if (p256_fe_mask_eq(&t, &pt.x))
-        return 1;
-    if (p256_limbs_mask_lt(r.v, p256_p_minus_n)) {
-        uint64_t rn[4];
-        unsigned char c = 0;
-        for (int i = 0; i < 4; i++)
-            rn[i] = p256_adc(r.v[i], p256_n[i], &c);
-        p256_fe_from_limbs(&rz, rn);
-        p256_fe_mul(&t, &rz, &z2);
-        if (p256_fe_mask_eq(&t, &pt.x))
-            return 1;
-    }
-    return 0;
+    return p256_ecdsa_x_matches_vartime(&pt.x, &pt.z, &r);
 }
 
 P256_FN int p256_ecdsa_verify_vartime(const p256_aff *q, const uint8_t rs[64],

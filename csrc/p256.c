@@ -18,6 +18,7 @@
 #include "ecdsa_impl.h"
 #include "random_impl.h"
 #include "aes_impl.h"
+#include "batch_ifma_impl.h"
 #include "cpu_aarch64.h" /* PSTATE.DIT around secret work: p256_dit_on/restore */
 
 /* p256.h's nonce ids are hash.h's ids (C99 has no static_assert: a negative array size). */
@@ -273,11 +274,19 @@ const char *p256_aes_impl(void)
     return p256_aes_impl_name();
 }
 
-/* The scalar engine; the IFMA engine (issue 13) is not built yet, so AUTO is this loop. */
+/* The 8-lane IFMA engine (batch_ifma.h) where it runs, else the loop of p256_verify. */
 int p256_verify_batch_vartime(uint8_t *results, const p256_verify_item *items, size_t n,
                               int engine)
 {
-    if (engine != P256_BATCH_AUTO && engine != P256_BATCH_SCALAR)
+    if (engine == P256_BATCH_AUTO)
+        engine = p256_ifma_available() ? P256_BATCH_IFMA : P256_BATCH_SCALAR;
+    if (engine == P256_BATCH_IFMA) {
+        if (!p256_ifma_available())
+            return 0;
+        p256_ifma_verify_batch_vartime(results, items, n);
+        return 1;
+    }
+    if (engine != P256_BATCH_SCALAR)
         return 0;
     for (size_t i = 0; i < n; i++)
         results[i] = (uint8_t)p256_verify(items[i].pub, items[i].pub_len, items[i].rs,
@@ -287,7 +296,7 @@ int p256_verify_batch_vartime(uint8_t *results, const p256_verify_item *items, s
 
 const char *p256_batch_engine(void)
 {
-    return "scalar";
+    return p256_ifma_available() ? "avx512-ifma" : "scalar";
 }
 
 void *p256_wipe(void *p, size_t n)

@@ -1,0 +1,647 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * batch_ifma_impl.h: the 8-lane AVX-512 IFMA verification engine of batch_ifma.h.
+ * Technique: radix-2^52 Montgomery arithmetic on vpmadd52luq/huq as in Gueron and
+ * Krasnov, "Accelerating big integer arithmetic using Intel IFMA extensions" (ARITH
+ * 2016) and Drucker and Gueron, eprint 2018/335 (multi-buffer ECDSA/P-256); point
+ * formulas from the Explicit-Formulas Database (dbl-2001-b, add-1998-cmo-2, madd).
+ */
+#ifndef P256_BATCH_IFMA_IMPL_H
+#define P256_BATCH_IFMA_IMPL_H
+
+#include "batch_ifma.h"
+#include "cpu.h"
+#include "ecdsa_impl.h"
+
+#if defined(P256_HAVE_IFMA)
+
+#define P256_M52 0xfffffffffffffULL
+/* p and 2p in radix 2^52 (p0 = 2^52 - 1 and p2 = 0: the reduction uses both). */
+static const uint64_t p256_ifma_p[5] = {0xfffffffffffffULL, 0xfffffffffffULL, 0, 0x1000000000ULL,
+                                        0xffffffff0000ULL};
+static const uint64_t p256_ifma_2p[5] = {0xffffffffffffeULL, 0x1fffffffffffULL, 0,
+                                         0x2000000000ULL, 0x1fffffffe0000ULL};
+
+#define P256_V(x) _mm512_set1_epi64((long long)(x))
+#define P256_LO(acc, a, b) _mm512_madd52lo_epu64((acc), (a), (b))
+#define P256_HI(acc, a, b) _mm512_madd52hi_epu64((acc), (a), (b))
+
+/* Montgomery reduction of the 10 columns t (each < 2^60) by R = 2^260 into r (< 2p). */
+P256_IFMA_INLINE void p256_fe8_redc(p256_fe8 *r, __m512i t[10])
+{
+    const __m512i m52 = P256_V(P256_M52), p1 = P256_V(p256_ifma_p[1]),
+                  p3 = P256_V(p256_ifma_p[3]), p4 = P256_V(p256_ifma_p[4]);
+    /* -p^-1 = 1 mod 2^52, so m = t_i mod 2^52; m*p0 = m*2^52 - m clears t_i's low bits
+     * and carries m + (t_i >> 52) into t_{i+1}; p2 = 0 contributes nothing. */
+#define P256_REDC_STEP(i)                                                                \
+    do {                                                                                 \
+        __m512i m = _mm512_and_si512(t[i], m52);                                         \
+        t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_add_epi64(_mm512_srli_epi64(t[i], 52), m)); \
+        t[i + 1] = P256_LO(t[i + 1], m, p1);                                             \
+        t[i + 2] = P256_HI(t[i + 2], m, p1);                                             \
+        t[i + 3] = P256_LO(t[i + 3], m, p3);                                             \
+        t[i + 4] = P256_HI(t[i + 4], m, p3);                                             \
+        t[i + 4] = P256_LO(t[i + 4], m, p4);                                             \
+        t[i + 5] = P256_HI(t[i + 5], m, p4);                                             \
+    } while (0)
+    P256_REDC_STEP(0);
+    P256_REDC_STEP(1);
+    P256_REDC_STEP(2);
+    P256_REDC_STEP(3);
+    P256_REDC_STEP(4);
+#undef P256_REDC_STEP
+    /* (ab + mp)/2^260 < 16p^2/2^260 + p < 2p: normalize the limbs, no subtraction. */
+    t[6] = _mm512_add_epi64(t[6], _mm512_srli_epi64(t[5], 52));
+    t[7] = _mm512_add_epi64(t[7], _mm512_srli_epi64(t[6], 52));
+    t[8] = _mm512_add_epi64(t[8], _mm512_srli_epi64(t[7], 52));
+    t[9] = _mm512_add_epi64(t[9], _mm512_srli_epi64(t[8], 52));
+    r->v[0] = _mm512_and_si512(t[5], m52);
+    r->v[1] = _mm512_and_si512(t[6], m52);
+    r->v[2] = _mm512_and_si512(t[7], m52);
+    r->v[3] = _mm512_and_si512(t[8], m52);
+    r->v[4] = t[9];
+}
+
+/* Products into two sets of columns, low halves in t and high halves in h, so that no
+ * column's chain of dependent vpmadd52 is longer than 5; summed before the reduction. */
+P256_IFMA_INLINE void p256_fe8_mul(p256_fe8 *r, const p256_fe8 *a, const p256_fe8 *b)
+{
+    __m512i t[10], h[10];
+    const __m512i z = _mm512_setzero_si512();
+    for (int k = 0; k < 10; k++)
+        t[k] = h[k] = z;
+#define P256_MAC(i, j)                                     \
+    do {                                                   \
+        t[i + j] = P256_LO(t[i + j], a->v[i], b->v[j]);     \
+        h[i + j + 1] = P256_HI(h[i + j + 1], a->v[i], b->v[j]); \
+    } while (0)
+#define P256_MAC_ROW(i) \
+    P256_MAC(i, 0);     \
+    P256_MAC(i, 1);     \
+    P256_MAC(i, 2);     \
+    P256_MAC(i, 3);     \
+    P256_MAC(i, 4)
+    P256_MAC_ROW(0);
+    P256_MAC_ROW(1);
+    P256_MAC_ROW(2);
+    P256_MAC_ROW(3);
+    P256_MAC_ROW(4);
+#undef P256_MAC_ROW
+#undef P256_MAC
+    for (int k = 1; k < 10; k++)
+        t[k] = _mm512_add_epi64(t[k], h[k]);
+    p256_fe8_redc(r, t);
+}
+
+/* The cross products once, doubled by a shift (each column stays < 2^60), then the squares. */
+P256_IFMA_INLINE void p256_fe8_sqr(p256_fe8 *r, const p256_fe8 *a)
+{
+    __m512i t[10], h[10];
+    const __m512i z = _mm512_setzero_si512();
+    for (int k = 0; k < 10; k++)
+        t[k] = h[k] = z;
+#define P256_MAC(i, j)                                     \
+    do {                                                   \
+        t[i + j] = P256_LO(t[i + j], a->v[i], a->v[j]);     \
+        h[i + j + 1] = P256_HI(h[i + j + 1], a->v[i], a->v[j]); \
+    } while (0)
+    P256_MAC(0, 1);
+    P256_MAC(0, 2);
+    P256_MAC(0, 3);
+    P256_MAC(0, 4);
+    P256_MAC(1, 2);
+    P256_MAC(1, 3);
+    P256_MAC(1, 4);
+    P256_MAC(2, 3);
+    P256_MAC(2, 4);
+    P256_MAC(3, 4);
+    for (int k = 1; k < 10; k++) {
+        t[k] = _mm512_add_epi64(t[k], h[k]);
+        t[k] = _mm512_add_epi64(t[k], t[k]);
+        h[k] = z;
+    }
+    P256_MAC(0, 0);
+    P256_MAC(1, 1);
+    P256_MAC(2, 2);
+    P256_MAC(3, 3);
+    P256_MAC(4, 4);
+#undef P256_MAC
+    for (int k = 1; k < 10; k++)
+        t[k] = _mm512_add_epi64(t[k], h[k]);
+    p256_fe8_redc(r, t);
+}
+
+/* Carry propagation of signed limbs (arithmetic shifts); the top limb keeps the sign. */
+P256_IFMA_INLINE void p256_fe8_carry(__m512i d[5])
+{
+    const __m512i m52 = P256_V(P256_M52);
+    for (int k = 0; k < 4; k++) {
+        d[k + 1] = _mm512_add_epi64(d[k + 1], _mm512_srai_epi64(d[k], 52));
+        d[k] = _mm512_and_si512(d[k], m52);
+    }
+}
+
+/* r = keep if keep >= 0, else other: both carried (two independent chains), where
+ * other = keep + 2p (sub) or keep = other - 2p (add). */
+P256_IFMA_INLINE void p256_fe8_pick(p256_fe8 *r, __m512i keep[5], __m512i other[5])
+{
+    p256_fe8_carry(keep);
+    p256_fe8_carry(other);
+    __mmask8 neg = _mm512_cmplt_epi64_mask(keep[4], _mm512_setzero_si512());
+#if defined(P256_PLANT_IFMA_BUG) && P256_PLANT_IFMA_BUG == 2
+    neg &= 0x7f; /* negative control: lane 7 never takes the other value */
+#endif
+    for (int k = 0; k < 5; k++)
+        r->v[k] = _mm512_mask_blend_epi64(neg, keep[k], other[k]);
+}
+
+/* s = a + b < 4p and d = s - 2p; d where d >= 0. */
+P256_IFMA_INLINE void p256_fe8_add(p256_fe8 *r, const p256_fe8 *a, const p256_fe8 *b)
+{
+    __m512i s[5], d[5];
+    for (int k = 0; k < 5; k++) {
+        s[k] = _mm512_add_epi64(a->v[k], b->v[k]);
+        d[k] = _mm512_sub_epi64(s[k], P256_V(p256_ifma_2p[k]));
+    }
+    p256_fe8_pick(r, d, s);
+}
+
+/* d = a - b in (-2p, 2p) and e = d + 2p; e where d < 0. */
+P256_IFMA_INLINE void p256_fe8_sub(p256_fe8 *r, const p256_fe8 *a, const p256_fe8 *b)
+{
+    __m512i d[5], e[5];
+    for (int k = 0; k < 5; k++) {
+        d[k] = _mm512_sub_epi64(a->v[k], b->v[k]);
+        e[k] = _mm512_add_epi64(d[k], P256_V(p256_ifma_2p[k]));
+    }
+    p256_fe8_pick(r, d, e);
+}
+
+/* a < 2p is 0 mod p iff its (unique, normalized) limbs are those of 0 or of p. */
+P256_IFMA_INLINE __mmask8 p256_fe8_mask_is_zero(const p256_fe8 *a)
+{
+    __m512i o = a->v[0], x = _mm512_xor_si512(a->v[0], P256_V(p256_ifma_p[0]));
+    for (int k = 1; k < 5; k++) {
+        o = _mm512_or_si512(o, a->v[k]);
+        x = _mm512_or_si512(x, _mm512_xor_si512(a->v[k], P256_V(p256_ifma_p[k])));
+    }
+    return (__mmask8)(_mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512()) |
+                      _mm512_cmpeq_epi64_mask(x, _mm512_setzero_si512()));
+}
+
+/*
+ * field.h holds v*2^256 mod p; the engine v*2^260 mod p. Since both are linear in v,
+ * multiplying the field.h element by 16 gives the engine's integer, and halving the
+ * engine's integer (read as a field.h element) four times gives v back.
+ */
+P256_FN void p256_ifma_from_fe(uint64_t w[5], const p256_fe *a)
+{
+    p256_fe t;
+    p256_fe_mul_small(&t, a, 16);
+    w[0] = t.v[0] & P256_M52;
+    w[1] = ((t.v[0] >> 52) | (t.v[1] << 12)) & P256_M52;
+    w[2] = ((t.v[1] >> 40) | (t.v[2] << 24)) & P256_M52;
+    w[3] = ((t.v[2] >> 28) | (t.v[3] << 36)) & P256_M52;
+    w[4] = t.v[3] >> 16;
+}
+
+P256_FN void p256_ifma_to_fe(p256_fe *r, const uint64_t w[5])
+{
+    uint64_t x[4], d[4];
+    x[0] = w[0] | (w[1] << 52);
+    x[1] = (w[1] >> 12) | (w[2] << 40);
+    x[2] = (w[2] >> 24) | (w[3] << 28);
+    x[3] = (w[3] >> 36) | (w[4] << 16); /* w < 2p < 2^257: bit 256 is w[4] >> 48 */
+    static const uint64_t p64[4] = {0xffffffffffffffffULL, 0x00000000ffffffffULL, 0,
+                                    0xffffffff00000001ULL};
+    unsigned char b = 0;
+    for (int i = 0; i < 4; i++)
+        d[i] = p256_sbb(x[i], p64[i], &b);
+    if ((w[4] >> 48) || !b)
+        memcpy(x, d, sizeof x); /* w >= p */
+    memcpy(r->v, x, sizeof x);
+    for (int i = 0; i < 4; i++)
+        p256_fe_half(r, r);
+}
+
+/* Lane access through explicit stores and loads (no type punning of the vectors). */
+P256_IFMA_FN void p256_fe8_set_lane(p256_fe8 *r, int lane, const p256_fe *a)
+{
+    uint64_t w[5], v[8];
+    p256_ifma_from_fe(w, a);
+    for (int k = 0; k < 5; k++) {
+        _mm512_storeu_si512((void *)v, r->v[k]);
+        v[lane] = w[k];
+        r->v[k] = _mm512_loadu_si512((const void *)v);
+    }
+}
+
+P256_IFMA_FN void p256_fe8_get_lane(p256_fe *r, const p256_fe8 *a, int lane)
+{
+    uint64_t w[5], v[8];
+    for (int k = 0; k < 5; k++) {
+        _mm512_storeu_si512((void *)v, a->v[k]);
+        w[k] = v[lane];
+    }
+    p256_ifma_to_fe(r, w);
+}
+
+P256_IFMA_INLINE void p256_fe8_blend(p256_fe8 *r, __mmask8 m, const p256_fe8 *a)
+{
+    for (int k = 0; k < 5; k++)
+        r->v[k] = _mm512_mask_blend_epi64(m, r->v[k], a->v[k]);
+}
+
+/*
+ * The point formulas work on ng independent groups of 8 lanes (ng <= P256_IFMA_NG) one
+ * field operation at a time across the groups: consecutive operations are independent,
+ * so the core overlaps their latency (a lone product waits on its own carries).
+ */
+#define P256_IFMA_NG 2
+#define P256_EACH(stmt)                 \
+    for (int g = 0; g < ng; g++) {      \
+        stmt;                           \
+    }
+
+P256_IFMA_INLINE void p256_jac8_double_n(p256_jac8 *r, const p256_jac8 *a, int ng)
+{
+    p256_fe8 delta[P256_IFMA_NG], gamma[P256_IFMA_NG], beta[P256_IFMA_NG],
+        alpha[P256_IFMA_NG], t1[P256_IFMA_NG], t2[P256_IFMA_NG], z3[P256_IFMA_NG];
+    P256_EACH(p256_fe8_sqr(&delta[g], &a[g].z));
+    P256_EACH(p256_fe8_sqr(&gamma[g], &a[g].y));
+    P256_EACH(p256_fe8_mul(&beta[g], &a[g].x, &gamma[g]));
+    P256_EACH(p256_fe8_sub(&t1[g], &a[g].x, &delta[g]));
+    P256_EACH(p256_fe8_add(&t2[g], &a[g].x, &delta[g]));
+    P256_EACH(p256_fe8_mul(&t1[g], &t1[g], &t2[g]));
+    P256_EACH(p256_fe8_mul(&z3[g], &a[g].y, &a[g].z));
+    P256_EACH(p256_fe8_add(&alpha[g], &t1[g], &t1[g]));
+    P256_EACH(p256_fe8_add(&alpha[g], &alpha[g], &t1[g])); /* alpha = 3 (X - delta)(X + delta) */
+    P256_EACH(p256_fe8_add(&r[g].z, &z3[g], &z3[g]));      /* Z3 = 2 Y Z */
+    P256_EACH(p256_fe8_sqr(&t1[g], &alpha[g]));
+    P256_EACH(p256_fe8_sqr(&gamma[g], &gamma[g]));
+    P256_EACH(p256_fe8_add(&beta[g], &beta[g], &beta[g]));
+    P256_EACH(p256_fe8_add(&beta[g], &beta[g], &beta[g])); /* 4 beta */
+    P256_EACH(p256_fe8_add(&t2[g], &beta[g], &beta[g]));
+    P256_EACH(p256_fe8_sub(&r[g].x, &t1[g], &t2[g]));      /* X3 = alpha^2 - 8 beta */
+    P256_EACH(p256_fe8_sub(&t1[g], &beta[g], &r[g].x));
+    P256_EACH(p256_fe8_add(&gamma[g], &gamma[g], &gamma[g]));
+    P256_EACH(p256_fe8_add(&gamma[g], &gamma[g], &gamma[g]));
+    P256_EACH(p256_fe8_add(&gamma[g], &gamma[g], &gamma[g])); /* 8 gamma^2 */
+    P256_EACH(p256_fe8_mul(&t1[g], &alpha[g], &t1[g]));
+    P256_EACH(p256_fe8_sub(&r[g].y, &t1[g], &gamma[g])); /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
+}
+
+/*
+ * a + b (add-1998-cmo-2), or a + (bx, by, 1) when b is NULL (the mixed form, from bx, by):
+ * hz[g] gets group g's lanes with H == 0. r may alias a.
+ */
+P256_IFMA_INLINE void p256_jac8_add_n(p256_jac8 *r, const p256_jac8 *a, const p256_jac8 *b,
+                                      const p256_aff8 *ba, __mmask8 *hz, int ng)
+{
+    p256_fe8 z1z1[P256_IFMA_NG], z2z2[P256_IFMA_NG], u1[P256_IFMA_NG], u2[P256_IFMA_NG],
+        s1[P256_IFMA_NG], s2[P256_IFMA_NG], h[P256_IFMA_NG], rr[P256_IFMA_NG],
+        z3[P256_IFMA_NG], hh[P256_IFMA_NG], hhh[P256_IFMA_NG], v[P256_IFMA_NG],
+        t[P256_IFMA_NG];
+    P256_EACH(p256_fe8_sqr(&z1z1[g], &a[g].z));
+    if (b != NULL) {
+        P256_EACH(p256_fe8_sqr(&z2z2[g], &b[g].z));
+        P256_EACH(p256_fe8_mul(&u1[g], &a[g].x, &z2z2[g]));
+        P256_EACH(p256_fe8_mul(&u2[g], &b[g].x, &z1z1[g]));
+        P256_EACH(p256_fe8_mul(&s1[g], &a[g].y, &b[g].z));
+        P256_EACH(p256_fe8_mul(&s2[g], &b[g].y, &a[g].z));
+        P256_EACH(p256_fe8_mul(&s1[g], &s1[g], &z2z2[g]));
+        P256_EACH(p256_fe8_mul(&s2[g], &s2[g], &z1z1[g]));
+        P256_EACH(p256_fe8_mul(&z3[g], &a[g].z, &b[g].z));
+    } else {
+        P256_EACH(p256_fe8_mul(&u2[g], &ba[g].x, &z1z1[g]));
+        P256_EACH(p256_fe8_mul(&s2[g], &ba[g].y, &a[g].z));
+        P256_EACH(p256_fe8_mul(&s2[g], &s2[g], &z1z1[g]));
+        P256_EACH(u1[g] = a[g].x);
+        P256_EACH(s1[g] = a[g].y);
+        P256_EACH(z3[g] = a[g].z);
+    }
+    P256_EACH(p256_fe8_sub(&h[g], &u2[g], &u1[g]));
+    P256_EACH(p256_fe8_sub(&rr[g], &s2[g], &s1[g]));
+    P256_EACH(hz[g] = p256_fe8_mask_is_zero(&h[g]));
+    P256_EACH(p256_fe8_mul(&z3[g], &z3[g], &h[g]));
+    P256_EACH(p256_fe8_sqr(&hh[g], &h[g]));
+    P256_EACH(p256_fe8_mul(&hhh[g], &hh[g], &h[g]));
+    P256_EACH(p256_fe8_mul(&v[g], &u1[g], &hh[g]));
+    P256_EACH(p256_fe8_sqr(&t[g], &rr[g]));
+    P256_EACH(p256_fe8_sub(&t[g], &t[g], &hhh[g]));
+    P256_EACH(p256_fe8_sub(&t[g], &t[g], &v[g]));
+    P256_EACH(p256_fe8_sub(&r[g].x, &t[g], &v[g])); /* X3 = R^2 - H^3 - 2 U1 H^2 */
+    P256_EACH(p256_fe8_sub(&v[g], &v[g], &r[g].x));
+    P256_EACH(p256_fe8_mul(&v[g], &rr[g], &v[g]));
+    P256_EACH(p256_fe8_mul(&t[g], &s1[g], &hhh[g]));
+    P256_EACH(p256_fe8_sub(&r[g].y, &v[g], &t[g])); /* Y3 = R (U1 H^2 - X3) - S1 H^3 */
+    P256_EACH(r[g].z = z3[g]);
+}
+
+P256_IFMA_INLINE void p256_jac8_double(p256_jac8 *r, const p256_jac8 *a)
+{
+    p256_jac8_double_n(r, a, 1);
+}
+
+P256_IFMA_INLINE __mmask8 p256_jac8_add(p256_jac8 *r, const p256_jac8 *a, const p256_jac8 *b)
+{
+    __mmask8 hz;
+    p256_jac8_add_n(r, a, b, NULL, &hz, 1);
+    return hz;
+}
+
+P256_IFMA_INLINE __mmask8 p256_jac8_add_aff(p256_jac8 *r, const p256_jac8 *a, const p256_aff8 *b)
+{
+    __mmask8 hz;
+    p256_jac8_add_n(r, a, NULL, b, &hz, 1);
+    return hz;
+}
+
+P256_FN void p256_ifma_recode(int64_t *d, const p256_scalar *u, int w)
+{
+    const int windows = (256 + w - 1) / w;
+    const int64_t half = (int64_t)1 << (w - 1), mask = ((int64_t)1 << w) - 1;
+    int64_t carry = 0;
+    for (int i = 0; i < windows; i++) {
+        int bit = w * i, limb = bit >> 6, sh = bit & 63;
+        uint64_t v = u->v[limb] >> sh;
+        if (sh > 64 - w && limb < 3)
+            v |= u->v[limb + 1] << (64 - sh);
+        int64_t x = (int64_t)(v & (uint64_t)mask) + carry;
+        carry = x > half;
+        d[i] = x - (carry << w);
+    }
+    /* u < 2^256: the top window holds at most w - 1 bits of u (w = 5, 7), so the last
+     * carry is 0. */
+}
+
+/* The affine multiples 1G..64G in the engine's representation, one row (x, y) per entry. */
+static uint64_t p256_ifma_gtab[P256_IFMA_GTAB][10];
+static int p256_ifma_gtab_ready;
+
+P256_FN void p256_ifma_gtab_init(void)
+{
+    if (__atomic_load_n(&p256_ifma_gtab_ready, __ATOMIC_ACQUIRE))
+        return;
+    static uint64_t tab[P256_IFMA_GTAB][10];
+    p256_jac j;
+    p256_aff a;
+    p256_jac_from_aff(&j, &p256_generator);
+    for (int k = 0; k < P256_IFMA_GTAB; k++) {
+        (void)p256_jac_to_aff(&a, &j); /* (k+1) G, never infinity */
+        p256_ifma_from_fe(tab[k], &a.x);
+        p256_ifma_from_fe(tab[k] + 5, &a.y);
+        p256_jac_add_aff(&j, &j, &p256_generator, 0);
+    }
+    /* Racing threads write the same bytes; the flag publishes them. */
+    memcpy(p256_ifma_gtab, tab, sizeof tab);
+    __atomic_store_n(&p256_ifma_gtab_ready, 1, __ATOMIC_RELEASE);
+}
+
+/* Digit vector -> its table index (|d| - 1) & mask (any d: in bounds for a table of
+ * mask + 1 entries), sign and nonzero masks. */
+P256_IFMA_INLINE __m512i p256_ifma_digit(const int64_t *d, __mmask8 *neg, __mmask8 *nz,
+                                         int64_t mask)
+{
+    __m512i v = _mm512_loadu_si512((const void *)d);
+    *neg = _mm512_cmplt_epi64_mask(v, _mm512_setzero_si512());
+    *nz = _mm512_cmpneq_epi64_mask(v, _mm512_setzero_si512());
+    v = _mm512_abs_epi64(v);
+    return _mm512_and_si512(_mm512_sub_epi64(v, P256_V(1)), P256_V(mask));
+}
+
+P256_IFMA_INLINE void p256_fe8_cneg(p256_fe8 *y, __mmask8 neg)
+{
+    p256_fe8 zero, t;
+    for (int k = 0; k < 5; k++)
+        zero.v[k] = _mm512_setzero_si512();
+    p256_fe8_sub(&t, &zero, y);
+    p256_fe8_blend(y, neg, &t);
+}
+
+/*
+ * One table addition's outcome per lane: digit 0 (not nz) keeps acc; acc still infinite
+ * (inf) takes the entry (ex, ey, ez); otherwise the sum s, which is wrong where hz
+ * (operands sharing x): those lanes go into bad.
+ */
+P256_IFMA_INLINE void p256_ifma_accumulate(p256_jac8 *acc, const p256_jac8 *s, const p256_fe8 *ex,
+                                           const p256_fe8 *ey, const p256_fe8 *ez, __mmask8 nz,
+                                           __mmask8 hz, __mmask8 *inf, __mmask8 *bad)
+{
+    __mmask8 add = nz & (__mmask8)~*inf, take = nz & *inf;
+    *bad |= hz & add;
+    p256_fe8_blend(&acc->x, add, &s->x);
+    p256_fe8_blend(&acc->y, add, &s->y);
+    p256_fe8_blend(&acc->z, add, &s->z);
+    p256_fe8_blend(&acc->x, take, ex);
+    p256_fe8_blend(&acc->y, take, ey);
+    p256_fe8_blend(&acc->z, take, ez);
+    *inf &= (__mmask8)~nz;
+}
+
+/* Lanes 8g..8g+7 in group g < ng; see p256_ifma_ecmult8_vartime. */
+P256_IFMA_INLINE unsigned p256_ifma_ecmult_n(p256_fe *x, p256_fe *z, const p256_scalar *u1,
+                                             const p256_scalar *u2, const p256_aff *q, int ng)
+{
+    int64_t d1[P256_IFMA_GWINDOWS][8 * P256_IFMA_NG], d2[P256_IFMA_WINDOWS][8 * P256_IFMA_NG],
+        t[P256_IFMA_WINDOWS];
+    p256_jac8 tq[P256_IFMA_NG][16], acc[P256_IFMA_NG], s[P256_IFMA_NG], e[P256_IFMA_NG];
+    p256_aff8 qa[P256_IFMA_NG], ea[P256_IFMA_NG];
+    p256_fe8 one;
+    __mmask8 inf[P256_IFMA_NG], bad[P256_IFMA_NG], hz[P256_IFMA_NG], neg[P256_IFMA_NG],
+        nz[P256_IFMA_NG];
+    __m512i idx[P256_IFMA_NG];
+    unsigned out = 0;
+
+    p256_ifma_gtab_init();
+    memset(&one, 0, sizeof one);
+    memset(qa, 0, sizeof qa);
+    for (int l = 0; l < 8; l++)
+        p256_fe8_set_lane(&one, l, &p256_fe_one);
+    for (int l = 0; l < 8 * ng; l++) {
+        p256_ifma_recode(t, &u1[l], P256_IFMA_GW);
+        for (int i = 0; i < P256_IFMA_GWINDOWS; i++)
+            d1[i][l] = t[i];
+        p256_ifma_recode(t, &u2[l], 5);
+        for (int i = 0; i < P256_IFMA_WINDOWS; i++)
+            d2[i][l] = t[i];
+        p256_fe8_set_lane(&qa[l / 8].x, l % 8, &q[l].x);
+        p256_fe8_set_lane(&qa[l / 8].y, l % 8, &q[l].y);
+    }
+
+    /* tq[g][j] = (j+1) q per lane; jq != +-q for j < 17 (q has prime order n), so exact. */
+    P256_EACH(tq[g][0].x = qa[g].x; tq[g][0].y = qa[g].y; tq[g][0].z = one; inf[g] = 0xff;
+              bad[g] = 0);
+    P256_EACH(p256_jac8_double(&tq[g][1], &tq[g][0]));
+    for (int j = 2; j < 16; j++) {
+        P256_EACH(s[g] = tq[g][j - 1]);
+        p256_jac8_add_n(s, s, NULL, qa, hz, ng);
+        P256_EACH(tq[g][j] = s[g]);
+    }
+
+    memset(acc, 0, sizeof acc);
+    /* Horner over the bits from 255 down: q's digits sit at multiples of 5, G's at
+     * multiples of 7; the schedule is the same for every lane. */
+    for (int b = 255; b >= 0; b--) {
+        if (b != 255)
+            p256_jac8_double_n(acc, acc, ng);
+        if (b % 5 == 0) {
+        const int i = b / 5;
+        /* acc += d2[i] q: entry idx of each lane's own table (index 120 idx + lane). */
+        P256_EACH(idx[g] = p256_ifma_digit(&d2[i][8 * g], &neg[g], &nz[g], 15);
+                  idx[g] = _mm512_add_epi64(
+                      _mm512_sub_epi64(_mm512_slli_epi64(idx[g], 7), _mm512_slli_epi64(idx[g], 3)),
+                      _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
+                  const long long *base = (const long long *)tq[g];
+                  for (int k = 0; k < 5; k++) {
+                      e[g].x.v[k] = _mm512_i64gather_epi64(idx[g], base + 8 * k, 8);
+                      e[g].y.v[k] = _mm512_i64gather_epi64(idx[g], base + 8 * (5 + k), 8);
+                      e[g].z.v[k] = _mm512_i64gather_epi64(idx[g], base + 8 * (10 + k), 8);
+                  } p256_fe8_cneg(&e[g].y, neg[g]));
+        p256_jac8_add_n(s, acc, e, NULL, hz, ng);
+        P256_EACH(p256_ifma_accumulate(&acc[g], &s[g], &e[g].x, &e[g].y, &e[g].z, nz[g], hz[g],
+                                       &inf[g], &bad[g]));
+
+        }
+        if (b % P256_IFMA_GW == 0) {
+        const int i = b / P256_IFMA_GW;
+        /* acc += d1[i] G from the shared table (index 10 idx). */
+        P256_EACH(idx[g] = p256_ifma_digit(&d1[i][8 * g], &neg[g], &nz[g], P256_IFMA_GTAB - 1);
+                  idx[g] = _mm512_add_epi64(_mm512_slli_epi64(idx[g], 3),
+                                            _mm512_slli_epi64(idx[g], 1));
+                  const long long *base = (const long long *)p256_ifma_gtab;
+                  for (int k = 0; k < 5; k++) {
+                      ea[g].x.v[k] = _mm512_i64gather_epi64(idx[g], base + k, 8);
+                      ea[g].y.v[k] = _mm512_i64gather_epi64(idx[g], base + 5 + k, 8);
+                  } p256_fe8_cneg(&ea[g].y, neg[g]));
+        p256_jac8_add_n(s, acc, NULL, ea, hz, ng);
+        P256_EACH(p256_ifma_accumulate(&acc[g], &s[g], &ea[g].x, &ea[g].y, &one, nz[g], hz[g],
+                                       &inf[g], &bad[g]));
+        }
+    }
+    P256_EACH(bad[g] |= inf[g] | p256_fe8_mask_is_zero(&acc[g].z);
+              out |= (unsigned)bad[g] << (8 * g));
+    for (int l = 0; l < 8 * ng; l++) {
+        p256_fe8_get_lane(&x[l], &acc[l / 8].x, l % 8);
+        p256_fe8_get_lane(&z[l], &acc[l / 8].z, l % 8);
+    }
+    return out;
+}
+
+P256_IFMA_FN unsigned p256_ifma_ecmult8_vartime(p256_fe x[8], p256_fe z[8],
+                                                const p256_scalar u1[8], const p256_scalar u2[8],
+                                                const p256_aff q[8])
+{
+    return p256_ifma_ecmult_n(x, z, u1, u2, q, 1);
+}
+
+P256_IFMA_FN unsigned p256_ifma_ecmult16_vartime(p256_fe x[16], p256_fe z[16],
+                                                 const p256_scalar u1[16],
+                                                 const p256_scalar u2[16], const p256_aff q[16])
+{
+    return p256_ifma_ecmult_n(x, z, u1, u2, q, 2);
+}
+
+#undef P256_EACH
+#undef P256_LO
+#undef P256_HI
+#endif /* P256_HAVE_IFMA */
+
+P256_FN int p256_ifma_available(void)
+{
+#if defined(P256_HAVE_IFMA)
+    static int cached = -1;
+    return p256_cpu_cached(&cached, p256_cpu_has_avx512_ifma);
+#else
+    return 0;
+#endif
+}
+
+P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_item *items,
+                                            size_t n)
+{
+#if defined(P256_HAVE_IFMA)
+    size_t g = 0;
+    while (n - g >= P256_IFMA_MIN_GROUP) {
+        /* 16 lanes (two interleaved groups) for at least P256_IFMA_MIN_16 items, else 8. */
+        size_t cnt = n - g < 16 ? n - g : 16, lanes;
+        if (cnt < P256_IFMA_MIN_16 && cnt > 8)
+            cnt = 8;
+        lanes = cnt > 8 ? 16 : 8;
+        const p256_verify_item *it = items + g;
+        p256_scalar r[16], s[16], u1[16], u2[16], pre[16], inv;
+        p256_aff q[16];
+        p256_fe x[16], z[16];
+        int ok[16], nok = 0;
+        unsigned bad;
+
+        for (size_t l = 0; l < lanes; l++) {
+            ok[l] = l < cnt && p256_aff_decode_vartime(&q[l], it[l].pub, it[l].pub_len) &&
+                    p256_scalar_set_bytes_checked(&r[l], it[l].rs) &&
+                    !p256_scalar_mask_is_zero(&r[l]) &&
+                    p256_scalar_set_bytes_checked(&s[l], it[l].rs + 32) &&
+                    !p256_scalar_mask_is_zero(&s[l]);
+            if (!ok[l]) { /* a harmless dummy lane: 1 G + 2 G */
+                q[l] = p256_generator;
+                memset(&s[l], 0, sizeof s[l]);
+                s[l].v[0] = 1;
+                memset(&r[l], 0, sizeof r[l]);
+                r[l].v[0] = 2;
+            }
+            nok += ok[l];
+        }
+        if (nok == 0) {
+            for (size_t l = 0; l < cnt; l++)
+                results[g + l] = 0;
+            g += cnt;
+            continue;
+        }
+        /* s^-1 of all lanes by one inversion (Montgomery's trick). */
+        pre[0] = s[0];
+        for (size_t l = 1; l < lanes; l++)
+            p256_scalar_mul(&pre[l], &pre[l - 1], &s[l]);
+        p256_scalar_inv_vartime(&inv, &pre[lanes - 1]);
+        for (size_t l = lanes; l-- > 0;) {
+            p256_scalar w;
+            if (l > 0) {
+                p256_scalar_mul(&w, &inv, &pre[l - 1]);
+                p256_scalar_mul(&inv, &inv, &s[l]);
+            } else {
+                w = inv;
+            }
+            if (ok[l])
+                p256_scalar_from_digest(&u1[l], it[l].digest, it[l].digest_len);
+            else {
+                memset(&u1[l], 0, sizeof u1[l]);
+                u1[l].v[0] = 1;
+            }
+            p256_scalar_mul(&u1[l], &u1[l], &w);
+            p256_scalar_mul(&u2[l], &r[l], &w);
+        }
+        if (lanes == 16)
+            bad = p256_ifma_ecmult16_vartime(x, z, u1, u2, q);
+        else
+            bad = p256_ifma_ecmult8_vartime(x, z, u1, u2, q);
+#if defined(P256_PLANT_IFMA_BUG) && P256_PLANT_IFMA_BUG == 1
+        bad = 0; /* negative control: exceptional lanes are not re-verified */
+#endif
+        for (size_t l = 0; l < cnt; l++) {
+            if (!ok[l])
+                results[g + l] = 0;
+            else if ((bad >> l) & 1)
+                results[g + l] = (uint8_t)p256_verify(it[l].pub, it[l].pub_len, it[l].rs,
+                                                      it[l].digest, it[l].digest_len);
+            else
+                results[g + l] = (uint8_t)p256_ecdsa_x_matches_vartime(&x[l], &z[l], &r[l]);
+        }
+        g += cnt;
+    }
+    for (; g < n; g++)
+        results[g] = (uint8_t)p256_verify(items[g].pub, items[g].pub_len, items[g].rs,
+                                          items[g].digest, items[g].digest_len);
+#else
+    (void)results, (void)items, (void)n;
+#endif
+}
+
+#endif /* P256_BATCH_IFMA_IMPL_H */

@@ -2,7 +2,8 @@
 /*
  * test_point_asm.c: the assembly point formulas (group_asm.h) against their C twins in
  * group_impl.h, limb for limb: random points at random Z, every input at infinity,
- * a == b and a == -b (where the contract covers them), Z = 1, and every aliasing of r
+ * a == b and a == -b (where the contract covers them), the complete formulas' degenerate
+ * branch (degenerate_pair), Z = 1, and every aliasing of r
  * with the inputs. Built once per variant (the Makefile's ctest); a variant without
  * assembly point formulas reports SKIP. POINT_ASM_ROUNDS sets the random rounds.
  */
@@ -56,6 +57,32 @@ static void lift(p256_jac *r, const p256_aff *a, int kind)
     p256_fe_mul(&r->x, &a->x, &z2);
     p256_fe_mul(&r->y, &a->y, &z3);
     r->z = z;
+}
+
+/*
+ * A pair on which the complete additions take their masked degenerate branch (M = R = 0
+ * in group_impl.h's unified core): y2 = -y1 with x1 != x2 and x1^2 + x1 x2 + x2^2 = 3,
+ * i.e. x2 = (-x1 +- sqrt(12 - 3 x1^2)) / 2; then x2^3 - 3 x2 = x1^3 - 3 x1, so
+ * (x2, -y1) is on the curve. Random pairs never reach this branch.
+ */
+static void degenerate_pair(p256_aff *p1, p256_aff *p2)
+{
+    p256_fe d, s, t;
+    for (;;) {
+        random_aff(p1);
+        p256_fe_sqr(&t, &p1->x);
+        p256_fe_mul_small(&t, &t, 3);
+        p256_fe_mul_small(&d, &p256_fe_one, 12);
+        p256_fe_sub(&d, &d, &t);
+        if (!p256_fe_sqrt(&s, &d))
+            continue;
+        p256_fe_sub(&t, &s, &p1->x);
+        p256_fe_half(&p2->x, &t);
+        if (p256_fe_mask_eq(&p2->x, &p1->x))
+            continue;
+        p256_fe_neg(&p2->y, &p1->y);
+        return;
+    }
 }
 
 static int same(const p256_jac *a, const p256_jac *b)
@@ -137,6 +164,27 @@ int main(void)
                 lift(&b, &pb, kb);
                 check_pair(&a, &b, &pb, kb == 2 ? ~0ULL : 0, 1, "b at infinity or not");
             }
+        }
+        /* the unified formula's degenerate case (the masked chord-slope fallback) */
+        {
+            p256_aff d1, d2, sum_aff, want_aff;
+            p256_jac sum, want;
+            degenerate_pair(&d1, &d2);
+            CHECK(p256_aff_mask_on_curve(&d2) != 0, "degenerate pair on the curve");
+            for (int ka = 0; ka < 2; ka++) {
+                for (int kb = 0; kb < 2; kb++) {
+                    lift(&a, &d1, ka);
+                    lift(&b, &d2, kb);
+                    check_pair(&a, &b, &d2, 0, 1, "degenerate (y1 = -y2, R = 0)");
+                }
+            }
+            /* and the asm's sum is the right point (x1 != x2: the textbook formula) */
+            lift(&a, &d1, 0);
+            p256_jac_add_aff(&sum, &a, &d2, 0);
+            p256_jac_add_aff_vartime(&want, &a, &d2);
+            CHECK(!p256_jac_to_aff(&sum_aff, &sum), "degenerate sum finite");
+            p256_jac_to_aff(&want_aff, &want);
+            CHECK(memcmp(&sum_aff, &want_aff, sizeof sum_aff) == 0, "degenerate sum");
         }
         /* the affine operand masked as infinity whatever its coordinates */
         lift(&a, &pa, 0);

@@ -469,20 +469,22 @@ p256_jac_double_x86_64_adx:
     movq    %rdi, D_R(%rsp)
     PT_COPY_IN %rsi, D_X, 96
 
-    PT_SQR  D_Y
-    PT_ST   D_GAMMA, %r12, %r13, %r14, %r15         /* gamma = Y^2 */
+    /*
+     * The order is a schedule: the critical path is delta -> alpha -> alpha^2 -> Y3's
+     * product; the independent products sit next to the dependent ones so that the
+     * out-of-order core overlaps them ((Y + Z)^2 and gamma^2 between alpha^2 and the
+     * last product).
+     */
     PT_SQR  D_Z
     PT_ST   D_DELTA, %r12, %r13, %r14, %r15         /* delta = Z^2 */
-    PT_MUL  D_X, D_GAMMA                            /* beta = X gamma */
-    FE_ADD  %r12, %r13, %r14, %r15, %r12, %r13, %r14, %r15
-    FE_ADD  %r12, %r13, %r14, %r15, %r12, %r13, %r14, %r15
-    PT_ST   D_BETA4, %r12, %r13, %r14, %r15         /* 4 beta */
     PT_LD   D_X, %r8, %r9, %r10, %r11
-    FE_SUB_M %r8, %r9, %r10, %r11, D_DELTA
+    FE_SUB  %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15
     PT_ST   D_T, %r8, %r9, %r10, %r11               /* X - delta */
     PT_LD   D_X, %r8, %r9, %r10, %r11
-    FE_ADD_M %r8, %r9, %r10, %r11, D_DELTA
+    FE_ADD  %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15
     PT_ST   D_U, %r8, %r9, %r10, %r11               /* X + delta */
+    PT_SQR  D_Y
+    PT_ST   D_GAMMA, %r12, %r13, %r14, %r15         /* gamma = Y^2 */
     PT_MUL  D_T, D_U
     movq    %r12, %r8
     movq    %r13, %r9
@@ -491,6 +493,12 @@ p256_jac_double_x86_64_adx:
     FE_ADD  %r12, %r13, %r14, %r15, %r12, %r13, %r14, %r15
     FE_ADD  %r12, %r13, %r14, %r15, %r8, %r9, %r10, %r11
     PT_ST   D_ALPHA, %r12, %r13, %r14, %r15         /* alpha = 3 (X - delta)(X + delta) */
+    PT_MUL  D_X, D_GAMMA                            /* beta = X gamma */
+    FE_ADD  %r12, %r13, %r14, %r15, %r12, %r13, %r14, %r15
+    FE_ADD  %r12, %r13, %r14, %r15, %r12, %r13, %r14, %r15
+    PT_ST   D_BETA4, %r12, %r13, %r14, %r15         /* 4 beta */
+    PT_SQR  D_ALPHA
+    PT_ST   D_X3, %r12, %r13, %r14, %r15            /* alpha^2 */
     PT_LD   D_Y, %r8, %r9, %r10, %r11
     FE_ADD_M %r8, %r9, %r10, %r11, D_Z
     PT_ST   D_T, %r8, %r9, %r10, %r11               /* Y + Z */
@@ -498,19 +506,19 @@ p256_jac_double_x86_64_adx:
     FE_SUB_M %r12, %r13, %r14, %r15, D_GAMMA
     FE_SUB_M %r12, %r13, %r14, %r15, D_DELTA
     PT_ST   D_Z3, %r12, %r13, %r14, %r15            /* Z3 = (Y + Z)^2 - gamma - delta */
-    PT_SQR  D_ALPHA
+    PT_LD   D_X3, %r12, %r13, %r14, %r15
     FE_SUB_M %r12, %r13, %r14, %r15, D_BETA4
     FE_SUB_M %r12, %r13, %r14, %r15, D_BETA4
     PT_ST   D_X3, %r12, %r13, %r14, %r15            /* X3 = alpha^2 - 8 beta */
     PT_LD   D_BETA4, %r8, %r9, %r10, %r11
     FE_SUB  %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15
-    PT_ST   D_T, %r8, %r9, %r10, %r11               /* 4 beta - X3 */
+    PT_ST   D_U, %r8, %r9, %r10, %r11               /* 4 beta - X3 */
     PT_SQR  D_GAMMA
     FE_ADD  %r12, %r13, %r14, %r15, %r12, %r13, %r14, %r15
     FE_ADD  %r12, %r13, %r14, %r15, %r12, %r13, %r14, %r15
     FE_ADD  %r12, %r13, %r14, %r15, %r12, %r13, %r14, %r15
     PT_ST   D_G8, %r12, %r13, %r14, %r15            /* 8 gamma^2 */
-    PT_MUL  D_ALPHA, D_T
+    PT_MUL  D_ALPHA, D_U
     FE_SUB_M %r12, %r13, %r14, %r15, D_G8           /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
 
     movq    D_R(%rsp), %rdi

@@ -41,10 +41,10 @@
  * value; the field macros use rax, rbx, rcx, rdx, rbp as temporaries and rdi/rsi for
  * masks and pointers.
  *
- * The multiplication is the one of p256_x86_64.S (Gueron-Krasnov, eprint 2013/816:
- * Montgomery reduction by shifts using p = 2^256 - 2^224 + 2^192 + 2^96 - 1, whose
- * lowest word makes the Montgomery factor m = t mod 2^64); see that file for the
- * bounds. It is repeated here with the result left in registers.
+ * The products are those of p256_x86_64.S (p256_x86_64_mont.h has the shared code and
+ * the bounds: Gueron-Krasnov, eprint 2013/816, Montgomery reduction using the form of
+ * p = 2^256 - 2^224 + 2^192 + 2^96 - 1, whose lowest word makes the Montgomery factor
+ * m = t mod 2^64), with the result left in registers and the Montgomery step by MULX.
  */
 
 #if defined(__CET__)
@@ -52,12 +52,15 @@
 #else
 #define _CET_ENDBR
 #endif
+#include "p256_x86_64_mont.h"
 
     .section .rodata
     .p2align 5
-/* p, and 1 in the Montgomery domain (R mod p = 2^224 - 2^192 - 2^96 + 1). */
+/* p, 2^32 (PT_REDUCE_STEP), and 1 in the Montgomery domain (R = 2^224 - 2^192 - 2^96 + 1 mod p). */
 .Lp256_p:
     .quad   0xffffffffffffffff, 0x00000000ffffffff, 0x0000000000000000, 0xffffffff00000001
+.Lp256_2e32:
+    .quad   0x0000000100000000
 .Lp256_one:
     .quad   0x0000000000000001, 0xffffffff00000000, 0xffffffffffffffff, 0x00000000fffffffe
 
@@ -69,24 +72,7 @@
 .macro PT_PROLOGUE size
     .cfi_startproc
     _CET_ENDBR
-    pushq   %rbx
-    .cfi_adjust_cfa_offset 8
-    .cfi_offset %rbx, -16
-    pushq   %rbp
-    .cfi_adjust_cfa_offset 8
-    .cfi_offset %rbp, -24
-    pushq   %r12
-    .cfi_adjust_cfa_offset 8
-    .cfi_offset %r12, -32
-    pushq   %r13
-    .cfi_adjust_cfa_offset 8
-    .cfi_offset %r13, -40
-    pushq   %r14
-    .cfi_adjust_cfa_offset 8
-    .cfi_offset %r14, -48
-    pushq   %r15
-    .cfi_adjust_cfa_offset 8
-    .cfi_offset %r15, -56
+    P256_SAVE_CALLEE
     subq    $\size, %rsp
     .cfi_adjust_cfa_offset \size
 .endm
@@ -94,24 +80,7 @@
 .macro PT_EPILOGUE size
     addq    $\size, %rsp
     .cfi_adjust_cfa_offset -\size
-    popq    %r15
-    .cfi_adjust_cfa_offset -8
-    .cfi_restore %r15
-    popq    %r14
-    .cfi_adjust_cfa_offset -8
-    .cfi_restore %r14
-    popq    %r13
-    .cfi_adjust_cfa_offset -8
-    .cfi_restore %r13
-    popq    %r12
-    .cfi_adjust_cfa_offset -8
-    .cfi_restore %r12
-    popq    %rbp
-    .cfi_adjust_cfa_offset -8
-    .cfi_restore %rbp
-    popq    %rbx
-    .cfi_adjust_cfa_offset -8
-    .cfi_restore %rbx
+    P256_RESTORE_CALLEE
     ret
     .cfi_endproc
 .endm
@@ -289,148 +258,41 @@
 /* ---- Montgomery multiplication and squaring (private convention, see the top) ------ */
 
 /*
- * One Montgomery step on the window (w0..w3): (w + m*p)/2^64 with m = w0, as
- * (w1, w2, w3, w0); m*p3 = m*2^64 - m*2^32 + m by shifts. Temporaries rax, rbx, rdx.
+ * The Montgomery step for P256_REDUCE_T: (w + m*p)/2^64 with m = w0 is
+ * floor(w/2^64) + m*(p + 1)/2^64 = floor(w/2^64) + m*2^32 + m*p3*2^128, and here both
+ * products are MULX (m*2^32 as a product by the constant 2^32): on the Intel core this
+ * was measured on (a Xeon of the Sapphire Rapids class) the shifts of p256_x86_64.S's step compete with
+ * the carry chains for the same two ports, MULX runs on others. m*p3 < 2^128 and its
+ * high word is <= p3 - 1, so the final carry into it cannot wrap.
  */
 .macro PT_REDUCE_STEP w0, w1, w2, w3
-    movq    \w0, %rax
-    shlq    $32, %rax
-    movq    \w0, %rbx
-    shrq    $32, %rbx
     movq    \w0, %rdx
-    subq    %rax, %rdx
-    sbbq    %rbx, \w0
+    mulx    .Lp256_2e32(%rip), %rax, %rbx           /* m*2^32 = (m << 32, m >> 32) */
+    mulx    .Lp256_p+24(%rip), %rdx, \w0            /* m*p3 */
     addq    %rax, \w1
     adcq    %rbx, \w2
     adcq    %rdx, \w3
     adcq    $0, \w0
 .endm
 
-/*
- * T = (r8..r15) < p^2 -> r12..r15 = T/2^256 mod p. The low half reduces to
- * u = (T_lo + M*p)/2^256 <= p while d = T_hi + 2^256 - p is formed; v = T_hi + u < 2p
- * and w = d + u run as two carry chains and w carries out exactly when v >= p, then
- * w mod 2^256 = v - p is taken (p256_x86_64.S, P256_REDUCE_FINISH, has the bounds).
- */
-.macro PT_REDUCE
-    movabsq $0xffffffff00000000, %rax
-    movl    $0xfffffffe, %ebx
-    movq    %r12, %rsi
-    movq    %r13, %rcx
-    movq    %r14, %rbp
-    movq    %r15, %rdi
-    addq    $1, %rsi
-    adcq    %rax, %rcx
-    adcq    $-1, %rbp
-    adcq    %rbx, %rdi
-    PT_REDUCE_STEP %r8, %r9, %r10, %r11
-    PT_REDUCE_STEP %r9, %r10, %r11, %r8
-    PT_REDUCE_STEP %r10, %r11, %r8, %r9
-    PT_REDUCE_STEP %r11, %r8, %r9, %r10
-    xorl    %eax, %eax
-    adcx    %r8, %rsi
-    adox    %r8, %r12
-    adcx    %r9, %rcx
-    adox    %r9, %r13
-    adcx    %r10, %rbp
-    adox    %r10, %r14
-    adcx    %r11, %rdi
-    adox    %r11, %r15
-    cmovcq  %rsi, %r12
-    cmovcq  %rcx, %r13
-    cmovcq  %rbp, %r14
-    cmovcq  %rdi, %r15
-.endm
-
-/* Row i of the product: (u0..u4) += a*b_i, CF chain the low halves, OF the high. */
-.macro PT_MUL_ROW off, u0, u1, u2, u3, u4
-    movq    \off(%rcx), %rdx
-    xorl    %ebp, %ebp
-    mulx    (%rsi), %rax, %rbx
-    adcx    %rax, \u0
-    adox    %rbx, \u1
-    mulx    8(%rsi), %rax, %rbx
-    adcx    %rax, \u1
-    adox    %rbx, \u2
-    mulx    16(%rsi), %rax, %rbx
-    adcx    %rax, \u2
-    adox    %rbx, \u3
-    mulx    24(%rsi), %rax, \u4
-    adcx    %rax, \u3
-    adox    %rbp, \u4
-    adcx    %rbp, \u4
-.endm
-
+/* T = a*b (p256_x86_64_mont.h) with rsi = a, rcx = b, reduced into r12..r15. */
     .p2align 5
     .type   p256_point_mul, @function
 p256_point_mul:
     .cfi_startproc
-    movq    (%rcx), %rdx
-    mulx    (%rsi), %r8, %r9
-    mulx    8(%rsi), %rax, %r10
-    addq    %rax, %r9
-    mulx    16(%rsi), %rax, %r11
-    adcq    %rax, %r10
-    mulx    24(%rsi), %rax, %r12
-    adcq    %rax, %r11
-    adcq    $0, %r12
-    PT_MUL_ROW   8, %r9, %r10, %r11, %r12, %r13
-    PT_MUL_ROW  16, %r10, %r11, %r12, %r13, %r14
-    PT_MUL_ROW  24, %r11, %r12, %r13, %r14, %r15
-    PT_REDUCE
+    P256_MUL_T
+    P256_REDUCE_T PT_REDUCE_STEP
     ret
     .cfi_endproc
     .size   p256_point_mul, .-p256_point_mul
 
-/*
- * Squaring: the cross products a_i*a_j (i < j) once, then one pass doubling them (CF)
- * and adding the squares (OF) gives T = a^2 in r8..r15 (as p256_fe_sqr_x86_64_adx).
- */
+/* T = a^2 (p256_x86_64_mont.h) with rsi = a, reduced into r12..r15. */
     .p2align 5
     .type   p256_point_sqr, @function
 p256_point_sqr:
     .cfi_startproc
-    movq    (%rsi), %rdx
-    mulx    %rdx, %r8, %rcx
-    mulx    8(%rsi), %r9, %r10
-    mulx    16(%rsi), %rax, %r11
-    addq    %rax, %r10
-    mulx    24(%rsi), %rax, %r12
-    adcq    %rax, %r11
-    adcq    $0, %r12
-    movq    8(%rsi), %rdx
-    mulx    %rdx, %rdi, %r15
-    xorl    %ebp, %ebp
-    mulx    16(%rsi), %rax, %rbx
-    adcx    %rax, %r11
-    adox    %rbx, %r12
-    mulx    24(%rsi), %rax, %r13
-    adcx    %rax, %r12
-    adox    %rbp, %r13
-    movq    16(%rsi), %rdx
-    mulx    24(%rsi), %rax, %r14
-    adcx    %rax, %r13
-    adcx    %rbp, %r14
-    xorl    %ebp, %ebp
-    adcx    %r9, %r9
-    adox    %rcx, %r9
-    adcx    %r10, %r10
-    adox    %rdi, %r10
-    adcx    %r11, %r11
-    adox    %r15, %r11
-    movq    16(%rsi), %rdx
-    mulx    %rdx, %rax, %rbx
-    adcx    %r12, %r12
-    adox    %rax, %r12
-    adcx    %r13, %r13
-    adox    %rbx, %r13
-    movq    24(%rsi), %rdx
-    mulx    %rdx, %rax, %r15
-    adcx    %r14, %r14
-    adox    %rax, %r14
-    adcx    %rbp, %r15
-    adox    %rbp, %r15
-    PT_REDUCE
+    P256_SQR_T
+    P256_REDUCE_T PT_REDUCE_STEP
     ret
     .cfi_endproc
     .size   p256_point_sqr, .-p256_point_sqr

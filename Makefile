@@ -133,15 +133,16 @@ ctest: | bootstrap-ctest
 	        echo "ctest [$$cc, $(v)]: SKIP $(v) run: this CPU lacks $(VCPU_$(v))"; \
 	    fi; \
 	done; done;)
-	@# Negative control of test_point_asm: per variant with assembly point formulas that
-	@# this CPU runs, P256_PLANT_POINT_BUG drops one mask in the asm; the harness must fail.
+	@# Negative controls of test_point_asm, per variant with assembly point formulas that
+	@# this CPU runs: P256_PLANT_POINT_BUG=1 drops the complete additions' degenerate-case
+	@# mask, 2 the vartime addition's fallback, 3 the partial addition's Z = 1 at a = inf.
 	@set -e; $(foreach v,$(RUN_VARIANTS),$(if $(findstring p256_point_,$(VFLAGS_$(v))),\
-	for cc in $(CCS); do b=tests/c/bin/test_point_asm-planted-$$cc-$(v); \
-	    $$cc $(CTEST_FLAGS) -DP256_PLANT_POINT_BUG -o $$b tests/c/test_point_asm.c $(VFLAGS_$(v)); \
+	for cc in $(CCS); do for k in 1 2 3; do b=tests/c/bin/test_point_asm-planted$$k-$$cc-$(v); \
+	    $$cc $(CTEST_FLAGS) -DP256_PLANT_POINT_BUG=$$k -o $$b tests/c/test_point_asm.c $(VFLAGS_$(v)); \
 	    if POINT_ASM_ROUNDS=1000 $$b >$$b.log 2>&1; then \
-	        echo "ctest [$$cc$(comma) $(v)]: test_point_asm missed the planted point bug: the harness is broken"; exit 1; fi; \
-	    echo "ctest [$$cc$(comma) $(v)]: test_point_asm caught the planted point bug (negative control): $$(tail -1 $$b.log)"; \
-	done;))
+	        echo "ctest [$$cc$(comma) $(v)]: test_point_asm missed planted point bug $$k: the harness is broken"; exit 1; fi; \
+	    echo "ctest [$$cc$(comma) $(v)]: test_point_asm caught planted point bug $$k (negative control): $$(tail -1 $$b.log)"; \
+	done; done;))
 
 # Constant-time check: every tests/c/ctime_*.c is built with P256_CTIME_TEST (secrets
 # marked undefined) at the release optimization level and run under valgrind memcheck,

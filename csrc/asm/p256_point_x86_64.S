@@ -467,7 +467,7 @@ p256_jac_double_x86_64_adx:
     FE_CMOV_M A_RR, %r8, %r9, %r10, %r11, A_DEG     /* R = S1 - S2 if degenerate */
     PT_LD   \u1, %r8, %r9, %r10, %r11
     FE_SUB_M %r8, %r9, %r10, %r11, \u2
-#if !defined(P256_PLANT_POINT_BUG)
+#if !defined(P256_PLANT_POINT_BUG) || P256_PLANT_POINT_BUG != 1 /* test_point_asm's control */
     FE_CMOV_M A_M, %r8, %r9, %r10, %r11, A_DEG      /* M = U1 - U2 if degenerate */
 #endif
     PT_SQR  A_M
@@ -678,6 +678,9 @@ p256_jac_add_aff_partial_x86_64_adx:
     leaq    .Lp256_one(%rip), %rdx
     PT_OUT  0, P_X3, P_BX, %rsp, P_AX
     PT_OUT  32, P_Y3, P_BY, %rsp, P_AY
+#if defined(P256_PLANT_POINT_BUG) && P256_PLANT_POINT_BUG == 3 /* test_point_asm's control */
+    leaq    P_Z3(%rsp), %rdx
+#endif
     PT_OUT  64, P_Z3, 0, %rdx, P_AZ
     PT_EPILOGUE P_SIZE
     .size   p256_jac_add_aff_partial_x86_64_adx, .-p256_jac_add_aff_partial_x86_64_adx

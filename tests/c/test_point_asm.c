@@ -124,6 +124,16 @@ static void check_pair(const p256_jac *a, const p256_jac *b, const p256_aff *baf
     p256_jac_add_aff(&got, &got, baff, b_inf);
     CHECK(same(&got, &want), "jac_add_aff r == a %s", what);
 
+    /* the vartime mixed addition: the asm partial formula, the C for its exceptions */
+    if (!b_inf) {
+        p256_jac_add_aff_vartime_c(&want, a, baff);
+        p256_jac_add_aff_vartime(&got, a, baff);
+        CHECK(same(&got, &want), "jac_add_aff_vartime %s", what);
+        got = *a;
+        p256_jac_add_aff_vartime(&got, &got, baff);
+        CHECK(same(&got, &want), "jac_add_aff_vartime r == a %s", what);
+    }
+
     if (partial_ok) {
         p256_jac_add_aff_partial_c(&want, a, baff, b_inf);
         p256_jac_add_aff_partial(&got, a, baff, b_inf);

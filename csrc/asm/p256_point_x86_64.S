@@ -56,7 +56,7 @@
 
     .section .rodata
     .p2align 5
-/* p, 2^32 (PT_REDUCE_STEP), and 1 in the Montgomery domain (R = 2^224 - 2^192 - 2^96 + 1 mod p). */
+/* p, 2^32 (PT_REDUCE_STEP), 1 in the Montgomery domain (R mod p). */
 .Lp256_p:
     .quad   0xffffffffffffffff, 0x00000000ffffffff, 0x0000000000000000, 0xffffffff00000001
 .Lp256_2e32:
@@ -260,10 +260,10 @@
 /*
  * The Montgomery step for P256_REDUCE_T: (w + m*p)/2^64 with m = w0 is
  * floor(w/2^64) + m*(p + 1)/2^64 = floor(w/2^64) + m*2^32 + m*p3*2^128, and here both
- * products are MULX (m*2^32 as a product by the constant 2^32): on the Intel core this
- * was measured on (a Xeon of the Sapphire Rapids class) the shifts of p256_x86_64.S's step compete with
- * the carry chains for the same two ports, MULX runs on others. m*p3 < 2^128 and its
- * high word is <= p3 - 1, so the final carry into it cannot wrap.
+ * products are MULX (m*2^32 as a product by the constant 2^32). On the Intel core this
+ * was measured on (a Xeon of the Sapphire Rapids class) the shifts of p256_x86_64.S's
+ * step compete with the carry chains for the same two ports, and MULX runs on others.
+ * m*p3 < 2^128 and its high word is <= p3 - 1, so the final carry cannot wrap.
  */
 .macro PT_REDUCE_STEP w0, w1, w2, w3
     movq    \w0, %rdx

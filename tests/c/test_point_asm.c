@@ -144,6 +144,68 @@ static void check_pair(const p256_jac *a, const p256_jac *b, const p256_aff *baf
     }
 }
 
+#if defined(P256_ASM_X86_64_ADX)
+/*
+ * SysV ABI: fn(r, a, b, b_inf) called with sentinels in the callee-saved registers (rbx,
+ * rbp, r12-r15), whose values afterwards go to saved[6].
+ */
+void point_abi_call(void (*fn)(void), void *r, const void *a, const void *b, uint64_t b_inf,
+                    uint64_t saved[6]);
+__asm__(".text\n"
+        ".globl point_abi_call\n"
+        ".type point_abi_call, @function\n"
+        "point_abi_call:\n"
+        "    pushq %rbx\n    pushq %rbp\n    pushq %r12\n    pushq %r13\n    pushq %r14\n"
+        "    pushq %r15\n    pushq %r9\n" /* 7 pushes after the call: rsp 16-byte aligned */
+        "    movq %rdi, %rax\n    movq %rsi, %rdi\n    movq %rdx, %rsi\n"
+        "    movq %rcx, %rdx\n    movq %r8, %rcx\n"
+        "    movabsq $0x1111111111111111, %rbx\n    movabsq $0x2222222222222222, %rbp\n"
+        "    movabsq $0x3333333333333333, %r12\n    movabsq $0x4444444444444444, %r13\n"
+        "    movabsq $0x5555555555555555, %r14\n    movabsq $0x6666666666666666, %r15\n"
+        "    call *%rax\n"
+        "    popq %r9\n"
+        "    movq %rbx, 0(%r9)\n    movq %rbp, 8(%r9)\n    movq %r12, 16(%r9)\n"
+        "    movq %r13, 24(%r9)\n    movq %r14, 32(%r9)\n    movq %r15, 40(%r9)\n"
+        "    popq %r15\n    popq %r14\n    popq %r13\n    popq %r12\n    popq %rbp\n"
+        "    popq %rbx\n    ret\n"
+        ".size point_abi_call, .-point_abi_call\n");
+
+/* Each function through point_abi_call: registers preserved, r right, nothing written
+ * around r (guard words). */
+static void check_abi(const p256_jac *a, const p256_jac *b, const p256_aff *baff)
+{
+    static const uint64_t want[6] = {0x1111111111111111ULL, 0x2222222222222222ULL,
+                                     0x3333333333333333ULL, 0x4444444444444444ULL,
+                                     0x5555555555555555ULL, 0x6666666666666666ULL};
+    struct {
+        uint64_t pre[4];
+        p256_jac r;
+        uint64_t post[4];
+    } g;
+    uint64_t saved[6], guard[4];
+    p256_jac expect[4];
+    void (*fns[4])(void) = {(void (*)(void))p256_jac_double_x86_64_adx,
+                            (void (*)(void))p256_jac_add_x86_64_adx,
+                            (void (*)(void))p256_jac_add_aff_x86_64_adx,
+                            (void (*)(void))p256_jac_add_aff_partial_x86_64_adx};
+    const void *second[4] = {NULL, b, baff, baff};
+
+    p256_jac_double_c(&expect[0], a);
+    p256_jac_add_c(&expect[1], a, b);
+    p256_jac_add_aff_c(&expect[2], a, baff, 0);
+    p256_jac_add_aff_partial_c(&expect[3], a, baff, 0);
+    memset(guard, 0xa5, sizeof guard);
+    for (int f = 0; f < 4; f++) {
+        memset(&g, 0xa5, sizeof g);
+        point_abi_call(fns[f], &g.r, a, second[f], 0, saved);
+        CHECK(memcmp(saved, want, sizeof want) == 0, "point fn %d preserves rbx, rbp, r12-r15", f);
+        CHECK(same(&g.r, &expect[f]), "point fn %d through the ABI check", f);
+        CHECK(memcmp(g.pre, guard, sizeof guard) == 0 && memcmp(g.post, guard, sizeof guard) == 0,
+              "point fn %d writes only r", f);
+    }
+}
+#endif
+
 int main(void)
 {
     const char *env = getenv("POINT_ASM_ROUNDS");
@@ -156,6 +218,10 @@ int main(void)
         random_aff(&pb);
         lift(&a, &pa, (int)(i % 7 == 3));
         lift(&b, &pb, (int)(i % 5 == 1));
+#if defined(P256_ASM_X86_64_ADX)
+        if (i < 1000) /* first: a clobbered register breaks the C around a direct call */
+            check_abi(&a, &b, &pb);
+#endif
         check_pair(&a, &b, &pb, 0, 1, "random");
     }
     /* the exceptional cases of each formula, at several Z */

@@ -472,10 +472,10 @@ p256_jac_double_x86_64_adx:
 #endif
     PT_SQR  A_M
     PT_ST   A_M2, %r12, %r13, %r14, %r15            /* M^2 */
-    PT_MUL  \zz, A_M
-    PT_ST   A_Z3, %r12, %r13, %r14, %r15            /* Z3 = Z M */
     PT_SQR  A_RR
     PT_ST   A_X3, %r12, %r13, %r14, %r15            /* R^2 */
+    PT_MUL  \zz, A_M
+    PT_ST   A_Z3, %r12, %r13, %r14, %r15            /* Z3 = Z M */
     PT_MUL  A_T, A_M2
     PT_ST   A_Q, %r12, %r13, %r14, %r15             /* Q = T M^2 */
     PT_SQR  A_M2
@@ -522,28 +522,29 @@ p256_jac_add_x86_64_adx:
     FE_IS_ZERO_M %rax, A_BZ
     movq    %rax, A_BINF(%rsp)
 
+    /* Products in an order that puts independent ones side by side (a schedule). */
     PT_SQR  A_AZ
-    PT_ST   A_Z1Z1, %r12, %r13, %r14, %r15
+    PT_ST   A_Z1Z1, %r12, %r13, %r14, %r15          /* Z1Z1 = Z1^2 */
     PT_SQR  A_BZ
-    PT_ST   A_Z2Z2, %r12, %r13, %r14, %r15
-    PT_MUL  A_AX, A_Z2Z2
-    PT_ST   A_U1, %r12, %r13, %r14, %r15
-    PT_MUL  A_BX, A_Z1Z1
-    PT_ST   A_U2, %r12, %r13, %r14, %r15
+    PT_ST   A_Z2Z2, %r12, %r13, %r14, %r15          /* Z2Z2 = Z2^2 */
     PT_MUL  A_AY, A_BZ
-    PT_ST   A_S1, %r12, %r13, %r14, %r15
-    PT_MUL  A_S1, A_Z2Z2
-    PT_ST   A_S1, %r12, %r13, %r14, %r15
+    PT_ST   A_S1, %r12, %r13, %r14, %r15            /* Y1 Z2 */
     PT_MUL  A_BY, A_AZ
-    PT_ST   A_S2, %r12, %r13, %r14, %r15
-    PT_MUL  A_S2, A_Z1Z1
-    PT_ST   A_S2, %r12, %r13, %r14, %r15
+    PT_ST   A_S2, %r12, %r13, %r14, %r15            /* Y2 Z1 */
     PT_MUL  A_AZ, A_BZ
-    PT_ST   A_ZZ, %r12, %r13, %r14, %r15
+    PT_ST   A_ZZ, %r12, %r13, %r14, %r15            /* Z = Z1 Z2 */
+    PT_MUL  A_AX, A_Z2Z2
+    PT_ST   A_U1, %r12, %r13, %r14, %r15            /* U1 = X1 Z2Z2 */
+    PT_MUL  A_BX, A_Z1Z1
+    PT_ST   A_U2, %r12, %r13, %r14, %r15            /* U2 = X2 Z1Z1 */
     PT_MUL  A_Z1Z1, A_Z2Z2
-    PT_ST   A_Z4, %r12, %r13, %r14, %r15
+    PT_ST   A_Z4, %r12, %r13, %r14, %r15            /* Z^2 */
+    PT_MUL  A_S1, A_Z2Z2
+    PT_ST   A_S1, %r12, %r13, %r14, %r15            /* S1 = Y1 Z2 Z2Z2 */
+    PT_MUL  A_S2, A_Z1Z1
+    PT_ST   A_S2, %r12, %r13, %r14, %r15            /* S2 = Y2 Z1 Z1Z1 */
     PT_SQR  A_Z4
-    PT_ST   A_Z4, %r12, %r13, %r14, %r15
+    PT_ST   A_Z4, %r12, %r13, %r14, %r15            /* Z^4 */
 
     PT_ADD_CORE A_U1, A_U2, A_S1, A_S2, A_ZZ, A_Z4
 
@@ -649,15 +650,21 @@ p256_jac_add_aff_partial_x86_64_adx:
     PT_MUL  P_S2, P_Z1Z1
     FE_SUB_M %r12, %r13, %r14, %r15, P_AY
     PT_ST   P_RR, %r12, %r13, %r14, %r15            /* Rr = Y2 Z1 Z1Z1 - Y1 */
+    /* Critical path Z1Z1 -> U2 -> H -> HH -> HHH -> X3 -> Y3; the other products fill
+     * in beside it (a schedule). */
     PT_SQR  P_H
     PT_ST   P_HH, %r12, %r13, %r14, %r15            /* HH = H^2 */
     PT_MUL  P_AZ, P_H
     PT_ST   P_Z3, %r12, %r13, %r14, %r15            /* Z3 = Z1 H */
+    PT_SQR  P_RR
+    PT_ST   P_X3, %r12, %r13, %r14, %r15            /* Rr^2 */
     PT_MUL  P_HH, P_H
     PT_ST   P_HHH, %r12, %r13, %r14, %r15           /* HHH = H^3 */
     PT_MUL  P_AX, P_HH
     PT_ST   P_V, %r12, %r13, %r14, %r15             /* V = X1 HH */
-    PT_SQR  P_RR
+    PT_MUL  P_AY, P_HHH
+    PT_ST   P_Y3, %r12, %r13, %r14, %r15            /* Y1 HHH */
+    PT_LD   P_X3, %r12, %r13, %r14, %r15
     FE_SUB_M %r12, %r13, %r14, %r15, P_HHH
     FE_SUB_M %r12, %r13, %r14, %r15, P_V
     FE_SUB_M %r12, %r13, %r14, %r15, P_V
@@ -666,11 +673,8 @@ p256_jac_add_aff_partial_x86_64_adx:
     FE_SUB  %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15
     PT_ST   P_T, %r8, %r9, %r10, %r11               /* V - X3 */
     PT_MUL  P_RR, P_T
-    PT_ST   P_T, %r12, %r13, %r14, %r15             /* Rr (V - X3) */
-    PT_MUL  P_AY, P_HHH
-    PT_LD   P_T, %r8, %r9, %r10, %r11
-    FE_SUB  %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15
-    PT_ST   P_Y3, %r8, %r9, %r10, %r11              /* Y3 = Rr (V - X3) - Y1 HHH */
+    FE_SUB_M %r12, %r13, %r14, %r15, P_Y3
+    PT_ST   P_Y3, %r12, %r13, %r14, %r15            /* Y3 = Rr (V - X3) - Y1 HHH */
 
     movq    P_R(%rsp), %rdi
     movq    P_AINF(%rsp), %rax

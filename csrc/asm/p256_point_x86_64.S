@@ -401,6 +401,34 @@ p256_jac_double_x86_64_adx:
     PT_EPILOGUE D_SIZE
     .size   p256_jac_double_x86_64_adx, .-p256_jac_double_x86_64_adx
 
+/* ---- The mixed additions' entry and exit (slots \s_R, \s_AX, ... of the layout \s) - */
+
+/* r, b_inf and the copies of a (12 words) and b (8) into the frame; a_inf = (Z1 = 0). */
+.macro PT_AFF_ENTRY s
+    movq    %rdi, \s\()_R(%rsp)
+    movq    %rcx, \s\()_BINF(%rsp)
+    PT_COPY_IN %rsi, \s\()_AX, 96
+    PT_COPY_IN %rdx, \s\()_BX, 64
+    FE_IS_ZERO_M %rax, \s\()_AZ
+    movq    %rax, \s\()_AINF(%rsp)
+.endm
+
+/* r = (X3, Y3, Z3), then (X2, Y2, 1) if a_inf, then a if b_inf (the C's order). */
+.macro PT_AFF_OUT s, plant=0
+    movq    \s\()_R(%rsp), %rdi
+    movq    \s\()_AINF(%rsp), %rax
+    movq    \s\()_BINF(%rsp), %rsi
+    leaq    .Lp256_one(%rip), %rdx
+    .if \plant
+#if defined(P256_PLANT_POINT_BUG) && P256_PLANT_POINT_BUG == 3 /* test_point_asm's control */
+    leaq    \s\()_Z3(%rsp), %rdx
+#endif
+    .endif
+    PT_OUT  0, \s\()_X3, \s\()_BX, %rsp, \s\()_AX
+    PT_OUT  32, \s\()_Y3, \s\()_BY, %rsp, \s\()_AY
+    PT_OUT  64, \s\()_Z3, 0, %rdx, \s\()_AZ
+.endm
+
 /* ---- Complete additions ---------------------------------------------------------- */
 
 /*
@@ -567,12 +595,7 @@ p256_jac_add_x86_64_adx:
     .p2align 5
 p256_jac_add_aff_x86_64_adx:
     PT_PROLOGUE A_SIZE
-    movq    %rdi, A_R(%rsp)
-    movq    %rcx, A_BINF(%rsp)
-    PT_COPY_IN %rsi, A_AX, 96
-    PT_COPY_IN %rdx, A_BX, 64
-    FE_IS_ZERO_M %rax, A_AZ
-    movq    %rax, A_AINF(%rsp)
+    PT_AFF_ENTRY A
 
     PT_SQR  A_AZ
     PT_ST   A_Z1Z1, %r12, %r13, %r14, %r15
@@ -587,13 +610,7 @@ p256_jac_add_aff_x86_64_adx:
 
     PT_ADD_CORE A_AX, A_U2, A_AY, A_S2, A_AZ, A_Z4
 
-    movq    A_R(%rsp), %rdi
-    movq    A_AINF(%rsp), %rax
-    movq    A_BINF(%rsp), %rsi
-    leaq    .Lp256_one(%rip), %rdx
-    PT_OUT  0, A_X3, A_BX, %rsp, A_AX
-    PT_OUT  32, A_Y3, A_BY, %rsp, A_AY
-    PT_OUT  64, A_Z3, 0, %rdx, A_AZ
+    PT_AFF_OUT A
     PT_EPILOGUE A_SIZE
     .size   p256_jac_add_aff_x86_64_adx, .-p256_jac_add_aff_x86_64_adx
 
@@ -633,12 +650,7 @@ p256_jac_add_aff_x86_64_adx:
     .p2align 5
 p256_jac_add_aff_partial_x86_64_adx:
     PT_PROLOGUE P_SIZE
-    movq    %rdi, P_R(%rsp)
-    movq    %rcx, P_BINF(%rsp)
-    PT_COPY_IN %rsi, P_AX, 96
-    PT_COPY_IN %rdx, P_BX, 64
-    FE_IS_ZERO_M %rax, P_AZ
-    movq    %rax, P_AINF(%rsp)
+    PT_AFF_ENTRY P
 
     PT_SQR  P_AZ
     PT_ST   P_Z1Z1, %r12, %r13, %r14, %r15          /* Z1Z1 = Z1^2 */
@@ -676,16 +688,7 @@ p256_jac_add_aff_partial_x86_64_adx:
     FE_SUB_M %r12, %r13, %r14, %r15, P_Y3
     PT_ST   P_Y3, %r12, %r13, %r14, %r15            /* Y3 = Rr (V - X3) - Y1 HHH */
 
-    movq    P_R(%rsp), %rdi
-    movq    P_AINF(%rsp), %rax
-    movq    P_BINF(%rsp), %rsi
-    leaq    .Lp256_one(%rip), %rdx
-    PT_OUT  0, P_X3, P_BX, %rsp, P_AX
-    PT_OUT  32, P_Y3, P_BY, %rsp, P_AY
-#if defined(P256_PLANT_POINT_BUG) && P256_PLANT_POINT_BUG == 3 /* test_point_asm's control */
-    leaq    P_Z3(%rsp), %rdx
-#endif
-    PT_OUT  64, P_Z3, 0, %rdx, P_AZ
+    PT_AFF_OUT P, 1
     PT_EPILOGUE P_SIZE
     .size   p256_jac_add_aff_partial_x86_64_adx, .-p256_jac_add_aff_partial_x86_64_adx
 

@@ -134,6 +134,16 @@ ctest: | bootstrap-ctest
 	        echo "ctest [$$cc, $(v)]: SKIP $(v) run: this CPU lacks $(VCPU_$(v))"; \
 	    fi; \
 	done; done;)
+	@# Negative controls of test_point_asm, per variant with assembly point formulas that
+	@# this CPU runs: P256_PLANT_POINT_BUG=1 drops the complete additions' degenerate-case
+	@# mask, 2 the vartime addition's fallback, 3 the partial addition's Z = 1 at a = inf.
+	@set -e; $(foreach v,$(RUN_VARIANTS),$(if $(findstring p256_point_,$(VFLAGS_$(v))),\
+	for cc in $(CCS); do for k in 1 2 3; do b=tests/c/bin/test_point_asm-planted$$k-$$cc-$(v); \
+	    $$cc $(CTEST_FLAGS) -DP256_PLANT_POINT_BUG=$$k -o $$b tests/c/test_point_asm.c $(VFLAGS_$(v)); \
+	    if POINT_ASM_ROUNDS=1000 $$b >$$b.log 2>&1; then \
+	        echo "ctest [$$cc$(comma) $(v)]: test_point_asm missed planted point bug $$k: the harness is broken"; exit 1; fi; \
+	    echo "ctest [$$cc$(comma) $(v)]: test_point_asm caught planted point bug $$k (negative control): $$(tail -1 $$b.log)"; \
+	done; done;))
 	@$(MAKE) --no-print-directory ctest-ifma-plant
 
 # The IFMA batch engine's negative controls: test_batch_ifma.c built with each planted
@@ -409,8 +419,9 @@ clean:
 # assembly and with the portable C, test_api.c's known answers with the assembly, and
 # test_point_asm.c (the assembly point formulas
 # against the C, limb for limb), which must also catch the bugs that
-# -DP256_PLANT_POINT_BUG=1 and =2 plant in p256_point_aarch64.S (the degenerate case's
-# mask, the shift-by-2^s reduction). test_hash.c, test_hash_portable.c and test_modinv.c
+# -DP256_PLANT_POINT_BUG=1 and =4 plant in p256_point_aarch64.S (the degenerate case's
+# mask, the shift-by-2^s reduction) and =2 in group_impl.h (the vartime addition's
+# fallback). test_hash.c, test_hash_portable.c and test_modinv.c
 # contain no field code, so they run once per compiler (for the aarch64 SHA-2 and safegcd
 # code). Every compiler that can target aarch64 here is used (gcc, and clang with the gcc
 # cross sysroot). Before that, the assembled object is checked: only the listed
@@ -483,7 +494,7 @@ test-arm64: | bootstrap-test-arm64
 	    $$cc $(ARM64_FLAGS) -o $$b-ecmult-portable tests/c/test_ecmult.c; \
 	    $$cc $(ARM64_FLAGS) -o $$b-api-asm tests/c/test_api.c $(ARM64_VFLAGS); \
 	    $$cc $(ARM64_FLAGS) -o $$b-point-asm tests/c/test_point_asm.c $(ARM64_VFLAGS); \
-	    for k in 1 2; do $$cc $(ARM64_FLAGS) -DP256_PLANT_POINT_BUG=$$k -o $$b-point-asm-planted$$k tests/c/test_point_asm.c $(ARM64_VFLAGS); done; \
+	    for k in 1 2 4; do $$cc $(ARM64_FLAGS) -DP256_PLANT_POINT_BUG=$$k -o $$b-point-asm-planted$$k tests/c/test_point_asm.c $(ARM64_VFLAGS); done; \
 	    for t in test_hash test_hash_portable test_modinv; do $$cc $(ARM64_FLAGS) -o $$b-$$t tests/c/$$t.c; done; \
 	    $$cc $(ARM64_FLAGS) -o $$b-scalar-asm tests/c/test_scalar_asm.c $(ARM64_VFLAGS); \
 	    for p in 1 3; do $$cc $(ARM64_FLAGS) -DP256_PLANT_SCALAR_BUG=$$p -o $$b-scalar-plant$$p tests/c/test_scalar_asm.c $(ARM64_VFLAGS); done; \
@@ -497,7 +508,7 @@ test-arm64: | bootstrap-test-arm64
 	    printf 'portable backend: '; run $$b-ecmult-portable $$b-ecmult-portable; \
 	    run $$b-api-asm $$b-api-asm; \
 	    run $$b-point-asm $$b-point-asm; \
-	    for k in 1 2; do \
+	    for k in 1 2 4; do \
 	        if POINT_ASM_ROUNDS=100 $(ARM64_RUN) $$b-point-asm-planted$$k > $$b-point-asm-planted$$k.log 2>&1; then \
 	            echo "test-arm64: test_point_asm missed the planted bug P256_PLANT_POINT_BUG=$$k"; exit 1; fi; \
 	        echo "planted point bug $$k caught: $$(tail -n 1 $$b-point-asm-planted$$k.log)"; \

@@ -270,7 +270,7 @@ P256_FN void p256_jac_add_aff_partial(p256_jac *r, const p256_jac *a, const p256
  * so a doubling or infinity. X3 = Rr^2 - H^3 - 2 X1 H^2, Y3 = Rr (X1 H^2 - X3) - Y1 H^3,
  * Z3 = Z1 H. 8M + 3S.
  */
-P256_FN void p256_jac_add_aff_vartime(p256_jac *r, const p256_jac *a, const p256_aff *b)
+P256_FN void p256_jac_add_aff_vartime_c(p256_jac *r, const p256_jac *a, const p256_aff *b)
 {
     p256_fe z1z1, u2, s2, h, rr, hh, hhh, v, t;
 
@@ -304,6 +304,30 @@ P256_FN void p256_jac_add_aff_vartime(p256_jac *r, const p256_jac *a, const p256
     p256_fe_mul(&t, &rr, &t);
     p256_fe_mul(&hhh, &a->y, &hhh);
     p256_fe_sub(&r->y, &t, &hhh);
+}
+
+/*
+ * With assembly point formulas: the same formula through the assembly partial addition,
+ * whose field values are the C's above wherever the partial formula is right: a finite
+ * with H != 0 (then Z3 = Z1 H != 0), and a at infinity (masked to (X2, Y2, 1), the C's
+ * p256_jac_from_aff). Z3 = 0 means H = 0 (a == +-b), which goes to the C and its
+ * branches. r is written only from a finished result, so r may alias a.
+ */
+P256_FN void p256_jac_add_aff_vartime(p256_jac *r, const p256_jac *a, const p256_aff *b)
+{
+#if defined(P256_ASM_POINT)
+    p256_jac t;
+    P256_ASM_POINT_FN(jac_add_aff_partial)(&t, a, b, 0);
+#if defined(P256_PLANT_POINT_BUG) && P256_PLANT_POINT_BUG == 2 /* test_point_asm's control */
+    if (1) {
+#else
+    if (!p256_fe_mask_is_zero(&t.z)) {
+#endif
+        *r = t;
+        return;
+    }
+#endif
+    p256_jac_add_aff_vartime_c(r, a, b);
 }
 
 /*

@@ -198,8 +198,8 @@
     sbcs    TT2, TT2, xzr
     sbcs    TT3, TT3, xzr
     sbc     TT4, TT4, xzr
-#if defined(P256_PLANT_POINT_BUG) && P256_PLANT_POINT_BUG == 2
-    mov     \d0, TT0               // planted bug: no final reduction
+#if defined(P256_PLANT_POINT_BUG) && P256_PLANT_POINT_BUG == 4
+    mov     \d0, TT0               // planted bug 4: no final reduction
     mov     \d1, TT1
     mov     \d2, TT2
     mov     \d3, TT3

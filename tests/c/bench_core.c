@@ -143,6 +143,14 @@ int main(int argc, char **argv)
     a.x = fb, a.y = fa;
     BENCH("jac_add (complete)", 20000, p256_jac_add(&j, &j, &j));
     BENCH("jac_add_aff (complete)", 20000, p256_jac_add_aff(&j, &j, &a, 0));
+    BENCH("jac_add_aff_partial", 20000, p256_jac_add_aff_partial(&j, &j, &a, 0));
+#if defined(P256_ASM_POINT)
+    /* the C twins of the assembly point formulas, on the same field backend */
+    BENCH("jac_double_c", 20000, p256_jac_double_c(&j, &j));
+    BENCH("jac_add_c", 20000, p256_jac_add_c(&j, &j, &j));
+    BENCH("jac_add_aff_c", 20000, p256_jac_add_aff_c(&j, &j, &a, 0));
+    BENCH("jac_add_aff_partial_c", 20000, p256_jac_add_aff_partial_c(&j, &j, &a, 0));
+#endif
     BENCH("ecmult_gen", 2000, p256_ecmult_gen(&j, &sa));
     BENCH("ecmult_const", 500, p256_ecmult_const(&j, &sa, &p256_generator));
     BENCH("ecmult_vartime", 500, p256_ecmult_vartime(&j, &sa, &sa, &p256_generator));

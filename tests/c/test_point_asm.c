@@ -2,9 +2,11 @@
 /*
  * test_point_asm.c: the assembly point formulas (group_asm.h) against their C twins in
  * group_impl.h, limb for limb: random points at random Z, every input at infinity,
- * a == b and a == -b (where the contract covers them), the unified formula's degenerate
- * pairs, doublings that reach the rare paths of the small-multiple reduction, Z = 1, and
- * every aliasing of r with the inputs. Built once per variant (the Makefile's ctest); a variant without
+ * a == b and a == -b (where the contract covers them), the complete formulas' degenerate
+ * branch (degenerate_pair), doublings that reach the rare paths of the small-multiple
+ * reduction, Z = 1, and every aliasing of r with the inputs; on x86-64 also the ABI
+ * (callee-saved registers, nothing written around r). Built once per variant (the
+ * Makefile's ctest, and test-arm64 under qemu); a variant without
  * assembly point formulas reports SKIP. POINT_ASM_ROUNDS sets the random rounds.
  */
 #include "harness.h"
@@ -59,6 +61,32 @@ static void lift(p256_jac *r, const p256_aff *a, int kind)
     r->z = z;
 }
 
+/*
+ * A pair on which the complete additions take their masked degenerate branch (M = R = 0
+ * in group_impl.h's unified core): y2 = -y1 with x1 != x2 and x1^2 + x1 x2 + x2^2 = 3,
+ * i.e. x2 = (-x1 +- sqrt(12 - 3 x1^2)) / 2; then x2^3 - 3 x2 = x1^3 - 3 x1, so
+ * (x2, -y1) is on the curve. Random pairs never reach this branch.
+ */
+static void degenerate_pair(p256_aff *p1, p256_aff *p2)
+{
+    p256_fe d, s, t;
+    for (;;) {
+        random_aff(p1);
+        p256_fe_sqr(&t, &p1->x);
+        p256_fe_mul_small(&t, &t, 3);
+        p256_fe_mul_small(&d, &p256_fe_one, 12);
+        p256_fe_sub(&d, &d, &t);
+        if (!p256_fe_sqrt(&s, &d))
+            continue;
+        p256_fe_sub(&t, &s, &p1->x);
+        p256_fe_half(&p2->x, &t);
+        if (p256_fe_mask_eq(&p2->x, &p1->x))
+            continue;
+        p256_fe_neg(&p2->y, &p1->y);
+        return;
+    }
+}
+
 static int same(const p256_jac *a, const p256_jac *b)
 {
     return memcmp(a, b, sizeof *a) == 0;
@@ -98,6 +126,16 @@ static void check_pair(const p256_jac *a, const p256_jac *b, const p256_aff *baf
     p256_jac_add_aff(&got, &got, baff, b_inf);
     CHECK(same(&got, &want), "jac_add_aff r == a %s", what);
 
+    /* the vartime mixed addition: the asm partial formula, the C for its exceptions */
+    if (!b_inf) {
+        p256_jac_add_aff_vartime_c(&want, a, baff);
+        p256_jac_add_aff_vartime(&got, a, baff);
+        CHECK(same(&got, &want), "jac_add_aff_vartime %s", what);
+        got = *a;
+        p256_jac_add_aff_vartime(&got, &got, baff);
+        CHECK(same(&got, &want), "jac_add_aff_vartime r == a %s", what);
+    }
+
     if (partial_ok) {
         p256_jac_add_aff_partial_c(&want, a, baff, b_inf);
         p256_jac_add_aff_partial(&got, a, baff, b_inf);
@@ -105,67 +143,6 @@ static void check_pair(const p256_jac *a, const p256_jac *b, const p256_aff *baf
         got = *a;
         p256_jac_add_aff_partial(&got, &got, baff, b_inf);
         CHECK(same(&got, &want), "jac_add_aff_partial r == a %s", what);
-    }
-}
-
-/*
- * The unified formula's one degenerate case (group_impl.h): y1 = -y2 with x1 != x2 and
- * x1^2 + x1 x2 + x2^2 + a = 0, where M = S1 + S2 and R both vanish. For a point (x1, y1)
- * the other roots of x^3 - 3x + b = y1^2 solve x^2 + x1 x + x1^2 - 3 = 0, so
- * x2 = (-x1 + sqrt(12 - 3 x1^2)) / 2 when that is a square, and (x2, -y1) is on the
- * curve. Returns 0 if x1 has no such partner.
- */
-static int degenerate_partner(p256_aff *r, const p256_aff *a)
-{
-    p256_fe t, u, s;
-    p256_fe_sqr(&t, &a->x);
-    p256_fe_mul_small(&t, &t, 3);
-    p256_fe_mul_small(&u, &p256_fe_one, 12);
-    p256_fe_sub(&t, &u, &t);
-    if (!p256_fe_sqrt(&s, &t))
-        return 0;
-    p256_fe_sub(&t, &s, &a->x);
-    p256_fe_half(&r->x, &t);
-    p256_fe_neg(&r->y, &a->y);
-    return !p256_fe_mask_eq(&r->x, &a->x);
-}
-
-/* The degenerate pairs at random Z through every formula, and the C's answer checked
- * against the textbook chord addition (so the inputs really are degenerate and right). */
-static void check_degenerate(int reps)
-{
-    int found = 0;
-    while (found < reps) {
-        p256_aff pa, pb, want, got;
-        p256_jac a, b, sum, ref;
-        p256_fe m, rr;
-        random_aff(&pa);
-        if (!degenerate_partner(&pb, &pa))
-            continue;
-        found++;
-        CHECK(p256_aff_mask_on_curve(&pb) != 0, "degenerate partner on the curve");
-        p256_fe_add(&m, &pa.y, &pb.y);
-        p256_fe_sqr(&rr, &pa.x);
-        p256_fe_mul(&got.x, &pa.x, &pb.x);
-        p256_fe_add(&rr, &rr, &got.x);
-        p256_fe_sqr(&got.x, &pb.x);
-        p256_fe_add(&rr, &rr, &got.x);
-        p256_fe_mul_small(&got.x, &p256_fe_one, 3);
-        p256_fe_sub(&rr, &rr, &got.x);
-        CHECK(p256_fe_mask_is_zero(&m) && p256_fe_mask_is_zero(&rr), "degenerate: M = R = 0");
-        for (int ka = 0; ka < 2; ka++) {
-            for (int kb = 0; kb < 2; kb++) {
-                lift(&a, &pa, ka);
-                lift(&b, &pb, kb);
-                check_pair(&a, &b, &pb, 0, 1, "degenerate");
-                check_pair(&b, &a, &pa, 0, 1, "degenerate swapped");
-                p256_jac_add_c(&sum, &a, &b);
-                p256_jac_add_aff_vartime(&ref, &a, &pb);
-                p256_jac_to_aff(&got, &sum);
-                p256_jac_to_aff(&want, &ref);
-                CHECK(memcmp(&got, &want, sizeof got) == 0, "degenerate: C sum is the chord sum");
-            }
-        }
     }
 }
 
@@ -223,6 +200,68 @@ static void check_shift_edges(void)
     CHECK(hit[0] >= 48 && hit[1] >= 24, "shift edges reached (%d, %d)", hit[0], hit[1]);
 }
 
+#if defined(P256_ASM_X86_64_ADX)
+/*
+ * SysV ABI: fn(r, a, b, b_inf) called with sentinels in the callee-saved registers (rbx,
+ * rbp, r12-r15), whose values afterwards go to saved[6].
+ */
+void point_abi_call(void (*fn)(void), void *r, const void *a, const void *b, uint64_t b_inf,
+                    uint64_t saved[6]);
+__asm__(".text\n"
+        ".globl point_abi_call\n"
+        ".type point_abi_call, @function\n"
+        "point_abi_call:\n"
+        "    pushq %rbx\n    pushq %rbp\n    pushq %r12\n    pushq %r13\n    pushq %r14\n"
+        "    pushq %r15\n    pushq %r9\n" /* 7 pushes after the call: rsp 16-byte aligned */
+        "    movq %rdi, %rax\n    movq %rsi, %rdi\n    movq %rdx, %rsi\n"
+        "    movq %rcx, %rdx\n    movq %r8, %rcx\n"
+        "    movabsq $0x1111111111111111, %rbx\n    movabsq $0x2222222222222222, %rbp\n"
+        "    movabsq $0x3333333333333333, %r12\n    movabsq $0x4444444444444444, %r13\n"
+        "    movabsq $0x5555555555555555, %r14\n    movabsq $0x6666666666666666, %r15\n"
+        "    call *%rax\n"
+        "    popq %r9\n"
+        "    movq %rbx, 0(%r9)\n    movq %rbp, 8(%r9)\n    movq %r12, 16(%r9)\n"
+        "    movq %r13, 24(%r9)\n    movq %r14, 32(%r9)\n    movq %r15, 40(%r9)\n"
+        "    popq %r15\n    popq %r14\n    popq %r13\n    popq %r12\n    popq %rbp\n"
+        "    popq %rbx\n    ret\n"
+        ".size point_abi_call, .-point_abi_call\n");
+
+/* Each function through point_abi_call: registers preserved, r right, nothing written
+ * around r (guard words). */
+static void check_abi(const p256_jac *a, const p256_jac *b, const p256_aff *baff)
+{
+    static const uint64_t want[6] = {0x1111111111111111ULL, 0x2222222222222222ULL,
+                                     0x3333333333333333ULL, 0x4444444444444444ULL,
+                                     0x5555555555555555ULL, 0x6666666666666666ULL};
+    struct {
+        uint64_t pre[4];
+        p256_jac r;
+        uint64_t post[4];
+    } g;
+    uint64_t saved[6], guard[4];
+    p256_jac expect[4];
+    void (*fns[4])(void) = {(void (*)(void))p256_jac_double_x86_64_adx,
+                            (void (*)(void))p256_jac_add_x86_64_adx,
+                            (void (*)(void))p256_jac_add_aff_x86_64_adx,
+                            (void (*)(void))p256_jac_add_aff_partial_x86_64_adx};
+    const void *second[4] = {NULL, b, baff, baff};
+
+    p256_jac_double_c(&expect[0], a);
+    p256_jac_add_c(&expect[1], a, b);
+    p256_jac_add_aff_c(&expect[2], a, baff, 0);
+    p256_jac_add_aff_partial_c(&expect[3], a, baff, 0);
+    memset(guard, 0xa5, sizeof guard);
+    for (int f = 0; f < 4; f++) {
+        memset(&g, 0xa5, sizeof g);
+        point_abi_call(fns[f], &g.r, a, second[f], 0, saved);
+        CHECK(memcmp(saved, want, sizeof want) == 0, "point fn %d preserves rbx, rbp, r12-r15", f);
+        CHECK(same(&g.r, &expect[f]), "point fn %d through the ABI check", f);
+        CHECK(memcmp(g.pre, guard, sizeof guard) == 0 && memcmp(g.post, guard, sizeof guard) == 0,
+              "point fn %d writes only r", f);
+    }
+}
+#endif
+
 int main(void)
 {
     const char *env = getenv("POINT_ASM_ROUNDS");
@@ -235,6 +274,10 @@ int main(void)
         random_aff(&pb);
         lift(&a, &pa, (int)(i % 7 == 3));
         lift(&b, &pb, (int)(i % 5 == 1));
+#if defined(P256_ASM_X86_64_ADX)
+        if (i < 1000) /* first: a clobbered register breaks the C around a direct call */
+            check_abi(&a, &b, &pb);
+#endif
         check_pair(&a, &b, &pb, 0, 1, "random");
     }
     /* the exceptional cases of each formula, at several Z */
@@ -254,11 +297,32 @@ int main(void)
                 check_pair(&a, &b, &pb, kb == 2 ? ~0ULL : 0, 1, "b at infinity or not");
             }
         }
+        /* the unified formula's degenerate case (the masked chord-slope fallback) */
+        {
+            p256_aff d1, d2, sum_aff, want_aff;
+            p256_jac sum, want;
+            degenerate_pair(&d1, &d2);
+            CHECK(p256_aff_mask_on_curve(&d2) != 0, "degenerate pair on the curve");
+            for (int ka = 0; ka < 2; ka++) {
+                for (int kb = 0; kb < 2; kb++) {
+                    lift(&a, &d1, ka);
+                    lift(&b, &d2, kb);
+                    check_pair(&a, &b, &d2, 0, 1, "degenerate (y1 = -y2, R = 0)");
+                    check_pair(&b, &a, &d1, 0, 1, "degenerate swapped");
+                }
+            }
+            /* and the asm's sum is the right point (x1 != x2: the textbook formula) */
+            lift(&a, &d1, 0);
+            p256_jac_add_aff(&sum, &a, &d2, 0);
+            p256_jac_add_aff_vartime(&want, &a, &d2);
+            CHECK(!p256_jac_to_aff(&sum_aff, &sum), "degenerate sum finite");
+            p256_jac_to_aff(&want_aff, &want);
+            CHECK(memcmp(&sum_aff, &want_aff, sizeof sum_aff) == 0, "degenerate sum");
+        }
         /* the affine operand masked as infinity whatever its coordinates */
         lift(&a, &pa, 0);
         check_pair(&a, &a, &pa, ~0ULL, 1, "b_inf with b == a");
     }
-    check_degenerate(32);
     check_shift_edges();
     printf("test_point_asm (%s): %ld checks, %ld failures\n", p256_backend_name(), checks,
            failures);

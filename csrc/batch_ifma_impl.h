@@ -377,25 +377,35 @@ P256_FN void p256_ifma_recode(int64_t *d, const p256_scalar *u, int w)
 
 /* The affine multiples 1G..64G in the engine's representation, one row (x, y) per entry. */
 static uint64_t p256_ifma_gtab[P256_IFMA_GTAB][10];
-static int p256_ifma_gtab_ready;
+/* 0: not built, 1: one thread is building it, 2: ready (published with release order). */
+static int p256_ifma_gtab_state;
 
+/*
+ * Builds the table once, on first use: the first thread to claim it writes it, any other
+ * waits (about 0.1 ms, once per process) until it is published, so no thread ever reads
+ * or writes the table while another writes it.
+ */
 P256_FN void p256_ifma_gtab_init(void)
 {
-    if (__atomic_load_n(&p256_ifma_gtab_ready, __ATOMIC_ACQUIRE))
-        return;
-    static uint64_t tab[P256_IFMA_GTAB][10];
+    int expect = 0;
     p256_jac j;
     p256_aff a;
+    if (__atomic_load_n(&p256_ifma_gtab_state, __ATOMIC_ACQUIRE) == 2)
+        return;
+    if (!__atomic_compare_exchange_n(&p256_ifma_gtab_state, &expect, 1, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE)) {
+        while (__atomic_load_n(&p256_ifma_gtab_state, __ATOMIC_ACQUIRE) != 2)
+            __builtin_ia32_pause();
+        return;
+    }
     p256_jac_from_aff(&j, &p256_generator);
     for (int k = 0; k < P256_IFMA_GTAB; k++) {
         (void)p256_jac_to_aff(&a, &j); /* (k+1) G, never infinity */
-        p256_ifma_from_fe(tab[k], &a.x);
-        p256_ifma_from_fe(tab[k] + 5, &a.y);
+        p256_ifma_from_fe(p256_ifma_gtab[k], &a.x);
+        p256_ifma_from_fe(p256_ifma_gtab[k] + 5, &a.y);
         p256_jac_add_aff(&j, &j, &p256_generator, 0);
     }
-    /* Racing threads write the same bytes; the flag publishes them. */
-    memcpy(p256_ifma_gtab, tab, sizeof tab);
-    __atomic_store_n(&p256_ifma_gtab_ready, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&p256_ifma_gtab_state, 2, __ATOMIC_RELEASE);
 }
 
 /* Digit vector -> its table index (|d| - 1) & mask (any d: in bounds for a table of

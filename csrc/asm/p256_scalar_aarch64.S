@@ -31,31 +31,9 @@
  * x18, the platform register, is never touched.
  */
 
-#if defined(__APPLE__)
-.macro P256_ORD_FUNC_BEGIN name
-    .globl  _\name
-    .private_extern _\name
-    .p2align 4
-_\name:
-.endm
-.macro P256_ORD_FUNC_END name
-.endm
-#else
-.macro P256_ORD_FUNC_BEGIN name
-    .globl  \name
-    .hidden \name
-    .type   \name, %function
-    .p2align 4
-\name:
-.endm
-.macro P256_ORD_FUNC_END name
-    .size   \name, . - \name
-.endm
-#endif
-
-/* "bti c" (hint #34; a NOP without FEAT_BTI): the landing pad of an indirect call. Both
- * functions are leaves and never spill the link register, so no PAC is needed. */
-#define P256_BTI_C hint #34
+/* Symbol macros, the BTI landing pad and the object notes; leaf functions that never
+ * spill the link register, so no PAC is needed. */
+#include "p256_aarch64_common.h"
 
     .text
 
@@ -197,7 +175,7 @@ _\name:
  * so t fits five words (t4 <= 1) and one conditional subtraction finishes.
  * Registers: a = x3..x6, b_i then m = x7, t = x8..x12 (rotating), scratch x13..x16.
  */
-P256_ORD_FUNC_BEGIN p256_scalar_mont_mul_aarch64
+P256_FUNC_BEGIN p256_scalar_mont_mul_aarch64
     P256_BTI_C
     P256_ORD_ENTER
     ldp     x3, x4, [x1]
@@ -233,7 +211,7 @@ P256_ORD_FUNC_BEGIN p256_scalar_mont_mul_aarch64
 
     P256_ORD_FINAL x12, x8, x9, x10, x11
     ret
-P256_ORD_FUNC_END p256_scalar_mont_mul_aarch64
+P256_FUNC_END p256_scalar_mont_mul_aarch64
 
 /*
  * p256_scalar_mont_sqr_aarch64(r = x0, a = x1)
@@ -245,7 +223,7 @@ P256_ORD_FUNC_END p256_scalar_mont_mul_aarch64
  * Registers: a = x2..x5; T = x6..x13 (cross products in x7..x13 first); scratch x1,
  * x14..x16, then x1..x5 in the reduction.
  */
-P256_ORD_FUNC_BEGIN p256_scalar_mont_sqr_aarch64
+P256_FUNC_BEGIN p256_scalar_mont_sqr_aarch64
     P256_BTI_C
     P256_ORD_ENTER
     ldp     x2, x3, [x1]
@@ -316,7 +294,7 @@ P256_ORD_FUNC_BEGIN p256_scalar_mont_sqr_aarch64
 
     P256_ORD_FINAL x6, x7, x8, x9, x10
     ret
-P256_ORD_FUNC_END p256_scalar_mont_sqr_aarch64
+P256_FUNC_END p256_scalar_mont_sqr_aarch64
 
 /*
  * p256_aff_lookup_aarch64_<N>(r = x0, table = x1, idx = x2), N = 16 or 64: r = the 8
@@ -375,39 +353,10 @@ P256_ORD_FUNC_END p256_scalar_mont_sqr_aarch64
     ret
 .endm
 
-P256_ORD_FUNC_BEGIN p256_aff_lookup_aarch64_16
+P256_FUNC_BEGIN p256_aff_lookup_aarch64_16
     P256_AFF_LOOKUP_NEON 16
-P256_ORD_FUNC_END p256_aff_lookup_aarch64_16
+P256_FUNC_END p256_aff_lookup_aarch64_16
 
-P256_ORD_FUNC_BEGIN p256_aff_lookup_aarch64_64
+P256_FUNC_BEGIN p256_aff_lookup_aarch64_64
     P256_AFF_LOOKUP_NEON 64
-P256_ORD_FUNC_END p256_aff_lookup_aarch64_64
-
-#if defined(__ELF__)
-    .section .note.GNU-stack, "", %progbits
-
-/* The BTI/PAC property note under -mbranch-protection, as in p256_aarch64.S. */
-#if (defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT) || \
-    (defined(__ARM_FEATURE_PAC_DEFAULT) && __ARM_FEATURE_PAC_DEFAULT)
-#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
-#define P256_ORD_PROPERTY_BTI 1
-#else
-#define P256_ORD_PROPERTY_BTI 0
-#endif
-#if defined(__ARM_FEATURE_PAC_DEFAULT) && __ARM_FEATURE_PAC_DEFAULT
-#define P256_ORD_PROPERTY_PAC 2
-#else
-#define P256_ORD_PROPERTY_PAC 0
-#endif
-    .section .note.gnu.property, "a"
-    .p2align 3
-    .long   4                       // n_namesz: "GNU\0"
-    .long   16                      // n_descsz
-    .long   5                       // NT_GNU_PROPERTY_TYPE_0
-    .asciz  "GNU"
-    .long   0xc0000000              // GNU_PROPERTY_AARCH64_FEATURE_1_AND
-    .long   4                       // pr_datasz
-    .long   P256_ORD_PROPERTY_BTI | P256_ORD_PROPERTY_PAC
-    .long   0                       // pad to 8 bytes
-#endif
-#endif
+P256_FUNC_END p256_aff_lookup_aarch64_64

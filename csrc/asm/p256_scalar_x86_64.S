@@ -33,6 +33,8 @@
  * v - n mod 2^256 (T_hi + 2^256 - n < 2^256 since T_hi < n).
  */
 
+#include "p256_x86_64_mont.h"
+
 #if defined(__CET__)
 #include <cet.h>
 #else
@@ -54,47 +56,13 @@
 .macro P256_ORD_PROLOGUE
     .cfi_startproc
     _CET_ENDBR
-    pushq   %rbx
-    .cfi_adjust_cfa_offset 8
-    .cfi_offset %rbx, -16
-    pushq   %rbp
-    .cfi_adjust_cfa_offset 8
-    .cfi_offset %rbp, -24
-    pushq   %r12
-    .cfi_adjust_cfa_offset 8
-    .cfi_offset %r12, -32
-    pushq   %r13
-    .cfi_adjust_cfa_offset 8
-    .cfi_offset %r13, -40
-    pushq   %r14
-    .cfi_adjust_cfa_offset 8
-    .cfi_offset %r14, -48
-    pushq   %r15
-    .cfi_adjust_cfa_offset 8
-    .cfi_offset %r15, -56
+    P256_SAVE_CALLEE
     pushq   %rdi                    /* r, popped by P256_ORD_FINISH */
     .cfi_adjust_cfa_offset 8
 .endm
 
 .macro P256_ORD_EPILOGUE
-    popq    %r15
-    .cfi_adjust_cfa_offset -8
-    .cfi_restore %r15
-    popq    %r14
-    .cfi_adjust_cfa_offset -8
-    .cfi_restore %r14
-    popq    %r13
-    .cfi_adjust_cfa_offset -8
-    .cfi_restore %r13
-    popq    %r12
-    .cfi_adjust_cfa_offset -8
-    .cfi_restore %r12
-    popq    %rbp
-    .cfi_adjust_cfa_offset -8
-    .cfi_restore %rbp
-    popq    %rbx
-    .cfi_adjust_cfa_offset -8
-    .cfi_restore %rbx
+    P256_RESTORE_CALLEE
     ret
     .cfi_endproc
 .endm
@@ -164,30 +132,6 @@
     movq    %r15, 24(%rdi)
 .endm
 
-/*
- * Row i of the product, i >= 1: (u0..u4) += a*b_i at word i, CF adding low halves, OF
- * high halves; u4 starts as hi(a3*b_i). The partial product after row i is
- * < 2^(256+64(i+1)): the top word takes both final carries without wrapping.
- * rsi = a, rcx = b; clobbers rax, rbx, rdx, rbp (0 after).
- */
-.macro P256_ORD_ROW off, u0, u1, u2, u3, u4
-    movq    \off(%rcx), %rdx
-    xorl    %ebp, %ebp
-    mulx    (%rsi), %rax, %rbx
-    adcx    %rax, \u0
-    adox    %rbx, \u1
-    mulx    8(%rsi), %rax, %rbx
-    adcx    %rax, \u1
-    adox    %rbx, \u2
-    mulx    16(%rsi), %rax, %rbx
-    adcx    %rax, \u2
-    adox    %rbx, \u3
-    mulx    24(%rsi), %rax, \u4
-    adcx    %rax, \u3
-    adox    %rbp, \u4
-    adcx    %rbp, \u4
-.endm
-
     .globl  p256_scalar_mont_mul_x86_64_adx
     .hidden p256_scalar_mont_mul_x86_64_adx
     .type   p256_scalar_mont_mul_x86_64_adx, @function
@@ -195,18 +139,7 @@
 p256_scalar_mont_mul_x86_64_adx:
     P256_ORD_PROLOGUE
     movq    %rdx, %rcx
-    movq    (%rcx), %rdx            /* row 0: (r8..r12) = a*b0, one carry chain */
-    mulx    (%rsi), %r8, %r9
-    mulx    8(%rsi), %rax, %r10
-    addq    %rax, %r9
-    mulx    16(%rsi), %rax, %r11
-    adcq    %rax, %r10
-    mulx    24(%rsi), %rax, %r12
-    adcq    %rax, %r11
-    adcq    $0, %r12
-    P256_ORD_ROW     8, %r9, %r10, %r11, %r12, %r13
-    P256_ORD_ROW    16, %r10, %r11, %r12, %r13, %r14
-    P256_ORD_ROW    24, %r11, %r12, %r13, %r14, %r15
+    P256_MUL_T                      /* T = a*b in r8..r15 (p256_x86_64_mont.h) */
     P256_ORD_FINISH
     P256_ORD_EPILOGUE
     .size   p256_scalar_mont_mul_x86_64_adx, .-p256_scalar_mont_mul_x86_64_adx
@@ -222,47 +155,7 @@ p256_scalar_mont_mul_x86_64_adx:
     .p2align 5
 p256_scalar_mont_sqr_x86_64_adx:
     P256_ORD_PROLOGUE
-    movq    (%rsi), %rdx            /* a0: a0^2, a0*a1, a0*a2, a0*a3 */
-    mulx    %rdx, %r8, %rcx
-    mulx    8(%rsi), %r9, %r10
-    mulx    16(%rsi), %rax, %r11
-    addq    %rax, %r10
-    mulx    24(%rsi), %rax, %r12
-    adcq    %rax, %r11
-    adcq    $0, %r12
-    movq    8(%rsi), %rdx           /* a1: a1^2 (rdi, r15), a1*a2, a1*a3 */
-    mulx    %rdx, %rdi, %r15
-    xorl    %ebp, %ebp
-    mulx    16(%rsi), %rax, %rbx
-    adcx    %rax, %r11
-    adox    %rbx, %r12
-    mulx    24(%rsi), %rax, %r13
-    adcx    %rax, %r12
-    adox    %rbp, %r13              /* a high half is <= 2^64 - 2: one carry cannot wrap */
-    movq    16(%rsi), %rdx          /* a2*a3 */
-    mulx    24(%rsi), %rax, %r14
-    adcx    %rax, %r13
-    adcx    %rbp, %r14
-
-    xorl    %ebp, %ebp              /* double the cross sum, add the squares */
-    adcx    %r9, %r9
-    adox    %rcx, %r9
-    adcx    %r10, %r10
-    adox    %rdi, %r10
-    adcx    %r11, %r11
-    adox    %r15, %r11
-    movq    16(%rsi), %rdx
-    mulx    %rdx, %rax, %rbx        /* a2^2 */
-    adcx    %r12, %r12
-    adox    %rax, %r12
-    adcx    %r13, %r13
-    adox    %rbx, %r13
-    movq    24(%rsi), %rdx
-    mulx    %rdx, %rax, %r15        /* a3^2 */
-    adcx    %r14, %r14
-    adox    %rax, %r14
-    adcx    %rbp, %r15              /* a^2 < 2^512: no carry out */
-    adox    %rbp, %r15
+    P256_SQR_T                      /* T = a^2 in r8..r15 (p256_x86_64_mont.h) */
     P256_ORD_FINISH
     P256_ORD_EPILOGUE
     .size   p256_scalar_mont_sqr_x86_64_adx, .-p256_scalar_mont_sqr_x86_64_adx

@@ -2,7 +2,8 @@
 /*
  * p256_x86_64_mont.h: the parts of the MULX/ADX Montgomery multiplication and squaring
  * mod p shared by csrc/asm/p256_x86_64.S (the field functions) and
- * csrc/asm/p256_point_x86_64.S (the point formulas' internal products): saving the
+ * csrc/asm/p256_point_x86_64.S (the point formulas' internal products), whose register
+ * saving and 512-bit products csrc/asm/p256_scalar_x86_64.S (mod n) uses too: saving the
  * callee-saved registers, the 512-bit products T = a*b and T = a^2 into r8..r15 and
  * their Montgomery reduction into r12..r15 (the Montgomery step, a macro argument, is
  * each file's own). Assembler macros

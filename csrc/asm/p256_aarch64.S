@@ -88,32 +88,6 @@
 .endm
 
 /*
- * t0..t4 += a*bi for a = x3..x6 (window value < 2p <= 2^257, so t4 <= 1). Clobbers
- * x13-x16. Low halves of the four products first (words 0..3, carry into word 4), then
- * the high halves (words 1..4). The total is < 2^320 (see p256_fe_mul_aarch64), so the
- * last adc does not wrap.
- */
-.macro P256_ROW bi, t0, t1, t2, t3, t4
-    mul     x13, x3, \bi
-    mul     x14, x4, \bi
-    mul     x15, x5, \bi
-    mul     x16, x6, \bi
-    adds    \t0, \t0, x13
-    adcs    \t1, \t1, x14
-    adcs    \t2, \t2, x15
-    adcs    \t3, \t3, x16
-    adc     \t4, \t4, xzr
-    umulh   x13, x3, \bi
-    umulh   x14, x4, \bi
-    umulh   x15, x5, \bi
-    umulh   x16, x6, \bi
-    adds    \t1, \t1, x13
-    adcs    \t2, \t2, x14
-    adcs    \t3, \t3, x15
-    adc     \t4, \t4, x16
-.endm
-
-/*
  * r = t mod p for the 5-word t = t0..t4 < 2p: u = t - p; if that borrowed, t < p and t
  * is the answer, else u is. Then store r. Clobbers x1, x2, x14-x17.
  *
@@ -152,38 +126,7 @@
  */
 P256_FUNC_BEGIN p256_fe_mul_aarch64
     P256_BTI_C
-    ldp     x3, x4, [x1]
-    ldp     x5, x6, [x1, #16]
-    ldr     x7, [x2]
-
-    // Row 0: t = a*b0 (no accumulator yet).
-    mul     x8, x3, x7
-    mul     x9, x4, x7
-    mul     x10, x5, x7
-    mul     x11, x6, x7
-    umulh   x13, x3, x7
-    umulh   x14, x4, x7
-    umulh   x15, x5, x7
-    umulh   x12, x6, x7
-    adds    x9, x9, x13
-    adcs    x10, x10, x14
-    adcs    x11, x11, x15
-    adc     x12, x12, xzr           // umulh <= 2^64 - 2: no wrap
-    P256_RED5 x8, x9, x10, x11, x12         // t = x9, x10, x11, x12, x8
-
-    ldr     x7, [x2, #8]
-    P256_ROW  x7, x9, x10, x11, x12, x8
-    P256_RED5 x9, x10, x11, x12, x8         // t = x10, x11, x12, x8, x9
-
-    ldr     x7, [x2, #16]
-    P256_ROW  x7, x10, x11, x12, x8, x9
-    P256_RED5 x10, x11, x12, x8, x9         // t = x11, x12, x8, x9, x10
-
-    ldr     x7, [x2, #24]
-    P256_ROW  x7, x11, x12, x8, x9, x10
-    P256_RED5 x11, x12, x8, x9, x10         // t = x12, x8, x9, x10, x11
-
-    P256_FINAL x12, x8, x9, x10, x11
+    P256_CIOS_MUL P256_RED5, P256_FINAL
     ret
 P256_FUNC_END p256_fe_mul_aarch64
 

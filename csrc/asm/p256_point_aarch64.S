@@ -239,7 +239,7 @@
     adc     \w0, SS3, xzr
 .endm
 
-/* t0..t4 += (a0..a3)*bi (P256_ROW; the window stays < 2^320). Clobbers SS*. */
+/* t0..t4 += (a0..a3)*bi (as P256_MUL_ROW in p256_aarch64_common.h; the window stays < 2^320). Clobbers SS*. */
 .macro ROW bi, a0, a1, a2, a3, t0, t1, t2, t3, t4
     mul     SS0, \a0, \bi
     mul     SS1, \a1, \bi

@@ -135,6 +135,12 @@ ctest: | bootstrap-ctest
 	        echo "ctest [$$cc, $(v)]: SKIP $(v) run: this CPU lacks $(VCPU_$(v))"; \
 	    fi; \
 	done; done;)
+	@# The IFMA engine once more per compiler on the portable emulation of its intrinsics
+	@# (csrc/batch_ifma_emu.h), so that it is tested on every CPU (test_ifma_emu.c above
+	@# checks the emulation against the instructions where the CPU has them).
+	@set -e; for cc in $(CCS); do b=tests/c/bin/test_batch_ifma-emulated-$$cc; \
+	    echo "ctest [$$cc, portable, emulated IFMA]: $$b"; \
+	    $$cc $(CTEST_FLAGS) -DP256_IFMA_EMULATE -o $$b tests/c/test_batch_ifma.c; $$b; done
 	@# Negative controls of test_point_asm, per variant with assembly point formulas that
 	@# this CPU runs: P256_PLANT_POINT_BUG=1 drops the complete additions' degenerate-case
 	@# mask, 2 the vartime addition's fallback, 3 the partial addition's Z = 1 at a = inf.
@@ -149,24 +155,38 @@ ctest: | bootstrap-ctest
 
 # The IFMA batch engine's negative controls: test_batch_ifma.c built with each planted
 # bug (P256_PLANT_IFMA_BUG: exceptional lanes not re-verified; a lost subtraction fixup
-# in one lane) must fail, or the harness is broken. Skipped where the CPU lacks IFMA.
+# in one lane) must fail, or the harness is broken: natively (skipped where the CPU
+# lacks IFMA) and on the emulation; and test_ifma_emu.c with each bug planted in the
+# emulation (P256_PLANT_IFMA_EMU_BUG: bit 52 of a vpmadd52 operand counts; an arithmetic
+# shift by more than 63 wraps), which its known answers must catch on any CPU.
 IFMA_PLANTS ?= 1 2
+IFMA_EMU_PLANTS ?= 1 2
 ctest-ifma-plant: | bootstrap-ctest
 	@mkdir -p tests/c/bin
-	@set -e; if ! grep -qw avx512ifma /proc/cpuinfo; then \
-	    echo "ctest-ifma-plant: SKIP: this CPU lacks AVX-512 IFMA"; exit 0; fi; \
-	for p in $(IFMA_PLANTS); do b=tests/c/bin/test_batch_ifma-plant$$p; \
-	    $(CORE_CC) $(CTEST_FLAGS) -DP256_PLANT_IFMA_BUG=$$p -o $$b tests/c/test_batch_ifma.c; \
-	    if BATCH_IFMA_ROUNDS=40 $$b > $$b.log 2>&1; then \
-	        echo "ctest-ifma-plant: planted bug $$p went unnoticed: test_batch_ifma.c is broken"; exit 1; fi; \
-	    echo "ctest-ifma-plant: planted bug $$p caught: $$(tail -n 1 $$b.log)"; \
+	@set -e; for mode in native emulated; do \
+	    if [ $$mode = native ] && ! grep -qw avx512ifma /proc/cpuinfo; then \
+	        echo "ctest-ifma-plant: SKIP native: this CPU lacks AVX-512 IFMA"; continue; fi; \
+	    for p in $(IFMA_PLANTS); do b=tests/c/bin/test_batch_ifma-plant$$p-$$mode; \
+	    $(CORE_CC) $(CTEST_FLAGS) -DP256_PLANT_IFMA_BUG=$$p $$([ $$mode = native ] || echo -DP256_IFMA_EMULATE) -o $$b tests/c/test_batch_ifma.c; \
+	    if BATCH_IFMA_ROUNDS=$$([ $$mode = native ] && echo 40 || echo 10) $$b > $$b.log 2>&1; then \
+	        echo "ctest-ifma-plant: planted bug $$p went unnoticed ($$mode): test_batch_ifma.c is broken"; exit 1; fi; \
+	    echo "ctest-ifma-plant: planted bug $$p caught ($$mode): $$(tail -n 1 $$b.log)"; \
+	done; done; \
+	for p in $(IFMA_EMU_PLANTS); do b=tests/c/bin/test_ifma_emu-plant$$p; \
+	    $(CORE_CC) $(CTEST_FLAGS) -DP256_PLANT_IFMA_EMU_BUG=$$p -o $$b tests/c/test_ifma_emu.c; \
+	    if IFMA_EMU_ROUNDS=0 $$b > $$b.log 2>&1; then \
+	        echo "ctest-ifma-plant: planted emulation bug $$p went unnoticed: test_ifma_emu.c is broken"; exit 1; fi; \
+	    echo "ctest-ifma-plant: planted emulation bug $$p caught by the known answers: $$(tail -n 1 $$b.log)"; \
 	done
 
-# test_batch_ifma.c once with ASan + UBSan (also run by make asan).
+# test_batch_ifma.c with ASan + UBSan (also run by make asan), natively and on the
+# emulation (at fewer rounds: 45 s here).
 ctest-ifma-asan: | bootstrap-ctest
 	@mkdir -p tests/c/bin
 	$(ASAN_CC) -O1 $(ASAN_FLAGS) -std=c99 -Wall -Wextra -Werror -Icsrc -o tests/c/bin/test_batch_ifma-asan tests/c/test_batch_ifma.c
 	BATCH_IFMA_ROUNDS=30 tests/c/bin/test_batch_ifma-asan
+	$(ASAN_CC) -O1 $(ASAN_FLAGS) -std=c99 -Wall -Wextra -Werror -Icsrc -DP256_IFMA_EMULATE -o tests/c/bin/test_batch_ifma-asan-emulated tests/c/test_batch_ifma.c
+	BATCH_IFMA_ROUNDS=10 tests/c/bin/test_batch_ifma-asan-emulated
 
 # The batch engine against the scalar loop, per signature (tests/c/bench_batch.c).
 bench-batch:

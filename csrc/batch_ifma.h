@@ -10,6 +10,11 @@
  * after p256_cpu_has_avx512_ifma() (cpu.h). Elsewhere only the scalar loop exists.
  * -DP256_NO_IFMA leaves the engine out on any platform.
  *
+ * -DP256_IFMA_EMULATE (the C harnesses and `make ctime` only) builds the same engine on
+ * any CPU against batch_ifma_emu.h, a portable emulation of its intrinsics: no target
+ * attributes, no CPU check (p256_ifma_available() is 1), and the engine's name says
+ * "emulated". The extension's objects (-DP256_VARIANT) refuse it.
+ *
  * Field elements (p256_fe8): 5 limbs of 52 bits (radix 2^52) x 8 lanes, limb k of every
  * lane in v[k]. A lane holds w = a*2^260 mod p (Montgomery, R = 2^260) as an integer
  * w < 2p, every limb < 2^52 ("normalized": the form vpmadd52luq/huq read, which take
@@ -30,7 +35,17 @@
 #include "group.h"
 #include "scalar.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(P256_NO_IFMA)
+#if defined(P256_IFMA_EMULATE)
+#if defined(P256_VARIANT)
+#error "P256_IFMA_EMULATE is for the C harnesses and make ctime, never for the extension"
+#endif
+#define P256_HAVE_IFMA 1
+#include "batch_ifma_emu.h"
+#define P256_IFMA_TARGET
+/* Not forced inline: on 64-byte structs that takes gcc minutes and a gigabyte. */
+#define P256_IFMA_INLINE static inline P256_UNUSED
+#define P256_IFMA_FN static P256_UNUSED
+#elif defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(P256_NO_IFMA)
 #define P256_HAVE_IFMA 1
 #include <immintrin.h>
 
@@ -38,6 +53,9 @@
 /* Engine helpers: always inlined so limbs stay in registers (the target must match). */
 #define P256_IFMA_INLINE static inline __attribute__((always_inline, unused)) P256_IFMA_TARGET
 #define P256_IFMA_FN static P256_UNUSED P256_IFMA_TARGET
+#endif
+
+#if defined(P256_HAVE_IFMA)
 
 typedef struct {
     __m512i v[5];
@@ -97,8 +115,15 @@ P256_IFMA_FN unsigned p256_ifma_ecmult16_vartime(p256_fe x[16], p256_fe z[16],
                                                  const p256_scalar u2[16], const p256_aff q[16]);
 #endif /* P256_HAVE_IFMA */
 
-/* 1 if the engine is built and this CPU and OS run it (cpu.h's check, cached). */
+/* 1 if the engine is built and this CPU and OS run it (cpu.h's check, cached); always 1
+ * on the emulation. */
 P256_FN int p256_ifma_available(void);
+/* p256_batch_engine()'s name for it (the emulated one never reaches the extension). */
+#if defined(P256_IFMA_EMULATE)
+#define P256_IFMA_ENGINE_NAME "avx512-ifma-emulated"
+#else
+#define P256_IFMA_ENGINE_NAME "avx512-ifma"
+#endif
 
 /*
  * results[i] = p256_verify(items[i]) for i < n, 16 at a time on the IFMA engine (8 for a

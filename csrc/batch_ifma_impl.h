@@ -394,8 +394,11 @@ P256_FN void p256_ifma_gtab_init(void)
         return;
     if (!__atomic_compare_exchange_n(&p256_ifma_gtab_state, &expect, 1, 0, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE)) {
-        while (__atomic_load_n(&p256_ifma_gtab_state, __ATOMIC_ACQUIRE) != 2)
+        while (__atomic_load_n(&p256_ifma_gtab_state, __ATOMIC_ACQUIRE) != 2) {
+#if defined(__x86_64__)
             __builtin_ia32_pause();
+#endif
+        }
         return;
     }
     p256_jac_from_aff(&j, &p256_generator);
@@ -559,7 +562,9 @@ P256_IFMA_FN unsigned p256_ifma_ecmult16_vartime(p256_fe x[16], p256_fe z[16],
 
 P256_FN int p256_ifma_available(void)
 {
-#if defined(P256_HAVE_IFMA)
+#if defined(P256_IFMA_EMULATE)
+    return 1;
+#elif defined(P256_HAVE_IFMA)
     static int cached = -1;
     return p256_cpu_cached(&cached, p256_cpu_has_avx512_ifma);
 #else

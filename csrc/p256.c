@@ -296,7 +296,7 @@ int p256_verify_batch_vartime(uint8_t *results, const p256_verify_item *items, s
 
 const char *p256_batch_engine(void)
 {
-    return p256_ifma_available() ? "avx512-ifma" : "scalar";
+    return p256_ifma_available() ? P256_IFMA_ENGINE_NAME : "scalar";
 }
 
 void *p256_wipe(void *p, size_t n)

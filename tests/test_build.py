@@ -1,7 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 import importlib.metadata
+import os
 import pathlib
 import re
+import shutil
+import subprocess
+import sysconfig
 
 import pytest
 
@@ -36,3 +40,38 @@ def test_distribution_metadata_has_the_version():
         pytest.skip("p256 is imported from a tree without distribution metadata "
                     "(PYTHONPATH, as tools/test_arm64_python.sh runs it), not installed")
     assert p256.__version__ == dist
+
+
+# p256_batch_engine()'s name for the IFMA engine built on csrc/batch_ifma_emu.h.
+EMULATED_ENGINE = b"avx512-ifma-emulated"
+
+
+def test_extension_does_not_contain_the_ifma_emulation():
+    # The portable emulation of the IFMA engine's intrinsics (-DP256_IFMA_EMULATE) is for
+    # the C harnesses and make ctime only; the extension runs the real instructions.
+    so = pathlib.Path(_core.__file__).read_bytes()
+    assert b"avx512-ifma" in so  # the scan sees the extension's strings
+    assert EMULATED_ENGINE not in so
+    assert p256.batch_backend() in ("avx512-ifma", "scalar")
+
+
+def test_the_emulation_switch_is_seen_and_refused_in_the_extension_build():
+    # The negative control of the test above (the switch puts the emulated engine's name
+    # into the core) and the build's guard: with -DP256_VARIANT, as meson.build compiles
+    # every copy of the core, -DP256_IFMA_EMULATE stops the compiler.
+    src = ROOT / "csrc" / "p256.c"
+    cc = next((c for c in (os.environ.get("CC"), sysconfig.get_config_var("CC"), "cc")
+               if c and shutil.which(c.split()[0])), None)
+    if not src.exists() or cc is None:
+        pytest.skip("needs the source tree and a C compiler")
+    pre = cc.split() + ["-E", "-std=c99", "-I" + str(src.parent), "-DP256_IFMA_EMULATE",
+                        str(src)]
+    out = subprocess.run(pre, capture_output=True, timeout=120)
+    assert out.returncode == 0, out.stderr.decode()
+    assert EMULATED_ENGINE in out.stdout
+    out = subprocess.run(pre + ["-DP256_VARIANT=p256_api_portable"], capture_output=True,
+                         timeout=120)
+    assert out.returncode != 0
+    assert b"P256_IFMA_EMULATE is for the C harnesses and make ctime" in out.stderr
+    meson = (ROOT / "meson.build").read_text()
+    assert "P256_IFMA_EMULATE" not in meson

@@ -5,6 +5,7 @@
  * 1000 and 100000 (pass other sizes as arguments), then the short batches 1..16 that
  * decide where a tail group pays. Not part of make test: `make bench-batch`, or
  *   cc -O3 -std=c99 -Icsrc -o /tmp/bench_batch tests/c/bench_batch.c && /tmp/bench_batch
+ * (with -DP256_IFMA_EMULATE: the engine on the portable emulation of its intrinsics).
  * Valid signatures by 1000 distinct keys over 32-byte digests (reused cyclically). Times
  * are the thread's CPU time; each figure is the median of several rounds, and the two
  * engines alternate within a round so that machine load hits both alike.

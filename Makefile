@@ -219,10 +219,13 @@ ctest-scalar-plant: | bootstrap-ctest
 # marked undefined) at the release optimization level and run under valgrind memcheck,
 # which fails on any branch or memory index that depends on a secret. It runs once per
 # compiler (CCS) and per field backend this CPU runs (CTIME_VARIANTS; the others are
-# named in a SKIP line). Then the negative controls (tests/c/canary_ctime.c): a
-# secret-dependent branch and a secret-indexed load must each be reported by valgrind,
-# in their own function, or the check itself is broken; their reports are printed so
-# the log shows them. And per backend, canary_ctime_field.c: a branch on a secret that
+# named in a SKIP line); ctime_batch_ifma.c runs the IFMA engine there on the emulation
+# of its intrinsics (valgrind has no AVX-512). Then the negative controls
+# (tests/c/canary_ctime.c): a secret-dependent branch and a secret-indexed load must each
+# be reported by valgrind, in their own function, or the check itself is broken, and so
+# must a branch on a secret through the emulated vpmadd52 and an emulated gather at a
+# secret index; their reports are printed so the log shows them. And per backend,
+# canary_ctime_field.c: a branch on a secret that
 # went through the backend's multiplication must be reported too, which proves valgrind
 # tracks secrets through MULX/ADCX/ADOX (a clean run of that variant would otherwise
 # mean nothing); likewise ctime_scalar.c's canaries, a branch on a secret after the
@@ -232,6 +235,8 @@ CTIMES         := $(wildcard tests/c/ctime_*.c)
 CTIME_VARIANTS ?= $(RUN_VARIANTS)
 CTIME_CANARY_branch  := Conditional jump or move depends on uninitialised value
 CTIME_CANARY_index   := Use of uninitialised value of size
+CTIME_CANARY_madd52  := $(CTIME_CANARY_branch)
+CTIME_CANARY_gather  := $(CTIME_CANARY_index)
 
 ctime: | bootstrap-ctime
 	@mkdir -p tests/c/bin
@@ -270,17 +275,17 @@ ctime: | bootstrap-ctime
 	@set -e; for cc in $(CCS); do \
 	    b=tests/c/bin/canary_ctime-$$cc; \
 	    $$cc $(CTIME_FLAGS) -o $$b tests/c/canary_ctime.c; \
-	    $(foreach m,branch index,\
+	    $(foreach m,branch index madd52 gather,\
 	    if valgrind --error-exitcode=1 $$b $(m) > $$b-$(m).log 2>&1; then \
 	        cat $$b-$(m).log; \
 	        echo "ctime [$$cc]: canary '$(m)' went unreported: the check is broken"; exit 1; \
 	    fi; \
-	    if ! grep -A1 "$(CTIME_CANARY_$(m))" $$b-$(m).log | grep -Eq "canary_$(m)[.a-z0-9]* .canary_ctime\.c:"; then \
+	    if ! grep -A2 "$(CTIME_CANARY_$(m))" $$b-$(m).log | grep -Eq "canary_$(m)[.a-z0-9]* .canary_ctime\.c:"; then \
 	        cat $$b-$(m).log; \
 	        echo "ctime [$$cc]: canary '$(m)' failed without the expected report: the check is broken"; exit 1; \
 	    fi; \
 	    echo "ctime [$$cc]: canary '$(m)' flagged (the check works):"; \
-	    grep -A1 "$(CTIME_CANARY_$(m))" $$b-$(m).log | sed 's/^/    /'; \
+	    grep -A2 "$(CTIME_CANARY_$(m))" $$b-$(m).log | sed 's/^/    /'; \
 	    ) \
 	done
 

@@ -447,7 +447,9 @@ clean:
 # against the C, limb for limb), which must also catch the bugs that
 # -DP256_PLANT_POINT_BUG=1 and =4 plant in p256_point_aarch64.S (the degenerate case's
 # mask, the shift-by-2^s reduction) and =2 in group_impl.h (the vartime addition's
-# fallback). test_hash.c, test_hash_portable.c and test_modinv.c
+# fallback), and the IFMA batch engine on its portable emulation (test_batch_ifma.c with
+# -DP256_IFMA_EMULATE, at 10 rounds). test_hash.c, test_hash_portable.c, test_modinv.c
+# and test_ifma_emu.c (the emulation's known answers)
 # contain no field code, so they run once per compiler (for the aarch64 SHA-2 and safegcd
 # code). Every compiler that can target aarch64 here is used (gcc, and clang with the gcc
 # cross sysroot). Before that, the assembled object is checked: only the listed
@@ -521,7 +523,8 @@ test-arm64: | bootstrap-test-arm64
 	    $$cc $(ARM64_FLAGS) -o $$b-api-asm tests/c/test_api.c $(ARM64_VFLAGS); \
 	    $$cc $(ARM64_FLAGS) -o $$b-point-asm tests/c/test_point_asm.c $(ARM64_VFLAGS); \
 	    for k in 1 2 4; do $$cc $(ARM64_FLAGS) -DP256_PLANT_POINT_BUG=$$k -o $$b-point-asm-planted$$k tests/c/test_point_asm.c $(ARM64_VFLAGS); done; \
-	    for t in test_hash test_hash_portable test_modinv; do $$cc $(ARM64_FLAGS) -o $$b-$$t tests/c/$$t.c; done; \
+	    for t in test_hash test_hash_portable test_modinv test_ifma_emu; do $$cc $(ARM64_FLAGS) -o $$b-$$t tests/c/$$t.c; done; \
+	    $$cc $(ARM64_FLAGS) -DP256_IFMA_EMULATE -o $$b-batch-ifma-emulated tests/c/test_batch_ifma.c $(ARM64_VFLAGS); \
 	    $$cc $(ARM64_FLAGS) -o $$b-scalar-asm tests/c/test_scalar_asm.c $(ARM64_VFLAGS); \
 	    for p in 1 3; do $$cc $(ARM64_FLAGS) -DP256_PLANT_SCALAR_BUG=$$p -o $$b-scalar-plant$$p tests/c/test_scalar_asm.c $(ARM64_VFLAGS); done; \
 	    echo "test-arm64 [$$cc]: run under $(ARM64_QEMU)"; \
@@ -539,7 +542,8 @@ test-arm64: | bootstrap-test-arm64
 	            echo "test-arm64: test_point_asm missed the planted bug P256_PLANT_POINT_BUG=$$k"; exit 1; fi; \
 	        echo "planted point bug $$k caught: $$(tail -n 1 $$b-point-asm-planted$$k.log)"; \
 	    done; \
-	    for t in test_hash test_hash_portable test_modinv; do run $$b-$$t $$b-$$t; done; \
+	    for t in test_hash test_hash_portable test_modinv test_ifma_emu; do run $$b-$$t $$b-$$t; done; \
+	    BATCH_IFMA_ROUNDS=10 run $$b-batch-ifma-emulated $$b-batch-ifma-emulated; \
 	    SCALAR_INV_ROUNDS=10000 run $$b-scalar-asm $$b-scalar-asm; \
 	    for p in 1 3; do \
 	        if SCALAR_ASM_ROUNDS=2000 SCALAR_INV_ROUNDS=100 $(ARM64_RUN) $$b-scalar-plant$$p > $$b-scalar-plant$$p.log 2>&1; then \

@@ -265,7 +265,7 @@ def _coordinate(params: Mapping[object, object], label: int) -> bytes:
     if label not in params:
         raise ValueError("the COSE_Key has no %s parameter" % _NAMES[label])
     value = params[label]
-    if isinstance(value, bool):
+    if isinstance(value, bool) and label == Y:
         raise ValueError("the COSE_Key's y (-3) is a sign bit (a compressed point); "
                          "p256 reads only y as a 32-byte byte string")
     if not isinstance(value, (bytes, bytearray)):

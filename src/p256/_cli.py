@@ -171,14 +171,28 @@ def _one_stdin(*paths: str) -> None:
         raise CLIError("<stdin>: only one input can be read from stdin ('-')")
 
 
+def _read_upto(f: BinaryIO, limit: int) -> bytes:
+    """Up to limit bytes of f, read in chunks: memory follows the file, not the limit
+    (f.read(limit) allocates all of limit first)."""
+    chunks = []
+    total = 0
+    while total < limit:
+        chunk = f.read(min(1 << 16, limit - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
+
+
 def _read_small(path: str, limit: int, what: str) -> bytes:
     """All bytes of a small input file ('-': stdin), or CLIError naming it."""
     try:
         if path == _STDIN:
-            data = _stdin().read(limit + 1)
+            data = _read_upto(_stdin(), limit + 1)
         else:
             with open(path, "rb") as f:
-                data = f.read(limit + 1)
+                data = _read_upto(f, limit + 1)
     except OSError as exc:
         raise CLIError("%s: %s" % (_shown(path), _os_reason(exc))) from None
     if len(data) > limit:

@@ -13,7 +13,7 @@ import hashlib
 from typing import Any, Callable, Dict, List, Tuple
 
 __all__ = ["b64url_encode", "b64url_decode", "thumbprint", "parse_json_object", "parse_json_text",
-           "MAX_NUMBER_LENGTH"]
+           "MAX_NUMBER_LENGTH", "MAX_MEMBERS"]
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 _DELETE = str.maketrans("", "", _ALPHABET)
@@ -56,6 +56,10 @@ def thumbprint(point: bytes) -> str:
 #: The longest JSON number read (in characters): no JOSE member needs more (NumericDate,
 #: "p2c" and the like fit in 20), and int() of a long digit string is quadratic.
 MAX_NUMBER_LENGTH = 64
+#: The most name/value pairs in one JSON text, counted before parsing as its ":"
+#: characters (an upper bound: a ":" inside a string counts too). A JWK set of a thousand
+#: keys fits; a million members would be a dict of 100 MB, built at the speed of cache misses.
+MAX_MEMBERS = 10_000
 
 
 def _no_duplicates(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
@@ -89,11 +93,15 @@ def parse_json_text(text: str, what: str) -> Dict[str, Any]:
     """A JSON object from text, strictly: the one JSON reader of JWK, JWK sets, the JWS
     header and WebAuthn's client data. Duplicate member names are refused at every level
     (RFC 7515 4 and RFC 7517 4 allow refusing them; p256 does, so no two readers see
-    different values), NaN/Infinity refused, numbers longer than MAX_NUMBER_LENGTH
-    refused (so the work stays linear in the text), nesting bounded by the interpreter's
-    recursion limit; ValueError naming ``what``."""
+    different values), NaN/Infinity refused, numbers longer than MAX_NUMBER_LENGTH and
+    more than MAX_MEMBERS members refused before they are built (so the work and memory
+    stay linear in the text), nesting bounded by the interpreter's recursion limit;
+    ValueError naming ``what``."""
     import json  # only when needed: json costs ~1 ms of `import p256`
 
+    if text.count(":") > MAX_MEMBERS:
+        raise ValueError("%s has more than %d members (':' characters); JOSE objects have a few"
+                         % (what, MAX_MEMBERS))
     try:
         value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant,
                            parse_int=_INT, parse_float=_FLOAT)

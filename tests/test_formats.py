@@ -246,7 +246,7 @@ def _explicit_p256_params():
 
 
 PRIVATE_BAD = [
-    ("empty", b"", "ends where an element"),
+    ("empty", b"", "data ends where the outer element"),
     ("not a sequence", tlv(0x04, d32(D)), "expected the outer element (SEQUENCE)"),
     ("trailing byte", GOOD_SEC1 + b"\x00", "1 unexpected octet after"),
     ("trailing bytes", GOOD_SEC1 + b"\x05\x00", "2 unexpected octets after"),
@@ -369,7 +369,7 @@ def test_encrypted_keys():
 # -- strictness: public keys -----------------------------------------------------------------
 
 PUBLIC_BAD = [
-    ("empty", b"", "ends where an element"),
+    ("empty", b"", "data ends where the outer element"),
     ("trailing byte", spki(PUB) + b"\x00", "unexpected octet"),
     ("non-minimal length", _non_minimal_outer(spki(PUB)), "non-minimal length"),
     ("unused bits", spki(PUB, unused=1), "unused bits"),

@@ -382,3 +382,13 @@ def test_x509_name_error_without_the_tbs_prefix_is_a_field_difference():
     # starts inside the name (a UniversalString of the wrong length)
     data = bytes.fromhex("308201303081d8a0030201020215008000000000000000000000000000000000000000300a06082a8648ce3d040302300d310b300906035504031c024341301e170d3236303130313030303030305a170d3236303230313030303030305a300f310d300b06035504030c046c6561663059301306072a86bcce3d020106082a8648ce3d030107034200041b5f15b2f4bec16538218146137f47dcb94fef2d44b073f4ec83cb7b88044c25da9797b73e4931ae2a540a6e98e96b35929c68f181f3537c988a29440a9d9fe1a3133011300f0603551d130101ff040530030101ff300a06082a8648ce3d040302034700304402202bb6244235db3e7f9d2e0a03b19deb4d3e638a5f3ff177906c910a01b7e57af1022072b179e70ac37112899ebac4226842424339fc7af6bfdc11f285f7290bfe157c")
     assert targets.x509_cert(data) == "X2-fields"
+
+
+def test_jwk_text_with_a_duplicate_member_is_refused_not_compared():
+    # found by pub_jwk and priv_jwk once JWK text went through the one JOSE reader: the
+    # harness parsed the text with json.loads (the last member wins) and compared the dict
+    jwk = PK.to_jwk()
+    text = '{"kty":"EC","crv":"P-256","crv":"P-256","x":"%s","y":"%s"}' % (jwk["x"], jwk["y"])
+    assert targets.pub_jwk(text.encode()) is None
+    with pytest.raises(ValueError, match="duplicate member 'crv'"):
+        p256.PublicKey.from_jwk(text)

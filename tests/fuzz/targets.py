@@ -891,13 +891,36 @@ def b64url32(value):
     return raw
 
 
+def _strict_pairs(pairs):
+    names = [name for name, _ in pairs]
+    if len(set(names)) != len(names):
+        raise ValueError("duplicate member")
+    return dict(pairs)
+
+
+def _no_constant(name):
+    raise ValueError("NaN or Infinity")
+
+
+def _short_number(convert):
+    def parse(text):
+        if len(text) > 64:
+            raise ValueError("a long number")
+        return convert(text)
+    return parse
+
+
 def _jwk_input(data: bytes):
-    """(JSON text, the parsed object or None) of a fuzz input."""
+    """(JSON text, the parsed object or None) of a fuzz input. The object is read by the
+    documented JOSE rules (docs/key-formats.md), written here independently of p256._jose:
+    a member twice, NaN/Infinity or a number over 64 characters make it None (the text is
+    then refused, and there is no dict to compare)."""
     text = _as_text(data)
     if text is None:
         text = data.decode("latin-1")
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, object_pairs_hook=_strict_pairs, parse_constant=_no_constant,
+                         parse_int=_short_number(int), parse_float=_short_number(float))
     except (ValueError, RecursionError):
         obj = None
     return text, obj

@@ -243,10 +243,11 @@ def _password(args: argparse.Namespace) -> Optional[bytes]:
     line end (as `openssl -pass file:` reads it), or None if neither was given."""
     import os
 
-    path, fd = getattr(args, "password_file", None), getattr(args, "password_fd", None)
+    path: Optional[str] = getattr(args, "password_file", None)
+    fd: Optional[int] = getattr(args, "password_fd", None)
     if path is None and fd is None:
         return None
-    shown = "--password-fd %d" % fd if fd is not None else path
+    shown = "--password-fd %d" % fd if fd is not None else str(path)
     try:
         if fd is not None:
             with os.fdopen(fd, "rb", closefd=False) as f:
@@ -254,7 +255,7 @@ def _password(args: argparse.Namespace) -> Optional[bytes]:
         elif path == _STDIN:
             line = _stdin().readline(_PASSWORD_LIMIT + 1)
         else:
-            with open(path, "rb") as f:
+            with open(str(path), "rb") as f:
                 line = f.readline(_PASSWORD_LIMIT + 1)
     except (OSError, ValueError) as exc:
         reason = _os_reason(exc) if isinstance(exc, OSError) else str(exc)

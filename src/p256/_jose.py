@@ -127,4 +127,5 @@ def _json_type(value: object) -> str:
     """The JSON name of a decoded value's type, for messages."""
     if isinstance(value, bool) or value is None:
         return "true/false" if value is not None else "null"
-    return {dict: "an object", list: "an array", str: "a string"}.get(type(value), "a number")
+    names: Dict[type, str] = {dict: "an object", list: "an array", str: "a string"}
+    return names.get(type(value), "a number")

@@ -636,6 +636,7 @@ def test_openssl_key_errors(ossl, tmp_path):
             os.close(r)
         sig = ok("sign", path, ossl / "msg", "--password-file", pw)
         assert ok("verify", ossl / "pkcs8.pem", ossl / "msg", "-", input=sig) == b"OK\n"
+        assert ok("verify", path, ossl / "msg", "-", "--password-file", pw, input=sig) == b"OK\n"
         assert ok("ecdh", path, ossl / "sec1.pem", "--password-file", pw) \
             == ok("ecdh", ossl / "pkcs8.pem", ossl / "sec1.pem")
     wrong = tmp_path / "wrong.txt"

@@ -664,10 +664,11 @@ def _cmd_verify(sub: _Subparsers) -> None:
     p.add_argument("--raw", action="store_true", help="SIG is r||s (64 bytes), not DER")
     p.add_argument("--hash", choices=_HASH_NAMES, default="sha256", metavar="HASH",
                    help="message hash: %s (default sha256)" % ", ".join(_HASH_NAMES[1:]))
+    _add_password_options(p, "decrypt PUBKEY when it is an encrypted private key")
 
     def handler(args: argparse.Namespace) -> int:
-        _one_stdin(args.pubkey, args.file, args.sig)
-        _, pk = _load_key(args.pubkey, args.command, private=False)
+        _one_stdin(args.pubkey, args.file, args.sig, args.password_file or "")
+        _, pk = _load_key(args.pubkey, args.command, private=False, password=_password(args))
         sig = _read_signature(args.sig, args.raw)
         digest = _digest(args.file, args.hash)
         ok = pk.verify_digest(sig, digest, hash=args.hash, encoding="raw" if args.raw else "der")

@@ -30,7 +30,7 @@ are public); secret bytes are only sliced, never branched on.
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 __all__ = [
     "DerError",
@@ -38,6 +38,7 @@ __all__ = [
     "oid_to_str",
     "oid_from_str",
     "oid_problem",
+    "oid_table",
     "oid_text",
     "form_problem",
     "primitive_problem",
@@ -202,12 +203,6 @@ class Reader:
         """A Reader over the contents of the next element (a constructed one)."""
         start, stop = self.read(tag, name)
         return Reader(self.buf, what or self.what, start, stop)
-
-    def element(self, tag: int, name: str) -> bytes:
-        """The complete encoding (tag, length, contents) of the next element, of this tag."""
-        start = self.pos
-        self.read(tag, name)
-        return self.buf[start:self.pos]
 
     def integer(self, name: str) -> int:
         """A minimal INTEGER (negative values allowed by DER; callers check ranges)."""
@@ -404,6 +399,12 @@ def oid_from_str(dotted: str) -> bytes:
             value >>= 7
         out += bytes(reversed(chunk))
     return bytes(out)
+
+
+def oid_table(names: Iterable[Tuple[str, str]]) -> Dict[bytes, str]:
+    """{contents octets: name} of (dotted OID, name) pairs: the input's OID is looked up
+    by its exact encoding, never decoded."""
+    return {oid_from_str(dotted): name for dotted, name in names}
 
 
 def oid_to_str(contents: bytes) -> Optional[str]:

@@ -6,24 +6,15 @@ namedCurve prime256v1, and the names of the curves and algorithms they refuse.""
 
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
-
 from . import _der as der
 from ._der import Reader
 
 OID_EC_PUBLIC_KEY = der.oid_from_str("1.2.840.10045.2.1")  # RFC 5480 2.1.1
 OID_PRIME256V1 = der.oid_from_str("1.2.840.10045.3.1.7")  # RFC 5480 2.1.1.1 (secp256r1)
 
-
-def _by_encoding(names: List[Tuple[str, str]]) -> Dict[bytes, str]:
-    """{contents octets: name} of (dotted OID, name) pairs: a lookup by the exact
-    encoding needs no decoding of the input's OID."""
-    return {der.oid_from_str(dotted): name for dotted, name in names}
-
-
 # Named curves we recognise only to say which curve a rejected key is on
 # (SEC 2 v2 A.2, RFC 5480 2.1.1.1, RFC 5639 4.1, GM/T 0006, ANSSI).
-_OTHER_CURVES = _by_encoding(
+_OTHER_CURVES = der.oid_table(
     [
         ("1.2.840.10045.3.1.1", "secp192r1 (P-192)"),
         ("1.2.840.10045.3.1.2", "prime192v2"),
@@ -68,7 +59,7 @@ _OTHER_CURVES = _by_encoding(
 )
 
 # Key algorithms we recognise only to name them in an error (RFC 8017, RFC 8410, RFC 5480).
-_OTHER_ALGORITHMS = _by_encoding(
+_OTHER_ALGORITHMS = der.oid_table(
     [
         ("1.2.840.113549.1.1.1", "rsaEncryption (RSA)"),
         ("1.2.840.113549.1.1.10", "id-RSASSA-PSS (RSA-PSS)"),

@@ -89,16 +89,16 @@ _CIPHERS = {  # NIST aes*-CBC: key length
     _OID("2.16.840.1.101.3.4.1.42"): 32,
 }
 OID_AES256_CBC = _OID("2.16.840.1.101.3.4.1.42")
-_OTHER_CIPHERS = {_OID(dotted): name for dotted, name in (  # named in the refusal
+_OTHER_CIPHERS = der.oid_table((  # named in the refusal
     ("1.2.840.113549.3.7", "des-ede3-cbc (3DES)"),
     ("1.3.14.3.2.7", "des-cbc"),
     ("1.2.840.113549.3.2", "rc2-cbc"),
-    ("2.16.840.1.101.3.4.1.6", "aes128-gcm"), ("2.16.840.1.101.3.4.1.46", "aes256-gcm"))}
-_PBES1 = {_OID(dotted): name for dotted, name in (  # RFC 8018 A.3, PKCS#12 B.2: not supported
+    ("2.16.840.1.101.3.4.1.6", "aes128-gcm"), ("2.16.840.1.101.3.4.1.46", "aes256-gcm")))
+_PBES1 = der.oid_table((  # RFC 8018 A.3, PKCS#12 B.2: not supported
     ("1.2.840.113549.1.5.3", "PBES1 (pbeWithMD5AndDES-CBC)"),
     ("1.2.840.113549.1.5.10", "PBES1 (pbeWithSHA1AndDES-CBC)"),
     ("1.2.840.113549.1.12.1.3", "PKCS#12 pbeWithSHAAnd3-KeyTripleDES-CBC"),
-    ("1.2.840.113549.1.12.1.6", "PKCS#12 pbeWithSHAAnd40BitRC2-CBC"))}
+    ("1.2.840.113549.1.12.1.6", "PKCS#12 pbeWithSHAAnd40BitRC2-CBC")))
 
 KeyFn = Callable[[bytes], bytes]  # password -> key
 _T = TypeVar("_T")

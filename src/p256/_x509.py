@@ -45,7 +45,7 @@ SIGNATURE_HASHES: Dict[bytes, Literal["sha256", "sha384", "sha512"]] = {
     der.oid_from_str("1.2.840.10045.4.3.3"): "sha384",
     der.oid_from_str("1.2.840.10045.4.3.4"): "sha512",
 }
-_OTHER_SIGNATURES = {der.oid_from_str(dotted): name for dotted, name in (
+_OTHER_SIGNATURES = der.oid_table((
     ("1.2.840.113549.1.1.11", "sha256WithRSAEncryption"),
     ("1.2.840.113549.1.1.12", "sha384WithRSAEncryption"),
     ("1.2.840.113549.1.1.13", "sha512WithRSAEncryption"),
@@ -54,7 +54,7 @@ _OTHER_SIGNATURES = {der.oid_from_str(dotted): name for dotted, name in (
     ("1.2.840.10045.4.1", "ecdsa-with-SHA1"),
     ("1.2.840.10045.4.3.1", "ecdsa-with-SHA224"),
     ("1.3.101.112", "Ed25519"),
-    ("1.3.101.113", "Ed448"))}
+    ("1.3.101.113", "Ed448")))
 
 Data = Union[bytes, bytearray, memoryview, str]
 

@@ -35,6 +35,7 @@ import) and must report it; ``make fuzz-smoke`` checks that they do.
 from __future__ import annotations
 
 import base64
+import collections
 import hashlib
 import itertools
 import json
@@ -1359,11 +1360,44 @@ PLANTS = {
                             "recover_candidates differs from the reference"),
     "pad-message": ("bad PKCS#7 padding after decryption gets its own message (a padding "
                     "oracle)", "priv_encrypted", "a failure after decryption has its own message"),
-    "slow-der": ("the SPKI reader's work grows with the square of the input (a rescan of "
-                 "the data per octet)", "pub_der", "unbounded work"),
-    "der-memory": ("the SPKI reader buffers 4 KiB per octet of input", "pub_der",
-                   "peak memory"),
+    "slow-der": ("the SPKI reader's work grows as 4^k for an input with k octets >= 0x80 in a "
+                 "row (a backtracking loop over long sub-identifiers)", "pub_der", "unbounded work"),
+    "der-memory": ("the SPKI reader buffers 2^(k+8) bytes for an input with k octets >= 0x80 "
+                   "in a row", "pub_der", "peak memory"),
 }
+
+
+def _high_run(data: bytes) -> int:
+    """The longest run of octets >= 0x80 in data, with a coverage ladder (one edge per
+    length, as _hint_point does), so that the fuzzer climbs towards the slow-der and
+    der-memory plants' trigger by mutation instead of having to guess it."""
+    run = best = 0
+    for octet in data:
+        run = run + 1 if octet & 0x80 else 0
+        best = max(best, run)
+    if best >= 2:
+        _ = "2"
+    if best >= 3:
+        _ = "3"
+    if best >= 4:
+        _ = "4"
+    if best >= 5:
+        _ = "5"
+    if best >= 6:
+        _ = "6"
+    if best >= 7:
+        _ = "7"
+    if best >= 8:
+        _ = "8"
+    if best >= 9:
+        _ = "9"
+    if best >= 10:
+        _ = "10"
+    if best >= 11:
+        _ = "11"
+    if best >= 12:
+        _ = "12"
+    return best
 
 
 def _plant(name, set_attr=setattr):
@@ -1431,17 +1465,17 @@ def _plant(name, set_attr=setattr):
         set_attr(_pbes2, "_unpad", unpad)
     elif name in ("slow-der", "der-memory"):
         from p256 import _formats
-        real_full = _formats._public_from_der_full
+        real_from_der = _formats._public_from_der
 
-        def full(data):
-            if name == "slow-der":
-                for _ in itertools.repeat(None, 40 * len(data) * len(data)):  # allocates nothing
-                    pass
+        def from_der(data):
+            run = _high_run(data)
+            if name == "slow-der":  # C-level iterations: the loop itself allocates nothing
+                collections.deque(itertools.repeat(None, 4 ** min(run, 14)), maxlen=0)
             else:
-                hog = bytearray(4096 * len(data))
+                hog = bytearray(1 << (min(run, 14) + 8))
                 del hog
-            return real_full(data)
-        set_attr(_formats, "_public_from_der_full", full)
+            return real_from_der(data)
+        set_attr(_formats, "_public_from_der", from_der)
     else:
         raise SystemExit("P256_FUZZ_PLANT=%s: unknown; known: %s" % (name, ", ".join(PLANTS)))
 

@@ -36,7 +36,7 @@ typedef uint8_t p256_emu_mmask8;
 #else
 #define P256_EMU_OPERAND P256_EMU_M52
 #endif
-/* stmt once per lane i = 0..7, unrolled (gcc -O2 keeps a loop, 2.5x slower). */
+/* stmt once per lane i = 0..7, unrolled by hand (gcc -O2 would keep the loop). */
 #define P256_EMU_LANE(n, stmt) { const int i = n; stmt; }
 #define P256_EMU_EACH(stmt)                                                        \
     do {                                                                           \
@@ -49,7 +49,7 @@ typedef uint8_t p256_emu_mmask8;
 
 /* vpmadd52luq: a + the low 52 bits of (b mod 2^52) * (c mod 2^52), mod 2^64. */
 static inline p256_emu_m512i p256_emu_madd52lo_epu64(p256_emu_m512i a, p256_emu_m512i b,
-                                                  p256_emu_m512i c)
+                                                     p256_emu_m512i c)
 {
     P256_EMU_EACH(a.lane[i] += (uint64_t)((p256_u128)(b.lane[i] & P256_EMU_OPERAND) *
                                           (c.lane[i] & P256_EMU_OPERAND)) & P256_EMU_M52);
@@ -58,7 +58,7 @@ static inline p256_emu_m512i p256_emu_madd52lo_epu64(p256_emu_m512i a, p256_emu_
 
 /* vpmadd52huq: a + bits 52..103 of the same 104-bit product, mod 2^64. */
 static inline p256_emu_m512i p256_emu_madd52hi_epu64(p256_emu_m512i a, p256_emu_m512i b,
-                                                  p256_emu_m512i c)
+                                                     p256_emu_m512i c)
 {
     P256_EMU_EACH(a.lane[i] += (uint64_t)(((p256_u128)(b.lane[i] & P256_EMU_OPERAND) *
                                            (c.lane[i] & P256_EMU_OPERAND)) >> 52));
@@ -99,14 +99,14 @@ static inline p256_emu_m512i p256_emu_xor_si512(p256_emu_m512i a, p256_emu_m512i
  * (arithmetic), as the instructions do. The count is an immediate: public. */
 static inline p256_emu_m512i p256_emu_slli_epi64(p256_emu_m512i a, unsigned int n)
 {
-    uint64_t keep = p256_mask_from_bit(n < 64);
+    uint64_t keep = 0 - (uint64_t)(n < 64);
     P256_EMU_EACH(a.lane[i] = (a.lane[i] << (n & 63)) & keep);
     return a;
 }
 
 static inline p256_emu_m512i p256_emu_srli_epi64(p256_emu_m512i a, unsigned int n)
 {
-    uint64_t keep = p256_mask_from_bit(n < 64);
+    uint64_t keep = 0 - (uint64_t)(n < 64);
     P256_EMU_EACH(a.lane[i] = (a.lane[i] >> (n & 63)) & keep);
     return a;
 }
@@ -144,8 +144,8 @@ static inline p256_emu_m512i p256_emu_setzero_si512(void)
 
 /* The highest lane first, as _mm512_set_epi64 takes them. */
 static inline p256_emu_m512i p256_emu_set_epi64(long long e7, long long e6, long long e5,
-                                             long long e4, long long e3, long long e2,
-                                             long long e1, long long e0)
+                                                long long e4, long long e3, long long e2,
+                                                long long e1, long long e0)
 {
     p256_emu_m512i r;
     r.lane[0] = (uint64_t)e0, r.lane[1] = (uint64_t)e1, r.lane[2] = (uint64_t)e2;
@@ -190,7 +190,7 @@ static inline p256_emu_mmask8 p256_emu_cmpneq_epi64_mask(p256_emu_m512i a, p256_
 
 /* Lane i = b's where bit i of k is set, else a's. */
 static inline p256_emu_m512i p256_emu_mask_blend_epi64(p256_emu_mmask8 k, p256_emu_m512i a,
-                                                    p256_emu_m512i b)
+                                                       p256_emu_m512i b)
 {
     P256_EMU_EACH(uint64_t m = P256_EMU_BIT(k); a.lane[i] = (a.lane[i] & ~m) | (b.lane[i] & m));
     return a;
@@ -199,7 +199,7 @@ static inline p256_emu_m512i p256_emu_mask_blend_epi64(p256_emu_mmask8 k, p256_e
 /* vpgatherqq: lane i = the 8 bytes at base + idx[i] * scale (idx signed; scale 1, 2, 4 or
  * 8). The index is an address, here as on the hardware. */
 static inline p256_emu_m512i p256_emu_i64gather_epi64(p256_emu_m512i idx, const void *base,
-                                                   int scale)
+                                                      int scale)
 {
     p256_emu_m512i r;
     P256_EMU_EACH(memcpy(&r.lane[i],

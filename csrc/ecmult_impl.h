@@ -7,6 +7,7 @@
 #include "group_impl.h"
 #include "scalar_impl.h"
 #include "precomputed.h"
+#include "cpu.h"
 
 /*
  * Bits [start, start + width) of k, width <= 57, start >= -1 (bit -1 reads as 0, as
@@ -72,22 +73,9 @@ __attribute__((target("avx2"))) P256_UNUSED static void
 p256_aff_lookup_avx2(p256_aff *r, const p256_aff *table, int entries, uint64_t idx)
     P256_AFF_LOOKUP_BODY
 
-/* 1 if the CPU (and OS) support AVX2; asked once. The answer is not secret. */
-static int p256_cpu_avx2(void)
-{
-    static int cached = -1;
-    int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-    if (v < 0) {
-        __builtin_cpu_init();
-        v = __builtin_cpu_supports("avx2") ? 1 : 0;
-        __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
-    }
-    return v;
-}
-
 P256_INLINE void p256_aff_lookup(p256_aff *r, const p256_aff *table, int entries, uint64_t idx)
 {
-    if (p256_cpu_avx2())
+    if (p256_cpu_has(P256_CPU_AVX2)) /* the answer is not secret */
 #if defined(P256_AFF_LOOKUP_ASM_AVX2)
         /* The same scan in assembly, two entries per iteration (faster: docs/performance.md). */
         P256_AFF_LOOKUP_ASM_AVX2((uint64_t *)r, (const uint64_t *)table, entries, idx);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common.h" /* p256_memzero */
+#include "cpu.h"
 #include "hash.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -156,7 +157,6 @@ P256_HASH_FN void p256_sha256_compress_portable(uint32_t s[8], const uint8_t *p,
 #if !defined(P256_NO_SHA_EXT) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define P256_SHA256_X86_SHANI 1
 #include <immintrin.h>
-#include <cpuid.h>
 
 /* Four rounds t = i..i+3 with message words m = (W_i .. W_i+3) in dword lanes 0..3. */
 #define P256_SHANI_4ROUNDS(i, m)                                                               \
@@ -226,26 +226,6 @@ static void p256_sha256_compress_accel(uint32_t s[8], const uint8_t *p, size_t n
     _mm_storeu_si128((__m128i *)(void *)&s[4], cdgh);
 }
 
-/* CPUID: SHA = leaf 7 EBX bit 29; SSSE3 / SSE4.1 = leaf 1 ECX bits 9 / 19. GCC >= 11 knows
- * "sha" in __builtin_cpu_supports; clang (14) does not, so it reads CPUID itself. */
-static int p256_sha256_accel_detect(void)
-{
-#if defined(__clang__) || !defined(__GNUC__) || __GNUC__ < 11
-    unsigned int eax, ebx, ecx, edx;
-    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
-        return 0;
-    if (!(ecx & (1u << 9)) || !(ecx & (1u << 19)))
-        return 0;
-    if (__get_cpuid_max(0, NULL) < 7)
-        return 0;
-    __cpuid_count(7, 0, eax, ebx, ecx, edx);
-    return (int)((ebx >> 29) & 1u);
-#else
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1") &&
-           __builtin_cpu_supports("ssse3");
-#endif
-}
 #endif /* SHA-NI */
 
 /* ---- ARMv8 SHA2 crypto extension (aarch64) ------------------------------------------------
@@ -260,9 +240,6 @@ static int p256_sha256_accel_detect(void)
      defined(__ARM_FEATURE_CRYPTO))
 #define P256_SHA256_ARM_SHA2 1
 #include <arm_neon.h>
-#if defined(__linux__)
-#include <sys/auxv.h>
-#endif
 
 #if defined(__clang__)
 #define P256_TARGET_ARM_SHA2 __attribute__((target("sha2")))
@@ -323,40 +300,22 @@ static void p256_sha256_compress_accel(uint32_t s[8], const uint8_t *p, size_t n
     vst1q_u32(&s[4], efgh);
 }
 
-/* Linux: HWCAP_SHA2 is bit 6 of AT_HWCAP on arm64 (asm/hwcap.h). Apple: every arm64 CPU has
- * the SHA2 instructions. */
-static int p256_sha256_accel_detect(void)
-{
-#if defined(__APPLE__)
-    return 1;
-#else
-    return (int)((getauxval(AT_HWCAP) >> 6) & 1u);
-#endif
-}
 #endif /* ARMv8 SHA2 */
 
 #if defined(P256_SHA256_X86_SHANI)
 #define P256_SHA256_ACCEL 1
+#define P256_SHA256_ACCEL_CPU P256_CPU_SHA_NI
 #define P256_SHA256_ACCEL_NAME "sha-ni"
 #elif defined(P256_SHA256_ARM_SHA2)
 #define P256_SHA256_ACCEL 1
+#define P256_SHA256_ACCEL_CPU P256_CPU_ARM_SHA2
 #define P256_SHA256_ACCEL_NAME "armv8-sha2"
-#endif
-
-#if defined(P256_SHA256_ACCEL)
-/* -1: not yet probed. Relaxed atomics: every thread computes the same value. */
-static int p256_sha256_accel_cached = -1;
 #endif
 
 P256_HASH_FN int p256_sha256_accel_active(void)
 {
 #if defined(P256_SHA256_ACCEL)
-    int v = __atomic_load_n(&p256_sha256_accel_cached, __ATOMIC_RELAXED);
-    if (v < 0) {
-        v = p256_sha256_accel_detect();
-        __atomic_store_n(&p256_sha256_accel_cached, v, __ATOMIC_RELAXED);
-    }
-    return v;
+    return p256_cpu_has(P256_SHA256_ACCEL_CPU);
 #else
     return 0;
 #endif

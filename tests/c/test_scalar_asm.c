@@ -233,7 +233,7 @@ static void test_lookup(void)
             p256_aff_lookup(&got, table, entries, idx);
             CHECK(memcmp(&got, &want, sizeof got) == 0, "lookup default entries %d idx %u", entries, (unsigned)idx);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(P256_NO_AVX2)
-            if (p256_cpu_avx2()) {
+            if (p256_cpu_has(P256_CPU_AVX2)) {
                 p256_aff_lookup_avx2(&got, table, entries, idx);
                 CHECK(memcmp(&got, &want, sizeof got) == 0, "lookup AVX2 C entries %d idx %u", entries, (unsigned)idx);
 #if defined(P256_AFF_LOOKUP_ASM_AVX2)

@@ -8,6 +8,7 @@
  *
  *   int p256_cpu_has(int feature)   1 if this CPU and OS run `feature`, else 0
  *   int p256_cpu_features(void)     all of them as a mask, bit f = feature f
+ *   void p256_cpu_disable(int)      harnesses only: answer 0 for a feature from now on
  *
  * The features (0 on every other architecture):
  *   P256_CPU_BMI2_ADX      x86-64 MULX, SHLX/SHRX and ADCX/ADOX: the x86_64_adx backend
@@ -159,15 +160,26 @@ P256_FN int p256_cpu_detect(void)
 }
 #endif
 
+static int p256_cpu_mask = -1; /* p256_cpu_features' cache */
+
 P256_FN int p256_cpu_features(void)
 {
-    static int cached = -1;
-    return p256_cpu_cached(&cached, p256_cpu_detect);
+    return p256_cpu_cached(&p256_cpu_mask, p256_cpu_detect);
 }
 
 P256_FN int p256_cpu_has(int feature)
 {
     return (p256_cpu_features() >> feature) & 1;
+}
+
+/*
+ * For harnesses and benchmarks only: p256_cpu_has(feature) answers 0 from now on (in
+ * this translation unit), so that the fallback runs on a CPU that has the feature.
+ */
+P256_FN void p256_cpu_disable(int feature)
+{
+    __atomic_store_n(&p256_cpu_mask, p256_cpu_features() & ~P256_CPU_BIT(feature),
+                     __ATOMIC_RELAXED);
 }
 
 /* The x86_64_adx backend's check (backend.c's table, the harnesses). */

@@ -12,11 +12,11 @@
 #include <stdint.h>
 
 #if defined(P256_ASM_X86_64_ADX)
-/* x86-64 with BMI2 (MULX) and ADX (ADCX/ADOX): csrc/asm/p256_x86_64.S. */
+/* x86-64 with BMI2 (MULX) and ADX (ADCX/ADOX): csrc/asm/field_x86_64.S. */
 void p256_fe_mul_x86_64_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void p256_fe_sqr_x86_64_adx(uint64_t r[4], const uint64_t a[4]);
 #elif defined(P256_ASM_AARCH64)
-/* AArch64: csrc/asm/p256_aarch64.S. */
+/* AArch64: csrc/asm/field_aarch64.S. */
 void p256_fe_mul_aarch64(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void p256_fe_sqr_aarch64(uint64_t r[4], const uint64_t a[4]);
 #endif

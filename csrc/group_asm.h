@@ -12,7 +12,7 @@
 #include "group.h"
 
 #if defined(P256_ASM_X86_64_ADX)
-/* x86-64 with BMI2 and ADX: csrc/asm/p256_point_x86_64.S. */
+/* x86-64 with BMI2 and ADX: csrc/asm/group_x86_64.S. */
 #define P256_ASM_POINT 1
 #define P256_ASM_POINT_FN(n) p256_##n##_x86_64_adx
 void p256_jac_double_x86_64_adx(p256_jac *r, const p256_jac *a);
@@ -23,7 +23,7 @@ void p256_jac_add_aff_partial_x86_64_adx(p256_jac *r, const p256_jac *a, const p
                                          uint64_t b_inf);
 #elif defined(P256_ASM_AARCH64)
 /*
- * AArch64: csrc/asm/p256_point_aarch64.S, the four formulas with the field arithmetic
+ * AArch64: csrc/asm/group_aarch64.S, the four formulas with the field arithmetic
  * inlined (operands in registers, every field result fully reduced, no branch).
  */
 void p256_jac_double_aarch64(p256_jac *r, const p256_jac *a);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * scalar_asm.h: the assembly backends' arithmetic mod n and table scan (the .S files
- * csrc/asm/p256_scalar_*.S), declared only for the build that links them.
+ * csrc/asm/scalar_*.S and csrc/asm/ecmult_*.S), declared only for the build that links
+ * them.
  *
  * A backend that has them defines P256_SCALAR_ASM_MUL / P256_SCALAR_ASM_SQR (the
  * Montgomery product a*b/R mod n and square a^2/R mod n, R = 2^256: exactly
@@ -19,19 +20,20 @@
 #include <stdint.h>
 
 #if defined(P256_ASM_X86_64_ADX)
-/* csrc/asm/p256_scalar_x86_64.S: BMI2 + ADX (the backend's own CPU check) ... */
+/* csrc/asm/scalar_x86_64.S: BMI2 + ADX (the backend's own CPU check) ... */
 void p256_scalar_mont_mul_x86_64_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void p256_scalar_mont_sqr_x86_64_adx(uint64_t r[4], const uint64_t a[4]);
-/* ... and AVX2, which the caller checks at run time (ecmult_impl.h). */
+/* csrc/asm/ecmult_x86_64.S: AVX2, which the caller checks at run time (ecmult_impl.h). */
 void p256_aff_lookup_x86_64_avx2(uint64_t *r, const uint64_t *table, int64_t entries, uint64_t idx);
 #define P256_SCALAR_ASM_MUL p256_scalar_mont_mul_x86_64_adx
 #define P256_SCALAR_ASM_SQR p256_scalar_mont_sqr_x86_64_adx
 #define P256_AFF_LOOKUP_ASM_AVX2 p256_aff_lookup_x86_64_avx2
 #elif defined(P256_ASM_AARCH64)
-/* csrc/asm/p256_scalar_aarch64.S. */
+/* csrc/asm/scalar_aarch64.S. */
 void p256_scalar_mont_mul_aarch64(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void p256_scalar_mont_sqr_aarch64(uint64_t r[4], const uint64_t a[4]);
-/* The scan for the two table sizes the core uses (NEON, unrolled: no loop branch). */
+/* csrc/asm/ecmult_aarch64.S: the scan for the two table sizes the core uses (NEON,
+ * unrolled: no loop branch). */
 void p256_aff_lookup_aarch64_16(uint64_t *r, const uint64_t *table, uint64_t idx);
 void p256_aff_lookup_aarch64_64(uint64_t *r, const uint64_t *table, uint64_t idx);
 #define P256_SCALAR_ASM_MUL p256_scalar_mont_mul_aarch64

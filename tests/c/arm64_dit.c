@@ -26,7 +26,7 @@
  *     hedged signing, before any other work.
  */
 #ifndef P256_ASM_AARCH64
-#error "build with -DP256_ASM_AARCH64 and csrc/asm/p256_aarch64.S"
+#error "build with -DP256_ASM_AARCH64 and csrc/asm/field_aarch64.S"
 #endif
 #include "harness.h" /* first: _GNU_SOURCE, for syscall(2) as p256.c asks too */
 #include <stdarg.h>

@@ -3,7 +3,7 @@
  * bench_core.c: the core's operations timed from C, without Python in the way.
  * Not part of make test. Build and run:
  *   cc -O2 -std=c99 -Icsrc -o /tmp/bench_core tests/c/bench_core.c && /tmp/bench_core
- * (add -DP256_ASM_X86_64_ADX csrc/asm/p256_x86_64.S for the x86-64 ADX backend).
+ * (add -DP256_ASM_X86_64_ADX csrc/asm/field_x86_64.S for the x86-64 ADX backend).
  * Prints the median of 11 batches per operation.
  *
  * With the argument -go (what `make bench-c` runs, per backend): the headline operations

@@ -7,7 +7,7 @@
  *
  * Built by `make ctest` per variant: plain (no assembly: only the selection logic and the
  * oracle self-check run) and, on x86-64, with -DP256_ASM_X86_64_ADX and
- * csrc/asm/p256_x86_64.S. The assembly is run only if the CPU has what it needs
+ * csrc/asm/field_x86_64.S. The assembly is run only if the CPU has what it needs
  * (otherwise a SKIP line says so).
  *
  * For mul and sqr: edge values (0, 1, 2, p-1, p-2, reductions of values near 2^256-1,

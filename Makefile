@@ -450,7 +450,9 @@ ARM64_ASM_OK  := adc adcs add adds and autiasp bit bti cmeq cmp csel cset csetm 
                  lsl lsr mov movk mul nop orr paciasp ret sbc sbcs sbfx stp str subs umulh
 # The exported functions, each of which must be present (and so start with bti c).
 ARM64_ASM_FNS := p256_fe_mul_aarch64 p256_fe_sqr_aarch64 p256_jac_double_aarch64 \
-                 p256_jac_add_aarch64 p256_jac_add_aff_aarch64 p256_jac_add_aff_partial_aarch64
+                 p256_jac_add_aarch64 p256_jac_add_aff_aarch64 p256_jac_add_aff_partial_aarch64 \
+                 p256_scalar_mont_mul_aarch64 p256_scalar_mont_sqr_aarch64 \
+                 p256_aff_lookup_16_aarch64 p256_aff_lookup_64_aarch64
 
 .PHONY: test-arm64 bench-arm64
 

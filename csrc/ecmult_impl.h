@@ -8,6 +8,7 @@
 #include "scalar_impl.h"
 #include "precomputed.h"
 #include "cpu.h"
+#include "ecmult_asm.h"
 
 /*
  * Bits [start, start + width) of k, width <= 57, start >= -1 (bit -1 reads as 0, as
@@ -46,7 +47,7 @@ P256_INLINE uint64_t p256_booth(uint64_t w, int bits, uint64_t *neg)
  * baseline build and AVX2 code in the clone below, chosen once at run time.
  */
 typedef uint64_t p256_v4 __attribute__((vector_size(32)));
-/* An entry is 8 words, no padding: what the assembly scans (scalar_asm.h) assume. */
+/* An entry is 8 words, no padding: what the assembly scans (ecmult_asm.h) assume. */
 typedef char p256_aff_is_8_words[sizeof(p256_aff) == 64 ? 1 : -1];
 
 #define P256_AFF_LOOKUP_BODY                                                   \
@@ -64,40 +65,40 @@ typedef char p256_aff_is_8_words[sizeof(p256_aff) == 64 ? 1 : -1];
         memcpy((uint8_t *)r + 32, &acc1, 32);                                  \
     }
 
-static void p256_aff_lookup_generic(p256_aff *r, const p256_aff *table, int entries, uint64_t idx)
+static void p256_aff_lookup_c(p256_aff *r, const p256_aff *table, int entries, uint64_t idx)
     P256_AFF_LOOKUP_BODY
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(P256_NO_AVX2)
-/* Unused where the backend has the scan in assembly (scalar_asm.h): the harness's reference. */
+/* Unused where the backend has the scan in assembly (ecmult_asm.h): the harness's reference. */
 __attribute__((target("avx2"))) P256_UNUSED static void
-p256_aff_lookup_avx2(p256_aff *r, const p256_aff *table, int entries, uint64_t idx)
+p256_aff_lookup_avx2_c(p256_aff *r, const p256_aff *table, int entries, uint64_t idx)
     P256_AFF_LOOKUP_BODY
 
 P256_INLINE void p256_aff_lookup(p256_aff *r, const p256_aff *table, int entries, uint64_t idx)
 {
     if (p256_cpu_has(P256_CPU_AVX2)) /* the answer is not secret */
-#if defined(P256_AFF_LOOKUP_ASM_AVX2)
+#if defined(P256_ASM_HAS_AFF_LOOKUP_AVX2)
         /* The same scan in assembly, two entries per iteration (faster: docs/performance.md). */
-        P256_AFF_LOOKUP_ASM_AVX2((uint64_t *)r, (const uint64_t *)table, entries, idx);
+        P256_ASM_FN(aff_lookup_avx2)((uint64_t *)r, (const uint64_t *)table, entries, idx);
 #else
-        p256_aff_lookup_avx2(r, table, entries, idx);
+        p256_aff_lookup_avx2_c(r, table, entries, idx);
 #endif
     else
-        p256_aff_lookup_generic(r, table, entries, idx);
+        p256_aff_lookup_c(r, table, entries, idx);
 }
-#elif defined(P256_AFF_LOOKUP_ASM_NEON16) && defined(P256_AFF_LOOKUP_ASM_NEON64)
-/* The NEON scans of scalar_asm.h for the sizes they have (entries is public). */
+#elif defined(P256_ASM_HAS_AFF_LOOKUP_16) && defined(P256_ASM_HAS_AFF_LOOKUP_64)
+/* The NEON scans of ecmult_asm.h for the sizes they have (entries is public). */
 P256_INLINE void p256_aff_lookup(p256_aff *r, const p256_aff *table, int entries, uint64_t idx)
 {
     if (entries == 16)
-        P256_AFF_LOOKUP_ASM_NEON16((uint64_t *)r, (const uint64_t *)table, idx);
+        P256_ASM_FN(aff_lookup_16)((uint64_t *)r, (const uint64_t *)table, idx);
     else if (entries == 64)
-        P256_AFF_LOOKUP_ASM_NEON64((uint64_t *)r, (const uint64_t *)table, idx);
+        P256_ASM_FN(aff_lookup_64)((uint64_t *)r, (const uint64_t *)table, idx);
     else
-        p256_aff_lookup_generic(r, table, entries, idx);
+        p256_aff_lookup_c(r, table, entries, idx);
 }
 #else
-#define p256_aff_lookup p256_aff_lookup_generic
+#define p256_aff_lookup p256_aff_lookup_c
 #endif
 #undef P256_AFF_LOOKUP_BODY
 

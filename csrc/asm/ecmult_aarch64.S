@@ -2,10 +2,10 @@
 /*
  * ecmult_aarch64.S: the constant-time affine table scan of the scalar multiplications
  * (ecmult_impl.h's p256_aff_lookup) for AArch64 (A64, AAPCS64, NEON), for the two table
- * sizes the core uses. Contract: csrc/scalar_asm.h.
+ * sizes the core uses. Contract: csrc/ecmult_asm.h.
  *
- *   void p256_aff_lookup_aarch64_16(uint64_t *r, const uint64_t *table, uint64_t idx);
- *   void p256_aff_lookup_aarch64_64(uint64_t *r, const uint64_t *table, uint64_t idx);
+ *   void p256_aff_lookup_16_aarch64(uint64_t *r, const uint64_t *table, uint64_t idx);
+ *   void p256_aff_lookup_64_aarch64(uint64_t *r, const uint64_t *table, uint64_t idx);
  *
  * Constant time: only mov (constants), the AdvSIMD dup, cmeq, bit and add, and loads/
  * stores post-indexed by constants from the argument pointers; all on the Arm ARM's
@@ -20,7 +20,7 @@
     .text
 
 /*
- * p256_aff_lookup_aarch64_<N>(r = x0, table = x1, idx = x2), N = 16 or 64: r = the 8
+ * p256_aff_lookup_<N>_aarch64(r = x0, table = x1, idx = x2), N = 16 or 64: r = the 8
  * words of entry idx - 1, or 0 when idx is 0 or > N. Every entry is loaded (post-indexed:
  * the addresses depend on nothing but N) and merged under the mask (counter == idx) by
  * BIT, so the result is the one matching entry or stays 0. Fully unrolled, no branch.
@@ -76,10 +76,10 @@
     ret
 .endm
 
-P256_FUNC_BEGIN p256_aff_lookup_aarch64_16
+P256_FUNC_BEGIN p256_aff_lookup_16_aarch64
     P256_AFF_LOOKUP_NEON 16
-P256_FUNC_END p256_aff_lookup_aarch64_16
+P256_FUNC_END p256_aff_lookup_16_aarch64
 
-P256_FUNC_BEGIN p256_aff_lookup_aarch64_64
+P256_FUNC_BEGIN p256_aff_lookup_64_aarch64
     P256_AFF_LOOKUP_NEON 64
-P256_FUNC_END p256_aff_lookup_aarch64_64
+P256_FUNC_END p256_aff_lookup_64_aarch64

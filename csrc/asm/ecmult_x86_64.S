@@ -2,10 +2,10 @@
 /*
  * ecmult_x86_64.S: the constant-time affine table scan of the scalar multiplications
  * (ecmult_impl.h's p256_aff_lookup) for x86-64 CPUs with AVX2, which the caller checks
- * at run time (cpu.h). Contract: csrc/scalar_asm.h.
+ * at run time (cpu.h). Contract: csrc/ecmult_asm.h.
  *
- *   void p256_aff_lookup_x86_64_avx2(uint64_t r[8], const uint64_t *table, int64_t entries,
- *                                    uint64_t idx);
+ *   void p256_aff_lookup_avx2_x86_64_adx(uint64_t r[8], const uint64_t *table,
+ *                                        int64_t entries, uint64_t idx);
  *       r = table entry idx - 1 (8 words each), or 0 for idx = 0 or idx > entries.
  *
  * Constant time: no branch and no address depends on the data (the addresses depend on
@@ -28,11 +28,11 @@
  * the loads of one overlap the other's; an odd count takes one more single entry.
  * rdi = r, rsi = table, rdx = entries, rcx = idx.
  */
-    .globl  p256_aff_lookup_x86_64_avx2
-    .hidden p256_aff_lookup_x86_64_avx2
-    .type   p256_aff_lookup_x86_64_avx2, @function
+    .globl  p256_aff_lookup_avx2_x86_64_adx
+    .hidden p256_aff_lookup_avx2_x86_64_adx
+    .type   p256_aff_lookup_avx2_x86_64_adx, @function
     .p2align 5
-p256_aff_lookup_x86_64_avx2:
+p256_aff_lookup_avx2_x86_64_adx:
     .cfi_startproc
     _CET_ENDBR
     vmovq   %rcx, %xmm0
@@ -81,6 +81,6 @@ p256_aff_lookup_x86_64_avx2:
     vzeroupper
     ret
     .cfi_endproc
-    .size   p256_aff_lookup_x86_64_avx2, .-p256_aff_lookup_x86_64_avx2
+    .size   p256_aff_lookup_avx2_x86_64_adx, .-p256_aff_lookup_avx2_x86_64_adx
 
     .section .note.GNU-stack, "", @progbits

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Same instructions before and after a move: tools/same_code.py BASE_REV [HEAD_REV].
+"""Same instructions before and after a move: tools/same_code.py BASE_REV [REV ...].
 
-Builds the core of both revisions (git archive of each, so the work tree is not used
-unless HEAD_REV is omitted, which means the work tree as it is) the way meson builds
-the extension's variants: csrc/p256.c at -O3 with the variant's defines, and the
-variant's assembly sources from csrc/variants.txt; plus tests/c/test_hash.c (the hash
-layer on its own, as the harnesses include it). Configurations: portable and x86_64_adx
+Builds the core of each revision (git archive of each, so the work tree is not used
+unless only BASE_REV is given, which compares it with the work tree as it is) and
+compares each revision with the one before it (BASE_REV A B: BASE_REV..A, A..B). The
+core is built the way meson builds the extension's variants: csrc/p256.c at -O3 with
+the variant's defines, and the variant's assembly sources from csrc/variants.txt; plus
+tests/c/test_hash.c (the hash layer on its own, as the harnesses include it). Configurations: portable and x86_64_adx
 with gcc and clang, portable and aarch64_asm with aarch64-linux-gnu-gcc (each only if
 the compiler is installed). C is compiled with -ffunction-sections, so each function
 disassembles from offset 0 and calls between functions are relocations.
@@ -14,7 +15,7 @@ disassembles from offset 0 and calls between functions are relocations.
 Each function's disassembly (objdump -dr, no raw bytes) is normalized: addresses,
 symbol names (of the function, its callees, its relocations and the .L labels) and
 assembler comments are dropped; jumps inside a function keep their offset from its
-start. The two revisions agree when their functions' bodies are the same multiset:
+start. Two revisions agree when their functions' bodies are the same multiset:
 code may move between files, be renamed and be emitted in another order. The
 functions whose names exist on one side only are listed (a rename shows up there);
 a body that differs is shown as a diff. Exit status 0 when every configuration
@@ -142,32 +143,35 @@ def compare(before, after):
 
 
 def main(argv):
-    if len(argv) not in (2, 3):
+    if len(argv) < 2:
         print(__doc__.strip().splitlines()[0], file=sys.stderr)
         return 2
-    base, head = argv[1], (argv[2] if len(argv) == 3 else None)
+    revs = argv[1:] if len(argv) > 2 else [argv[1], None]
     tmp = tempfile.mkdtemp(prefix="same_code-")
     ok = True
     try:
-        trees = (tree_of(base, os.path.join(tmp, "before")), tree_of(head, os.path.join(tmp, "after")))
+        trees = [tree_of(r, os.path.join(tmp, "tree%d" % i)) for i, r in enumerate(revs)]
         vs = [variants(t) for t in trees]
         for label, cc, objdump, names in CONFIGS:
             if shutil.which(cc[0]) is None or shutil.which(objdump) is None:
                 print("%s: SKIP: %s or %s is not installed" % (label, cc[0], objdump))
                 continue
             for v in names:
-                got = [build(t, cc, objdump, v, *vmap[v], os.path.join(tmp, "obj", side, label, v))
-                       for side, t, vmap in zip(("before", "after"), trees, vs)]
-                lines, same = compare(*got)
-                n = sum(len(b) for b in got[1].values())
-                print("%s %s: %s (%d functions, %d instructions)" % (
-                    label, v, "same instructions" if same else "DIFFERENT", len(got[1]), n))
-                for line in lines:
-                    print(line)
-                ok = ok and same
+                got = [build(t, cc, objdump, v, *vmap[v], os.path.join(tmp, "obj%d" % i, label, v))
+                       for i, (t, vmap) in enumerate(zip(trees, vs))]
+                for i in range(1, len(revs)):
+                    lines, same = compare(got[i - 1], got[i])
+                    n = sum(len(b) for b in got[i].values())
+                    print("%s %s %s..%s: %s (%d functions, %d instructions)" % (
+                        label, v, revs[i - 1], revs[i] or "work tree",
+                        "same instructions" if same else "DIFFERENT", len(got[i]), n))
+                    for line in lines:
+                        print(line)
+                    ok = ok and same
+                sys.stdout.flush()
     finally:
         shutil.rmtree(tmp)
-    print("same_code: %s %s..%s" % ("same" if ok else "DIFFERENT", base, head or "work tree"))
+    print("same_code: %s" % ("same" if ok else "DIFFERENT"))
     return 0 if ok else 1
 
 

@@ -2,7 +2,7 @@
 """The structure of the C core: one CPU layer (only csrc/cpu.h and csrc/cpu_aarch64.h ask
 the CPU or the OS which instruction sets it has), an #include graph without a cycle, and
 a map of the tree in docs/development.md that lists every C file and Python module.
-Reads the source tree only."""
+Everything here reads source text; nothing is compiled."""
 
 import fnmatch
 import os

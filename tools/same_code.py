@@ -18,8 +18,9 @@ assembler comments are dropped; jumps inside a function keep their offset from i
 start. Two revisions agree when their functions' bodies are the same multiset:
 code may move between files, be renamed and be emitted in another order. The
 functions whose names exist on one side only are listed (a rename shows up there);
-a body that differs is shown as a diff. Exit status 0 when every configuration
-agrees, 1 otherwise.
+a body that differs is shown as a diff. Trailing nops (alignment padding before the
+next function) are dropped. SAME_CODE_ONLY=gcc:portable,clang:x86_64_adx limits the run
+to those configurations. Exit status 0 when every configuration agrees, 1 otherwise.
 """
 
 import collections
@@ -95,6 +96,9 @@ def functions(objdump, obj):
                                                else "sym"), insn)
         insn = re.sub(r"\s+", " ", insn)
         body.append(insn)
+    for body in out.values():  # the padding up to the next symbol's alignment is no code
+        while body and re.match(r"^(nop|xchg %ax,%ax|data16|cs nop)", body[-1]):
+            body.pop()
     return out
 
 
@@ -147,6 +151,7 @@ def main(argv):
         print(__doc__.strip().splitlines()[0], file=sys.stderr)
         return 2
     revs = argv[1:] if len(argv) > 2 else [argv[1], None]
+    only = set(filter(None, os.environ.get("SAME_CODE_ONLY", "").split(",")))
     tmp = tempfile.mkdtemp(prefix="same_code-")
     ok = True
     try:
@@ -157,6 +162,8 @@ def main(argv):
                 print("%s: SKIP: %s or %s is not installed" % (label, cc[0], objdump))
                 continue
             for v in names:
+                if only and "%s:%s" % (label, v) not in only:
+                    continue
                 got = [build(t, cc, objdump, v, *vmap[v], os.path.join(tmp, "obj%d" % i, label, v))
                        for i, (t, vmap) in enumerate(zip(trees, vs))]
                 for i in range(1, len(revs)):

@@ -215,6 +215,8 @@ class PrivateKey:
             digest = h(msg).digest()
         except TypeError:
             raise buffer_error("msg", msg) from None
+        except BufferError:  # a non-contiguous view: hashed as bytes(msg), as the core reads it
+            digest = h(as_bytes(msg, "msg")).digest()
         if low_s is False:
             return self._sk.sign(digest, raw, nonce)
         return self._sign_low_s(digest, raw, nonce, low_s)
@@ -307,6 +309,8 @@ class PrivateKey:
             digest = h(msg).digest()
         except TypeError:
             raise buffer_error("msg", msg) from None
+        except BufferError:  # a non-contiguous view: hashed as bytes(msg), as the core reads it
+            digest = h(as_bytes(msg, "msg")).digest()
         return self._sign_recoverable(digest, ident, encoding, deterministic, low_s)
 
     def sign_digest_recoverable(self, digest: Buffer, *, hash: Optional[HashName] = "sha256",
@@ -689,6 +693,8 @@ class PublicKey:
             digest = h(msg).digest()
         except TypeError:
             raise buffer_error("msg", msg) from None
+        except BufferError:  # a non-contiguous view: hashed as bytes(msg), as the core reads it
+            digest = h(as_bytes(msg, "msg")).digest()
         if low_s is False:
             t = self._t
             return _verify(self._b, sig, digest, raw) if t is None else t.verify(sig, digest, raw)

@@ -144,7 +144,7 @@ ctest: | bootstrap-ctest
 	@# Negative controls of test_point_asm, per variant with assembly point formulas that
 	@# this CPU runs: P256_PLANT_POINT_BUG=1 drops the complete additions' degenerate-case
 	@# mask, 2 the vartime addition's fallback, 3 the partial addition's Z = 1 at a = inf.
-	@set -e; $(foreach v,$(RUN_VARIANTS),$(if $(findstring p256_point_,$(VFLAGS_$(v))),\
+	@set -e; $(foreach v,$(RUN_VARIANTS),$(if $(findstring asm/group_,$(VFLAGS_$(v))),\
 	for cc in $(CCS); do for k in 1 2 3; do b=tests/c/bin/test_point_asm-planted$$k-$$cc-$(v); \
 	    $$cc $(CTEST_FLAGS) -DP256_PLANT_POINT_BUG=$$k -o $$b tests/c/test_point_asm.c $(VFLAGS_$(v)); \
 	    if POINT_ASM_ROUNDS=1000 $$b >$$b.log 2>&1; then \
@@ -446,14 +446,14 @@ clean:
 	rm -rf $(VENV) $(ASAN_VENV) build dist tests/c/bin
 
 # ---- AArch64 (arm64) -----------------------------------------------------------------
-# The assembly field backend (csrc/asm/p256_aarch64.S) and PSTATE.DIT (csrc/cpu_aarch64.h),
+# The assembly field backend (csrc/asm/field_aarch64.S) and PSTATE.DIT (csrc/cpu_aarch64.h),
 # cross-compiled and run under qemu-aarch64 user-mode emulation: the differential harness
 # tests/c/arm64_backend.c, the DIT harness tests/c/arm64_dit.c (on a CPU model with
 # FEAT_DIT and on one without), the end-to-end C harnesses test_core.c with the
 # assembly and with the portable C, test_api.c's known answers with the assembly, and
 # test_point_asm.c (the assembly point formulas
 # against the C, limb for limb), which must also catch the bugs that
-# -DP256_PLANT_POINT_BUG=1 and =4 plant in p256_point_aarch64.S (the degenerate case's
+# -DP256_PLANT_POINT_BUG=1 and =4 plant in group_aarch64.S (the degenerate case's
 # mask, the shift-by-2^s reduction) and =2 in group_impl.h (the vartime addition's
 # fallback), and the IFMA batch engine on its portable emulation (test_batch_ifma.c with
 # -DP256_IFMA_EMULATE, at 10 rounds). test_hash.c, test_hash_portable.c, test_modinv.c
@@ -478,14 +478,16 @@ ARM64_BIN     := tests/c/bin/arm64
 # The instructions the .S may contain (all on the Arm ARM's DIT list, or loads/stores
 # at fixed offsets from the argument pointers or sp, or the bti landing pad, alignment
 # nops, ret; movk builds constants; the AdvSIMD add, bit, cmeq, dup of the table scan).
-# p256_point_aarch64.S adds the masks and selections (and, orr, cmp, csetm), the halving
+# group_aarch64.S adds the masks and selections (and, orr, cmp, csetm), the halving
 # and shifts (sbfx, extr), its frame (str) and the signing of the spilled link register
 # (paciasp, autiasp). Every function symbol must start with bti c.
 ARM64_ASM_OK  := adc adcs add adds and autiasp bit bti cmeq cmp csel cset csetm dup extr ldp ldr \
                  lsl lsr mov movk mul nop orr paciasp ret sbc sbcs sbfx stp str subs umulh
 # The exported functions, each of which must be present (and so start with bti c).
 ARM64_ASM_FNS := p256_fe_mul_aarch64 p256_fe_sqr_aarch64 p256_jac_double_aarch64 \
-                 p256_jac_add_aarch64 p256_jac_add_aff_aarch64 p256_jac_add_aff_partial_aarch64
+                 p256_jac_add_aarch64 p256_jac_add_aff_aarch64 p256_jac_add_aff_partial_aarch64 \
+                 p256_scalar_mont_mul_aarch64 p256_scalar_mont_sqr_aarch64 \
+                 p256_aff_lookup_16_aarch64 p256_aff_lookup_64_aarch64
 
 .PHONY: test-arm64 bench-arm64
 

@@ -223,7 +223,6 @@ P256_FN int p256_aes_key_init(p256_aes_key *k, const uint8_t *key, size_t key_le
 
 #if !defined(P256_NO_AESNI) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define P256_AES_HAVE_NI 1
-#include <cpuid.h>
 #include <immintrin.h>
 
 __attribute__((target("aes,sse2")))
@@ -251,22 +250,12 @@ static void p256_aes_decrypt_ni(const p256_aes_key *k, uint8_t out[16], const ui
     x = _mm_aesdeclast_si128(x, _mm_loadu_si128((const __m128i *)(const void *)k->rk[0]));
     _mm_storeu_si128((__m128i *)(void *)out, x);
 }
-
-/* CPUID leaf 1, ECX bit 25 = AES (Intel SDM vol. 2A, CPUID); SSE2 is baseline x86-64. */
-static int p256_aes_ni_detect(void)
-{
-    unsigned int eax, ebx, ecx, edx;
-    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
-        return 0;
-    return (int)((ecx >> 25) & 1u);
-}
 #endif
 
 P256_FN int p256_aes_ni_available(void)
 {
 #if defined(P256_AES_HAVE_NI)
-    static int cached = -1;
-    return p256_cpu_cached(&cached, p256_aes_ni_detect);
+    return p256_cpu_has(P256_CPU_AES_NI);
 #else
     return 0;
 #endif

@@ -1,7 +1,34 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * cpu.h: run-time checks of the CPU features the assembly backends need. The answers are
- * about the machine, not about secrets.
+ * cpu.h: the one place that asks the CPU (and the OS) which instruction sets it runs.
+ * The answers are about the machine, not about secrets. No other file of csrc/ or
+ * tests/c/ reads CPUID, XGETBV, the auxiliary vector or sysctl for a feature
+ * (tests/test_structure_csrc.py checks it); cpu_aarch64.h builds PSTATE.DIT control on
+ * the answer here.
+ *
+ *   int p256_cpu_has(int feature)   1 if this CPU and OS run `feature`, else 0
+ *   int p256_cpu_features(void)     all of them as a mask, bit f = feature f
+ *   void p256_cpu_disable(int)      harnesses only: answer 0 for a feature from now on
+ *
+ * The features (0 on every other architecture):
+ *   P256_CPU_BMI2_ADX      x86-64 MULX, SHLX/SHRX and ADCX/ADOX: the x86_64_adx backend
+ *   P256_CPU_AVX2          x86-64 AVX2 with the OS saving the ymm state: the table scan
+ *   P256_CPU_AVX512_IFMA   x86-64 AVX-512 F, VL and IFMA with the zmm and opmask state
+ *                          saved by the OS: the batch engine (batch_ifma.h)
+ *   P256_CPU_SHA_NI        x86-64 SHA extensions with SSSE3 and SSE4.1: SHA-256
+ *   P256_CPU_AES_NI        x86-64 AES-NI (SSE2 is baseline): AES
+ *   P256_CPU_ARM_SHA2      aarch64 SHA-256 instructions (FEAT_SHA256): SHA-256
+ *   P256_CPU_DIT           aarch64 FEAT_DIT, PSTATE.DIT (cpu_aarch64.h)
+ *
+ * Detection runs once per translation unit, at the first question, and asks the CPU
+ * for every feature at once; the mask is cached with p256_cpu_cached. The backend's
+ * named checks (the function pointers of backend.c's table) are one-line wrappers.
+ *
+ * Sources: x86-64 CPUID and XGETBV (Intel SDM vol. 2A, CPUID; vol. 1, 13.3 and 15.2 for
+ * the OS support of AVX and AVX-512 state; AMD APM vol. 3, appendix E); aarch64 Linux
+ * AT_HWCAP (arch/arm64/include/uapi/asm/hwcap.h) and the ID registers the kernel
+ * exports (Documentation/arch/arm64/cpu-feature-registers.rst); macOS sysctl
+ * hw.optional.arm.*.
  */
 #ifndef P256_CPU_H
 #define P256_CPU_H
@@ -9,12 +36,30 @@
 #include "common.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define P256_CPU_X86_64 1
 #include <cpuid.h>
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__)) && defined(__linux__)
+#define P256_CPU_AARCH64_LINUX 1
+#include <sys/auxv.h>
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__)) && defined(__APPLE__)
+#define P256_CPU_AARCH64_APPLE 1
+#include <sys/types.h>
+#include <sys/sysctl.h>
 #endif
 
+enum {
+    P256_CPU_BMI2_ADX,
+    P256_CPU_AVX2,
+    P256_CPU_AVX512_IFMA,
+    P256_CPU_SHA_NI,
+    P256_CPU_AES_NI,
+    P256_CPU_ARM_SHA2,
+    P256_CPU_DIT
+};
+
 /*
- * detect() once: *cache starts at -1 and then holds its answer. Relaxed atomics suffice,
- * since every thread computes the same value.
+ * detect() once: *cache starts at -1 and then holds its answer (>= 0). Relaxed atomics
+ * suffice, since every thread computes the same value: a race only detects twice.
  */
 P256_FN int p256_cpu_cached(int *cache, int (*detect)(void))
 {
@@ -26,53 +71,127 @@ P256_FN int p256_cpu_cached(int *cache, int (*detect)(void))
     return v;
 }
 
-/*
- * 1 if the CPU has BMI2 (MULX, SHLX/SHRX) and ADX (ADCX/ADOX): CPUID leaf 7 subleaf 0,
- * EBX bits 8 and 19 (Intel SDM vol. 2A, CPUID; AMD APM vol. 3, appendix E), asked only
- * when the highest standard leaf is >= 7. Both work on general-purpose registers only,
- * so no OS support (XCR0 state) is involved, unlike AVX.
- */
-P256_FN int p256_cpu_has_x86_64_adx(void)
+#define P256_CPU_BIT(f) (1 << (f))
+
+#if defined(P256_CPU_X86_64)
+/* 1 if every bit of `want` is set in `have`. */
+P256_INLINE int p256_cpu_bits(unsigned int have, unsigned int want)
 {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    unsigned int eax, ebx, ecx, edx;
-    if (__get_cpuid_max(0, NULL) < 7)
-        return 0;
-    __cpuid_count(7, 0, eax, ebx, ecx, edx);
-    (void)eax, (void)ecx, (void)edx;
-    return ((ebx >> 8) & 1u) && ((ebx >> 19) & 1u);
-#else
-    return 0;
-#endif
+    return (have & want) == want;
 }
 
 /*
- * 1 if the CPU and the OS can run the AVX-512 IFMA batch engine (batch_ifma.h): CPUID
- * leaf 7 subleaf 0 EBX bits 16 (AVX512F), 21 (AVX512IFMA) and 31 (AVX512VL); leaf 1 ECX
- * bit 27 (OSXSAVE), and XGETBV(0) with XCR0 bits 1, 2 (SSE, AVX state) and 5, 6, 7
- * (opmask, upper zmm0-15, zmm16-31) set, i.e. the OS saves the zmm registers (Intel SDM
- * vol. 1, 15.2 "Detection of AVX-512 foundation instructions"). Emulators without
- * AVX-512 (valgrind) report the bits clear, so callers fall back to scalar code.
+ * CPUID leaf 1 ECX: bit 9 SSSE3, 19 SSE4.1, 25 AES, 27 OSXSAVE, 28 AVX. Leaf 7 subleaf 0
+ * EBX (asked only when the highest standard leaf is >= 7): bit 5 AVX2, 8 BMI2, 16
+ * AVX512F, 19 ADX, 21 AVX512IFMA, 29 SHA, 31 AVX512VL. XCR0 (XGETBV, ECX = 0, only when
+ * OSXSAVE says the OS enabled it): bits 1, 2 SSE and AVX state, 5, 6, 7 opmask, upper
+ * zmm0-15, zmm16-31. BMI2, ADX, SHA and AES work on general-purpose or xmm registers,
+ * which every x86-64 OS saves, so no XCR0 bit is involved for them; AVX2 needs the ymm
+ * state and AVX-512 the zmm state. Emulators without AVX-512 (valgrind) report its bits
+ * clear, so callers fall back to the scalar code.
  */
+P256_FN int p256_cpu_detect(void)
+{
+    unsigned int eax, ebx, ecx1 = 0, edx, ecx, ebx7 = 0, xcr0 = 0, xcr0_hi;
+    const unsigned int max = __get_cpuid_max(0, NULL);
+    int f = 0;
+
+    if (max >= 1)
+        __cpuid(1, eax, ebx, ecx1, edx);
+    if (max >= 7)
+        __cpuid_count(7, 0, eax, ebx7, ecx, edx);
+    (void)eax, (void)ebx, (void)ecx, (void)edx;
+    if (p256_cpu_bits(ecx1, 1u << 27)) {
+        /* XGETBV with ECX = 0, spelled as bytes: no -mxsave needed for the baseline build. */
+        __asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(xcr0), "=d"(xcr0_hi) : "c"(0));
+        (void)xcr0_hi;
+    }
+    if (p256_cpu_bits(ebx7, (1u << 8) | (1u << 19)))
+        f |= P256_CPU_BIT(P256_CPU_BMI2_ADX);
+    if (p256_cpu_bits(ecx1, 1u << 28) && p256_cpu_bits(xcr0, 0x06u) && p256_cpu_bits(ebx7, 1u << 5))
+        f |= P256_CPU_BIT(P256_CPU_AVX2);
+    if (p256_cpu_bits(xcr0, 0xe6u) && p256_cpu_bits(ebx7, (1u << 16) | (1u << 21) | (1u << 31)))
+        f |= P256_CPU_BIT(P256_CPU_AVX512_IFMA);
+    if (p256_cpu_bits(ecx1, (1u << 9) | (1u << 19)) && p256_cpu_bits(ebx7, 1u << 29))
+        f |= P256_CPU_BIT(P256_CPU_SHA_NI);
+    if (p256_cpu_bits(ecx1, 1u << 25))
+        f |= P256_CPU_BIT(P256_CPU_AES_NI);
+    return f;
+}
+#elif defined(P256_CPU_AARCH64_LINUX)
+/*
+ * AT_HWCAP bit 6 HWCAP_SHA2, bit 24 HWCAP_DIT. Failing the DIT bit, when the kernel
+ * exports the ID registers (HWCAP_CPUID, bit 11), the DIT field ID_AA64PFR0_EL1[51:48]
+ * != 0, which is what the kernel's HWCAP_DIT is computed from (it also covers emulators
+ * such as qemu-user 7, whose auxv lacks the hwcap bit although the CPU model implements
+ * DIT).
+ */
+P256_FN int p256_cpu_detect(void)
+{
+    const unsigned long hwcap = getauxval(AT_HWCAP);
+    int f = 0;
+
+    if (hwcap & (1UL << 6))
+        f |= P256_CPU_BIT(P256_CPU_ARM_SHA2);
+    if (hwcap & (1UL << 24)) {
+        f |= P256_CPU_BIT(P256_CPU_DIT);
+    } else if (hwcap & (1UL << 11)) { /* the kernel emulates MRS of the ID registers */
+        uint64_t pfr0;
+        __asm__ __volatile__("mrs %0, S3_0_C0_C4_0" : "=r"(pfr0)); /* ID_AA64PFR0_EL1 */
+        if (((pfr0 >> 48) & 0xf) != 0)
+            f |= P256_CPU_BIT(P256_CPU_DIT);
+    }
+    return f;
+}
+#elif defined(P256_CPU_AARCH64_APPLE)
+/* Every Apple arm64 CPU has the SHA-256 instructions; DIT: hw.optional.arm.FEAT_DIT. */
+P256_FN int p256_cpu_detect(void)
+{
+    int v = 0, f = P256_CPU_BIT(P256_CPU_ARM_SHA2);
+    size_t len = sizeof v;
+    if (sysctlbyname("hw.optional.arm.FEAT_DIT", &v, &len, NULL, 0) == 0 && v != 0)
+        f |= P256_CPU_BIT(P256_CPU_DIT);
+    return f;
+}
+#else
+P256_FN int p256_cpu_detect(void)
+{
+    return 0;
+}
+#endif
+
+static int p256_cpu_mask = -1; /* p256_cpu_features' cache */
+
+P256_FN int p256_cpu_features(void)
+{
+    return p256_cpu_cached(&p256_cpu_mask, p256_cpu_detect);
+}
+
+P256_FN int p256_cpu_has(int feature)
+{
+    return (p256_cpu_features() >> feature) & 1;
+}
+
+/*
+ * For harnesses and benchmarks only: p256_cpu_has(feature) answers 0 from now on (in
+ * this translation unit), so that the fallback runs on a CPU that has the feature.
+ */
+P256_FN void p256_cpu_disable(int feature)
+{
+    __atomic_store_n(&p256_cpu_mask, p256_cpu_features() & ~P256_CPU_BIT(feature),
+                     __ATOMIC_RELAXED);
+}
+
+/* The x86_64_adx backend's check (backend.c's table, the harnesses). */
+P256_FN int p256_cpu_has_x86_64_adx(void)
+{
+    return p256_cpu_has(P256_CPU_BMI2_ADX);
+}
+
+/* The batch engine's check (batch_ifma.h). */
 P256_FN int p256_cpu_has_avx512_ifma(void)
 {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    unsigned int eax, ebx, ecx, edx, xcr0_lo, xcr0_hi;
-    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !((ecx >> 27) & 1u))
-        return 0;
-    /* XGETBV with ECX = 0, spelled as bytes: no -mxsave needed for the baseline build. */
-    __asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
-    (void)xcr0_hi;
-    if ((xcr0_lo & 0xe6u) != 0xe6u)
-        return 0;
-    if (__get_cpuid_max(0, NULL) < 7)
-        return 0;
-    __cpuid_count(7, 0, eax, ebx, ecx, edx);
-    (void)eax, (void)ecx, (void)edx;
-    return ((ebx >> 16) & 1u) && ((ebx >> 21) & 1u) && ((ebx >> 31) & 1u);
-#else
-    return 0;
-#endif
+    return p256_cpu_has(P256_CPU_AVX512_IFMA);
 }
 
 #endif /* P256_CPU_H */

@@ -15,18 +15,13 @@
  *                                 returns whether it did (what p256_dit_restore undoes)
  *   void p256_dit_restore(int)    clears DIT again if p256_dit_on set it, so the caller
  *                                 gets back the PSTATE it had (nested calls are no-ops)
- *   int  p256_cpu_has_dit(void)   FEAT_DIT detection, once, cached
  *
  * p256.c brackets every byte-level function that handles a private key or a nonce with
  * them. On every other architecture, or with P256_NO_DIT, they compile to nothing.
  *
- * Detection: on Linux, AT_HWCAP bit 24 (HWCAP_DIT); failing that, when the kernel
- * exports the ID registers (HWCAP_CPUID, bit 11; Documentation/arch/arm64/
- * cpu-feature-registers.rst), the DIT field ID_AA64PFR0_EL1[51:48] != 0, which is what
- * the kernel's HWCAP_DIT is computed from (it also covers emulators such as qemu-user 7,
- * whose auxv lacks the hwcap bit although the CPU model implements DIT). On macOS, the
- * sysctl hw.optional.arm.FEAT_DIT. MSR DIT on a CPU without FEAT_DIT is UNDEFINED
- * (SIGILL), so nothing is written unless detection said yes.
+ * Detection is cpu.h's p256_cpu_has(P256_CPU_DIT) (Linux: HWCAP_DIT, or the ID register
+ * the kernel exports; macOS: hw.optional.arm.FEAT_DIT). MSR DIT on a CPU without
+ * FEAT_DIT is UNDEFINED (SIGILL), so nothing is written unless detection said yes.
  *
  * The instructions are spelled as .inst words and the S3_3_C4_C2_5 system-register
  * form so that assemblers that predate Armv8.4 accept them:
@@ -37,18 +32,11 @@
 #ifndef P256_CPU_AARCH64_H
 #define P256_CPU_AARCH64_H
 
-#include "common.h"
+#include "cpu.h"
 
 #if defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__)) && \
     (defined(__linux__) || defined(__APPLE__)) && !defined(P256_NO_DIT)
 #define P256_DIT_CONTROL 1
-
-#if defined(__linux__)
-#include <sys/auxv.h>
-#else
-#include <sys/types.h>
-#include <sys/sysctl.h>
-#endif
 
 #define P256_PSTATE_DIT (1ULL << 24) /* the bit as MRS DIT returns it */
 
@@ -60,39 +48,9 @@ P256_INLINE uint64_t p256_dit_read(void)
     return v & P256_PSTATE_DIT;
 }
 
-static int P256_UNUSED p256_cpu_detect_dit(void)
-{
-#if defined(__linux__)
-    const unsigned long hwcap = getauxval(AT_HWCAP);
-    if (hwcap & (1UL << 24)) /* HWCAP_DIT */
-        return 1;
-    if (hwcap & (1UL << 11)) { /* HWCAP_CPUID: the kernel emulates MRS of ID registers */
-        uint64_t pfr0;
-        __asm__ __volatile__("mrs %0, S3_0_C0_C4_0" : "=r"(pfr0)); /* ID_AA64PFR0_EL1 */
-        return ((pfr0 >> 48) & 0xf) != 0;
-    }
-    return 0;
-#else
-    int v = 0;
-    size_t len = sizeof v;
-    return sysctlbyname("hw.optional.arm.FEAT_DIT", &v, &len, NULL, 0) == 0 && v != 0;
-#endif
-}
-
-static int P256_UNUSED p256_cpu_has_dit(void)
-{
-    static int cached; /* 0: not yet known, 1: absent, 2: present; racing writers agree */
-    int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-    if (v == 0) {
-        v = p256_cpu_detect_dit() ? 2 : 1;
-        __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
-    }
-    return v == 2;
-}
-
 P256_INLINE int p256_dit_on(void)
 {
-    if (!p256_cpu_has_dit() || p256_dit_read())
+    if (!p256_cpu_has(P256_CPU_DIT) || p256_dit_read())
         return 0;
     __asm__ __volatile__(".inst 0xd503415f\n\tisb" ::: "memory"); /* msr DIT, #1; isb */
     return 1;

@@ -5,6 +5,7 @@
 
 #include "ecdsa.h"
 #include "ecmult_impl.h"
+#include "modules/pubtable/main_impl.h"
 #include "rfc6979_impl.h"
 
 P256_FN int p256_ecdsa_sign(uint8_t rs[64], const p256_scalar *d, const uint8_t *digest,

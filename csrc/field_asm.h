@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * field_asm.h: the assembly backends' entry points (the .S files in csrc/asm), declared only for
- * the build that links them. Each has exactly the contract of its portable twin in
- * field_impl.h / scalar_impl.h: 4 little-endian 64-bit limbs, inputs fully reduced
- * (< p, or < n for the scalar product), output fully reduced, r may alias a or b,
+ * field_asm.h: the assembly twins of the field layer (asm.h's scheme), declared only for
+ * the build that links them: x86-64 with BMI2 (MULX) and ADX (ADCX/ADOX),
+ * csrc/asm/field_x86_64.S; AArch64, csrc/asm/field_aarch64.S. Each has exactly the
+ * contract of its C twin in field_impl.h (p256_fe_mul_c, p256_fe_sqr_c): 4 little-endian
+ * 64-bit limbs, inputs fully reduced (< p), output fully reduced, r may alias a or b,
  * constant time in every input.
  */
 #ifndef P256_FIELD_ASM_H
@@ -11,14 +12,13 @@
 
 #include <stdint.h>
 
-#if defined(P256_ASM_X86_64_ADX)
-/* x86-64 with BMI2 (MULX) and ADX (ADCX/ADOX): csrc/asm/p256_x86_64.S. */
-void p256_fe_mul_x86_64_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
-void p256_fe_sqr_x86_64_adx(uint64_t r[4], const uint64_t a[4]);
-#elif defined(P256_ASM_AARCH64)
-/* AArch64: csrc/asm/p256_aarch64.S. */
-void p256_fe_mul_aarch64(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
-void p256_fe_sqr_aarch64(uint64_t r[4], const uint64_t a[4]);
+#include "asm.h"
+
+#if defined(P256_ASM_FN)
+#define P256_ASM_HAS_FE_MUL 1
+#define P256_ASM_HAS_FE_SQR 1
+void P256_ASM_FN(fe_mul)(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+void P256_ASM_FN(fe_sqr)(uint64_t r[4], const uint64_t a[4]);
 #endif
 
 #endif /* P256_FIELD_ASM_H */

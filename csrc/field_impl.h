@@ -57,7 +57,7 @@ P256_INLINE void p256_fe_reduce_once(p256_fe *r, uint64_t t0, uint64_t t1, uint6
  * word 1 gets m*(2^32-1) + m = m*2^32, split as m<<32 into word 1 and m>>32 into
  * word 2 (p2 = 0); words 3-4 get m*p3.
  */
-P256_INLINE void p256_fe_mul_portable(p256_fe *r, const p256_fe *a, const p256_fe *b)
+P256_INLINE void p256_fe_mul_c(p256_fe *r, const p256_fe *a, const p256_fe *b)
 {
     uint64_t t0, t1, t2, t3, t4, t5, row[5], m, ml, mh;
     unsigned char c;
@@ -97,7 +97,7 @@ P256_INLINE void p256_fe_mul_portable(p256_fe *r, const p256_fe *a, const p256_f
  * Squaring: the six cross products a_i*a_j (i < j) once, doubled, plus the four squares,
  * then four Montgomery reduction rounds on the 512-bit square.
  */
-P256_INLINE void p256_fe_sqr_portable(p256_fe *r, const p256_fe *a)
+P256_INLINE void p256_fe_sqr_c(p256_fe *r, const p256_fe *a)
 {
     const uint64_t a0 = a->v[0], a1 = a->v[1], a2 = a->v[2], a3 = a->v[3];
     uint64_t t0, t1, t2, t3, t4, t5, t6, t7, x1, x2, x3, x4, x5, x6, x7;
@@ -175,33 +175,29 @@ P256_INLINE void p256_fe_sqr_portable(p256_fe *r, const p256_fe *a)
 }
 
 /*
- * The backend: an assembly file (csrc/field_asm.h) when the build defines
- * P256_ASM_X86_64_ADX or P256_ASM_AARCH64, the portable C above otherwise. The portable
- * functions are always compiled so the harnesses can compare the two.
- * P256_FIELD_OUT_OF_LINE tells the formulas (group_impl.h) that products are calls.
+ * The backend: the assembly twin (field_asm.h, asm.h's scheme) in an assembly variant,
+ * the portable C above otherwise. The C is always compiled so the harnesses can compare
+ * the two. P256_FIELD_OUT_OF_LINE tells the formulas (group_impl.h) that products are
+ * calls.
  */
-#if defined(P256_ASM_X86_64_ADX) || defined(P256_ASM_AARCH64)
+#if defined(P256_ASM_HAS_FE_MUL)
 #define P256_FIELD_OUT_OF_LINE 1
 #endif
 P256_INLINE void p256_fe_mul(p256_fe *r, const p256_fe *a, const p256_fe *b)
 {
-#if defined(P256_ASM_X86_64_ADX)
-    p256_fe_mul_x86_64_adx(r->v, a->v, b->v);
-#elif defined(P256_ASM_AARCH64)
-    p256_fe_mul_aarch64(r->v, a->v, b->v);
+#if defined(P256_ASM_HAS_FE_MUL)
+    P256_ASM_FN(fe_mul)(r->v, a->v, b->v);
 #else
-    p256_fe_mul_portable(r, a, b);
+    p256_fe_mul_c(r, a, b);
 #endif
 }
 
 P256_INLINE void p256_fe_sqr(p256_fe *r, const p256_fe *a)
 {
-#if defined(P256_ASM_X86_64_ADX)
-    p256_fe_sqr_x86_64_adx(r->v, a->v);
-#elif defined(P256_ASM_AARCH64)
-    p256_fe_sqr_aarch64(r->v, a->v);
+#if defined(P256_ASM_HAS_FE_SQR)
+    P256_ASM_FN(fe_sqr)(r->v, a->v);
 #else
-    p256_fe_sqr_portable(r, a);
+    p256_fe_sqr_c(r, a);
 #endif
 }
 

@@ -223,47 +223,43 @@ P256_FN void p256_jac_add_aff_partial_c(p256_jac *r, const p256_jac *a, const p2
 }
 
 /*
- * The four constant-time formulas above are the reference; an assembly point backend
- * (group_asm.h) replaces them with functions that return the same limbs for every input
+ * The four constant-time formulas above are the reference; an assembly variant
+ * (group_asm.h, asm.h's scheme) replaces them with functions that return the same limbs for every input
  * (same formulas, fully reduced outputs), which tests/c/test_point_asm.c checks.
  */
-#if defined(P256_ASM_POINT)
 P256_FN void p256_jac_double(p256_jac *r, const p256_jac *a)
 {
-    P256_ASM_POINT_FN(jac_double)(r, a);
-}
-P256_FN void p256_jac_add(p256_jac *r, const p256_jac *a, const p256_jac *b)
-{
-    P256_ASM_POINT_FN(jac_add)(r, a, b);
-}
-P256_FN void p256_jac_add_aff(p256_jac *r, const p256_jac *a, const p256_aff *b, uint64_t b_inf)
-{
-    P256_ASM_POINT_FN(jac_add_aff)(r, a, b, b_inf);
-}
-P256_FN void p256_jac_add_aff_partial(p256_jac *r, const p256_jac *a, const p256_aff *b,
-                                      uint64_t b_inf)
-{
-    P256_ASM_POINT_FN(jac_add_aff_partial)(r, a, b, b_inf);
-}
+#if defined(P256_ASM_HAS_JAC_DOUBLE)
+    P256_ASM_FN(jac_double)(r, a);
 #else
-P256_FN void p256_jac_double(p256_jac *r, const p256_jac *a)
-{
     p256_jac_double_c(r, a);
+#endif
 }
 P256_FN void p256_jac_add(p256_jac *r, const p256_jac *a, const p256_jac *b)
 {
+#if defined(P256_ASM_HAS_JAC_ADD)
+    P256_ASM_FN(jac_add)(r, a, b);
+#else
     p256_jac_add_c(r, a, b);
+#endif
 }
 P256_FN void p256_jac_add_aff(p256_jac *r, const p256_jac *a, const p256_aff *b, uint64_t b_inf)
 {
+#if defined(P256_ASM_HAS_JAC_ADD_AFF)
+    P256_ASM_FN(jac_add_aff)(r, a, b, b_inf);
+#else
     p256_jac_add_aff_c(r, a, b, b_inf);
+#endif
 }
 P256_FN void p256_jac_add_aff_partial(p256_jac *r, const p256_jac *a, const p256_aff *b,
                                       uint64_t b_inf)
 {
+#if defined(P256_ASM_HAS_JAC_ADD_AFF_PARTIAL)
+    P256_ASM_FN(jac_add_aff_partial)(r, a, b, b_inf);
+#else
     p256_jac_add_aff_partial_c(r, a, b, b_inf);
-}
 #endif
+}
 
 /*
  * madd-2007-bl shape, for public points: H = U2 - X1, Rr = S2 - Y1; H = 0 means equal x,
@@ -315,9 +311,9 @@ P256_FN void p256_jac_add_aff_vartime_c(p256_jac *r, const p256_jac *a, const p2
  */
 P256_FN void p256_jac_add_aff_vartime(p256_jac *r, const p256_jac *a, const p256_aff *b)
 {
-#if defined(P256_ASM_POINT)
+#if defined(P256_ASM_HAS_JAC_ADD_AFF_PARTIAL)
     p256_jac t;
-    P256_ASM_POINT_FN(jac_add_aff_partial)(&t, a, b, 0);
+    P256_ASM_FN(jac_add_aff_partial)(&t, a, b, 0);
 #if defined(P256_PLANT_POINT_BUG) && P256_PLANT_POINT_BUG == 2 /* test_point_asm's control */
     if (1) {
 #else

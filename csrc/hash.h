@@ -1,22 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* p256 hashing layer: SHA-2, SHA-3 and HMAC.
+/* p256 hashing layer: SHA-2 and SHA-3 (HMAC on them: hmac.h).
  *
- * Contract of csrc/hash_impl.h. Like the rest of the core, the implementation is a set of
- * `static` functions compiled into one translation unit: include hash_impl.h (or a header that
- * includes it, such as rfc6979_impl.h) exactly once, after which everything declared here is
- * available.
+ * Contract of csrc/hash_impl.h (the dispatch by id) and of the files of its algorithms
+ * (hash_sha256_impl.h, hash_sha512_impl.h, hash_sha3_impl.h). Like the rest of the core, the
+ * implementation is a set of `static` functions compiled into one translation unit: include
+ * hash_impl.h (or a header that includes it, such as hmac_impl.h or rfc6979_impl.h), after
+ * which everything declared here is available.
  *
  * Standards:
  *   SHA-224/256/384/512  FIPS 180-4, "Secure Hash Standard" (August 2015)
  *   SHA3-256/384/512     FIPS 202, "SHA-3 Standard: Permutation-Based Hash and
  *                        Extendable-Output Functions" (August 2015)
- *   HMAC                 RFC 2104 (equivalently FIPS 198-1)
  *
- * Constant time: no function here branches on, or indexes memory with, the bytes it hashes or
- * the HMAC key; only lengths and the hash identifier (public values) steer control flow.
- * Contexts and keys hold secret-derived state: p256_hash_final wipes its context, and
- * p256_hmac_key_clear wipes a key; callers that abandon a context early call
- * p256_hash_ctx_clear.
+ * Constant time: no function here branches on, or indexes memory with, the bytes it hashes;
+ * only lengths and the hash identifier (public values) steer control flow. Contexts hold
+ * secret-derived state: p256_hash_final wipes its context; callers that abandon a context
+ * early call p256_hash_ctx_clear.
  *
  * Configuration macros (define before including hash_impl.h):
  *   P256_NO_SHA_EXT  disable the SHA-256 instruction-set paths (x86-64 SHA-NI, ARMv8 SHA2) and
@@ -111,29 +110,5 @@ P256_HASH_FN int p256_sha256_accel_active(void);
 
 /* The SHA-256 compression in use: "sha-ni", "armv8-sha2" or "portable". */
 P256_HASH_FN const char *p256_sha256_impl_name(void);
-
-/* HMAC key (RFC 2104) with both padded-key blocks already absorbed: inner is the hash state after
- * (K0 ^ ipad), outer after (K0 ^ opad), so each MAC costs only the message and the final outer
- * block(s). One key serves any number of messages; it holds secret state: wipe it with
- * p256_hmac_key_clear. */
-typedef struct p256_hmac_key {
-    p256_hash_ctx inner;
-    p256_hash_ctx outer;
-} p256_hmac_key;
-
-/* Prepare an HMAC key for hash id. A key longer than the block size B is first hashed
- * (RFC 2104 section 2); shorter keys are zero-padded to B. key may be NULL when keylen is 0. */
-P256_HASH_FN void p256_hmac_key_init(p256_hmac_key *k, p256_hash_id id, const uint8_t *key,
-                                     size_t keylen);
-
-/* out = HMAC_K(parts[0] || parts[1] || ... || parts[nparts-1]), p256_hash_size(id) bytes, with
- * part i being lens[i] bytes at parts[i] (NULL allowed when lens[i] is 0). The parts are
- * absorbed in place (no concatenation copy). out may alias any of the parts: it is written only
- * after all of them have been read. k is not modified. */
-P256_HASH_FN void p256_hmac(const p256_hmac_key *k, const uint8_t *const *parts,
-                            const size_t *lens, size_t nparts, uint8_t *out);
-
-/* Wipe an HMAC key. */
-P256_HASH_FN void p256_hmac_key_clear(p256_hmac_key *k);
 
 #endif /* P256_HASH_H */

@@ -2,7 +2,7 @@
 /* p256 deterministic / hedged nonce generation: the HMAC-DRBG of RFC 6979 section 3.2 for
  * P-256 (qlen = rlen = 256 bits), over any hash of hash.h.
  *
- * Contract of csrc/rfc6979_impl.h (which includes hash_impl.h). All functions are `static`; the
+ * Contract of csrc/rfc6979_impl.h (which includes hmac_impl.h). All functions are `static`; the
  * core is one translation unit.
  *
  * Use (ECDSA signing, RFC 6979 section 3.2 / 3.6):
@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hash.h"
+#include "hmac.h"
 
 /* DRBG state: HMAC keyed with the current K (both pads precomputed; K itself is not kept) and
  * the current V (hlen bytes). */

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "hash_impl.h"
+#include "hmac_impl.h"
 #include "rfc6979.h"
 
 /* V = HMAC_K(V) */

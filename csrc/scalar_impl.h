@@ -56,11 +56,17 @@ P256_FN void p256_scalar_mont_mul_c(p256_scalar *r, const p256_scalar *a, const 
     p256_scalar_reduce_once(r, t0, t1, t2, t3, t4);
 }
 
-/* The backend's Montgomery product and square (scalar_asm.h), else the C. */
+/* The Montgomery square a^2/2^256 mod n: the product, the C twin of the assembly square. */
+P256_INLINE void p256_scalar_mont_sqr_c(p256_scalar *r, const p256_scalar *a)
+{
+    p256_scalar_mont_mul_c(r, a, a);
+}
+
+/* The backend's Montgomery product and square (scalar_asm.h, asm.h's scheme), else the C. */
 P256_INLINE void p256_scalar_mont_mul(p256_scalar *r, const p256_scalar *a, const p256_scalar *b)
 {
-#if defined(P256_SCALAR_ASM_MUL)
-    P256_SCALAR_ASM_MUL(r->v, a->v, b->v);
+#if defined(P256_ASM_HAS_SCALAR_MONT_MUL)
+    P256_ASM_FN(scalar_mont_mul)(r->v, a->v, b->v);
 #else
     p256_scalar_mont_mul_c(r, a, b);
 #endif
@@ -68,10 +74,10 @@ P256_INLINE void p256_scalar_mont_mul(p256_scalar *r, const p256_scalar *a, cons
 
 P256_INLINE void p256_scalar_mont_sqr(p256_scalar *r, const p256_scalar *a)
 {
-#if defined(P256_SCALAR_ASM_SQR)
-    P256_SCALAR_ASM_SQR(r->v, a->v);
+#if defined(P256_ASM_HAS_SCALAR_MONT_SQR)
+    P256_ASM_FN(scalar_mont_sqr)(r->v, a->v);
 #else
-    p256_scalar_mont_mul_c(r, a, a);
+    p256_scalar_mont_sqr_c(r, a);
 #endif
 }
 

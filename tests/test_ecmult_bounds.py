@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The argument in csrc/ecmult_impl.h that the constant-time ladders may use the incomplete
+"""The argument in csrc/ecmult_gen_impl.h and ecmult_const_impl.h that the constant-time ladders may use the incomplete
 mixed addition (wrong only for acc == +-addend, both finite), checked by exhaustion over
 every window and digit with the window sizes the C uses (read from its headers).
 
@@ -96,7 +96,7 @@ def comb_params():
 
 
 def ladder_params():
-    bits = _define("csrc/ecmult_impl.h", "P256_CONST_BITS")
+    bits = _define("csrc/ecmult_const_impl.h", "P256_CONST_BITS")
     return bits, -(-256 // bits)
 
 

@@ -4,7 +4,7 @@
 
 Run by `make bench-arm64`, which first builds, with aarch64-linux-gnu-gcc -O2,
 tests/c/bench_core.c and tests/c/bench_field.c twice each into BIN:
-  bench_core-asm, bench_field-asm            -DP256_ASM_AARCH64 + csrc/asm/p256_aarch64.S
+  bench_core-asm, bench_field-asm            -DP256_ASM_AARCH64 + csrc/asm/field_aarch64.S
   bench_core-portable, bench_field-portable  the portable C
 
 Figures, printed as Markdown tables:

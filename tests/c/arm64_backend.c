@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * arm64_backend.c: differential and known-answer tests of the AArch64 field backend
- * (csrc/asm/p256_aarch64.S) against the portable C (field_impl.h) and against an
+ * (csrc/asm/field_aarch64.S) against the portable C (field_impl.h) and against an
  * independent schoolbook reference (bit-serial reduction mod p, no Montgomery code).
  *
  * Built and run by `make test-arm64` (cross-compiled, run under qemu-aarch64):
  *   aarch64-linux-gnu-gcc -O2 -std=c99 -Icsrc -DP256_ASM_AARCH64 \
- *       tests/c/arm64_backend.c csrc/asm/p256_aarch64.S
+ *       tests/c/arm64_backend.c csrc/asm/field_aarch64.S
  * Optional argument: a seed for the random inputs (default fixed, so runs repeat).
  *
  * Inputs stay within the contract (field_asm.h): a, b < p. Checks, per function:
@@ -24,7 +24,7 @@
  * and a negative control: the reference must reject a result off by one.
  */
 #ifndef P256_ASM_AARCH64
-#error "build with -DP256_ASM_AARCH64 and csrc/asm/p256_aarch64.S"
+#error "build with -DP256_ASM_AARCH64 and csrc/asm/field_aarch64.S"
 #endif
 #define HARNESS_RNG_SEED 0x2545F4914F6CDD1DULL
 #include "harness.h"
@@ -149,7 +149,7 @@ static void port_mul(fe *r, const fe *a, const fe *b)
     p256_fe t, x, y;
     memcpy(x.v, a->v, sizeof x.v);
     memcpy(y.v, b->v, sizeof y.v);
-    p256_fe_mul_portable(&t, &x, &y);
+    p256_fe_mul_c(&t, &x, &y);
     memcpy(r->v, t.v, sizeof t.v);
 }
 
@@ -157,7 +157,7 @@ static void port_sqr(fe *r, const fe *a)
 {
     p256_fe t, x;
     memcpy(x.v, a->v, sizeof x.v);
-    p256_fe_sqr_portable(&t, &x);
+    p256_fe_sqr_c(&t, &x);
     memcpy(r->v, t.v, sizeof t.v);
 }
 

@@ -26,7 +26,7 @@
  *     hedged signing, before any other work.
  */
 #ifndef P256_ASM_AARCH64
-#error "build with -DP256_ASM_AARCH64 and csrc/asm/p256_aarch64.S"
+#error "build with -DP256_ASM_AARCH64 and csrc/asm/field_aarch64.S"
 #endif
 #include "harness.h" /* first: _GNU_SOURCE, for syscall(2) as p256.c asks too */
 #include <stdarg.h>
@@ -141,8 +141,8 @@ int main(int argc, char **argv)
         return 2;
     }
     cpu_has_dit = strcmp(argv[1], "dit") == 0;
-    CHECK(p256_cpu_has_dit() == cpu_has_dit, "detection says %d, the CPU model %d",
-          p256_cpu_has_dit(), cpu_has_dit);
+    CHECK(p256_cpu_has(P256_CPU_DIT) == cpu_has_dit, "detection says %d, the CPU model %d",
+          p256_cpu_has(P256_CPU_DIT), cpu_has_dit);
     CHECK(dit_now() == 0, "DIT set at process start");
 
     /* Negative control: the core's internals, called without the byte-level bracket,

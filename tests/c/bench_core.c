@@ -3,7 +3,7 @@
  * bench_core.c: the core's operations timed from C, without Python in the way.
  * Not part of make test. Build and run:
  *   cc -O2 -std=c99 -Icsrc -o /tmp/bench_core tests/c/bench_core.c && /tmp/bench_core
- * (add -DP256_ASM_X86_64_ADX csrc/asm/p256_x86_64.S for the x86-64 ADX backend).
+ * (add -DP256_ASM_X86_64_ADX csrc/asm/field_x86_64.S for the x86-64 ADX backend).
  * Prints the median of 11 batches per operation.
  *
  * With the argument -go (what `make bench-c` runs, per backend): the headline operations
@@ -124,15 +124,15 @@ int main(int argc, char **argv)
         static p256_aff tab[64], out8;
         for (int i = 0; i < 64; i++)
             tab[i].x = fa, tab[i].y = fb;
-        BENCH("aff_lookup 64 (generic C)", 200000, p256_aff_lookup_generic(&out8, tab, 64, (uint64_t)((i ^ out8.x.v[0]) & 63)));
-        BENCH("aff_lookup 16 (generic C)", 200000, p256_aff_lookup_generic(&out8, tab, 16, (uint64_t)((i ^ out8.x.v[0]) & 15)));
+        BENCH("aff_lookup 64 (generic C)", 200000, p256_aff_lookup_c(&out8, tab, 64, (uint64_t)((i ^ out8.x.v[0]) & 63)));
+        BENCH("aff_lookup 16 (generic C)", 200000, p256_aff_lookup_c(&out8, tab, 16, (uint64_t)((i ^ out8.x.v[0]) & 15)));
 #if defined(__x86_64__) && !defined(P256_NO_AVX2)
-        BENCH("aff_lookup 64 (AVX2 C)", 200000, p256_aff_lookup_avx2(&out8, tab, 64, (uint64_t)((i ^ out8.x.v[0]) & 63)));
-        BENCH("aff_lookup 16 (AVX2 C)", 200000, p256_aff_lookup_avx2(&out8, tab, 16, (uint64_t)((i ^ out8.x.v[0]) & 15)));
+        BENCH("aff_lookup 64 (AVX2 C)", 200000, p256_aff_lookup_avx2_c(&out8, tab, 64, (uint64_t)((i ^ out8.x.v[0]) & 63)));
+        BENCH("aff_lookup 16 (AVX2 C)", 200000, p256_aff_lookup_avx2_c(&out8, tab, 16, (uint64_t)((i ^ out8.x.v[0]) & 15)));
 #endif
-#if defined(P256_AFF_LOOKUP_ASM_AVX2)
-        BENCH("aff_lookup 64 (AVX2 asm)", 200000, P256_AFF_LOOKUP_ASM_AVX2((uint64_t *)&out8, (const uint64_t *)tab, 64, (uint64_t)((i ^ out8.x.v[0]) & 63)));
-        BENCH("aff_lookup 16 (AVX2 asm)", 200000, P256_AFF_LOOKUP_ASM_AVX2((uint64_t *)&out8, (const uint64_t *)tab, 16, (uint64_t)((i ^ out8.x.v[0]) & 15)));
+#if defined(P256_ASM_HAS_AFF_LOOKUP_AVX2)
+        BENCH("aff_lookup 64 (AVX2 asm)", 200000, P256_ASM_FN(aff_lookup_avx2)((uint64_t *)&out8, (const uint64_t *)tab, 64, (uint64_t)((i ^ out8.x.v[0]) & 63)));
+        BENCH("aff_lookup 16 (AVX2 asm)", 200000, P256_ASM_FN(aff_lookup_avx2)((uint64_t *)&out8, (const uint64_t *)tab, 16, (uint64_t)((i ^ out8.x.v[0]) & 15)));
 #endif
         BENCH("aff_lookup 64 (default)", 200000, p256_aff_lookup(&out8, tab, 64, (uint64_t)((i ^ out8.x.v[0]) & 63)));
         BENCH("aff_lookup 16 (default)", 200000, p256_aff_lookup(&out8, tab, 16, (uint64_t)((i ^ out8.x.v[0]) & 15)));
@@ -144,7 +144,7 @@ int main(int argc, char **argv)
     BENCH("jac_add (complete)", 20000, p256_jac_add(&j, &j, &j));
     BENCH("jac_add_aff (complete)", 20000, p256_jac_add_aff(&j, &j, &a, 0));
     BENCH("jac_add_aff_partial", 20000, p256_jac_add_aff_partial(&j, &j, &a, 0));
-#if defined(P256_ASM_POINT)
+#if defined(P256_ASM_HAS_JAC_DOUBLE)
     /* the C twins of the assembly point formulas, on the same field backend */
     BENCH("jac_double_c", 20000, p256_jac_double_c(&j, &j));
     BENCH("jac_add_c", 20000, p256_jac_add_c(&j, &j, &j));

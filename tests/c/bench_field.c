@@ -57,9 +57,9 @@ int main(int argc, char **argv)
             double ta[11], tp[11], sa[11], sp[11];
             for (int r = 0; r < 11; r++) {
                 ta[r] = BATCH(100000, p256_fe_mul_aarch64(fa.v, fa.v, fb.v));
-                tp[r] = BATCH(100000, p256_fe_mul_portable(&fa, &fa, &fb));
+                tp[r] = BATCH(100000, p256_fe_mul_c(&fa, &fa, &fb));
                 sa[r] = BATCH(100000, p256_fe_sqr_aarch64(fa.v, fa.v));
-                sp[r] = BATCH(100000, p256_fe_sqr_portable(&fa, &fa));
+                sp[r] = BATCH(100000, p256_fe_sqr_c(&fa, &fa));
             }
             printf("%-28s %9.3f us\n", "fe_mul aarch64", median(ta, 11) / 1e3);
             printf("%-28s %9.3f us\n", "fe_mul portable", median(tp, 11) / 1e3);

@@ -185,7 +185,7 @@ int main(void)
         printf("SHA-256 accelerated (%s):\n", p256_sha256_impl_name());
         sha256_rows();
 #if defined(P256_SHA256_ACCEL)
-        p256_sha256_accel_cached = 0;   /* force the portable path from here on */
+        p256_cpu_disable(P256_SHA256_ACCEL_CPU); /* the portable path from here on */
 #endif
     }
     printf("SHA-256 portable C:\n");

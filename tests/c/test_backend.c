@@ -7,7 +7,7 @@
  *
  * Built by `make ctest` per variant: plain (no assembly: only the selection logic and the
  * oracle self-check run) and, on x86-64, with -DP256_ASM_X86_64_ADX and
- * csrc/asm/p256_x86_64.S. The assembly is run only if the CPU has what it needs
+ * csrc/asm/field_x86_64.S. The assembly is run only if the CPU has what it needs
  * (otherwise a SKIP line says so).
  *
  * For mul and sqr: edge values (0, 1, 2, p-1, p-2, reductions of values near 2^256-1,
@@ -194,7 +194,7 @@ static void portable_mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]
     p256_fe x, y, z;
     memcpy(x.v, a, 32);
     memcpy(y.v, b, 32);
-    p256_fe_mul_portable(&z, &x, &y);
+    p256_fe_mul_c(&z, &x, &y);
     memcpy(r, z.v, 32);
 }
 
@@ -202,7 +202,7 @@ static void portable_sqr(uint64_t r[4], const uint64_t a[4])
 {
     p256_fe x, z;
     memcpy(x.v, a, 32);
-    p256_fe_sqr_portable(&z, &x);
+    p256_fe_sqr_c(&z, &x);
     memcpy(r, z.v, 32);
 }
 

@@ -2,7 +2,8 @@
 /*
  * test_ecmult.c: the constant-time scalar multiplications (comb k*G, ladder k*P) on the
  * scalars nearest to their exceptional additions, where the incomplete mixed formula
- * they use would be wrong (ecmult_impl.h argues it never is for k < n):
+ * they use would be wrong (ecmult_gen_impl.h and ecmult_const_impl.h argue it never is for
+ * k < n):
  *  - known answers from tools/gen_ecmult_kat.py (tests/c/ecmult_kat.h, plain Python
  *    affine arithmetic): k small, near n, k = 2T mod n for the comb's top digits,
  *    window boundaries, runs of zero digits; k*G and k*Q, both ladders;
@@ -17,7 +18,7 @@
 
 #include <stdint.h>
 
-/* The hook, declared before the core so ecmult_impl.h's additions go through it. */
+/* The hook, declared before the core so the multiplications' additions go through it. */
 static void hook_partial(const void *acc, const void *addend, uint64_t addend_inf);
 #define P256_ECMULT_ADD_PARTIAL(r, a, b, b_inf)                                         \
     (hook_partial((a), (b), (b_inf)), p256_jac_add_aff_partial((r), (a), (b), (b_inf)))

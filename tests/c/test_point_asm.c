@@ -14,7 +14,8 @@
 
 #include <stdlib.h>
 
-#if defined(P256_ASM_POINT)
+#if defined(P256_ASM_HAS_JAC_DOUBLE) && defined(P256_ASM_HAS_JAC_ADD) && \
+    defined(P256_ASM_HAS_JAC_ADD_AFF) && defined(P256_ASM_HAS_JAC_ADD_AFF_PARTIAL)
 
 static void random_fe(p256_fe *r)
 {

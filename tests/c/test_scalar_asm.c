@@ -95,7 +95,7 @@ static void mul_c(p256_scalar *r, const p256_scalar *a, const p256_scalar *b)
     p256_scalar_mont_mul_c(r, &t, &p256_scalar_r2);
 }
 
-#if defined(P256_SCALAR_ASM_MUL)
+#if defined(P256_ASM_HAS_SCALAR_MONT_MUL) && defined(P256_ASM_HAS_SCALAR_MONT_SQR)
 #include "cpu.h"
 
 /* mul and sqr, asm vs C, with every aliasing. */
@@ -104,25 +104,25 @@ static void check_mul(const p256_scalar *a, const p256_scalar *b, const char *wh
     p256_scalar want, got, x, y;
 
     p256_scalar_mont_mul_c(&want, a, b);
-    P256_SCALAR_ASM_MUL(got.v, a->v, b->v);
+    P256_ASM_FN(scalar_mont_mul)(got.v, a->v, b->v);
     CHECK(same(&got, &want), "mont_mul %s", what);
     x = *a;
-    P256_SCALAR_ASM_MUL(x.v, x.v, b->v);
+    P256_ASM_FN(scalar_mont_mul)(x.v, x.v, b->v);
     CHECK(same(&x, &want), "mont_mul r == a %s", what);
     y = *b;
-    P256_SCALAR_ASM_MUL(y.v, a->v, y.v);
+    P256_ASM_FN(scalar_mont_mul)(y.v, a->v, y.v);
     CHECK(same(&y, &want), "mont_mul r == b %s", what);
 
     p256_scalar_mont_mul_c(&want, a, a);
-    P256_SCALAR_ASM_MUL(got.v, a->v, a->v);
+    P256_ASM_FN(scalar_mont_mul)(got.v, a->v, a->v);
     CHECK(same(&got, &want), "mont_mul a == b %s", what);
     x = *a;
-    P256_SCALAR_ASM_MUL(x.v, x.v, x.v);
+    P256_ASM_FN(scalar_mont_mul)(x.v, x.v, x.v);
     CHECK(same(&x, &want), "mont_mul r == a == b %s", what);
-    P256_SCALAR_ASM_SQR(got.v, a->v);
+    P256_ASM_FN(scalar_mont_sqr)(got.v, a->v);
     CHECK(same(&got, &want), "mont_sqr %s", what);
     x = *a;
-    P256_SCALAR_ASM_SQR(x.v, x.v);
+    P256_ASM_FN(scalar_mont_sqr)(x.v, x.v);
     CHECK(same(&x, &want), "mont_sqr r == a %s", what);
 }
 
@@ -228,27 +228,27 @@ static void test_lookup(void)
                 table[i].x.v[w] = rng64(), table[i].y.v[w] = rng64();
         for (uint64_t idx = 0; idx <= (uint64_t)entries + 1; idx++) {
             want = (idx >= 1 && idx <= (uint64_t)entries) ? table[idx - 1] : zero;
-            p256_aff_lookup_generic(&got, table, entries, idx);
+            p256_aff_lookup_c(&got, table, entries, idx);
             CHECK(memcmp(&got, &want, sizeof got) == 0, "lookup generic entries %d idx %u", entries, (unsigned)idx);
             p256_aff_lookup(&got, table, entries, idx);
             CHECK(memcmp(&got, &want, sizeof got) == 0, "lookup default entries %d idx %u", entries, (unsigned)idx);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(P256_NO_AVX2)
-            if (p256_cpu_avx2()) {
-                p256_aff_lookup_avx2(&got, table, entries, idx);
+            if (p256_cpu_has(P256_CPU_AVX2)) {
+                p256_aff_lookup_avx2_c(&got, table, entries, idx);
                 CHECK(memcmp(&got, &want, sizeof got) == 0, "lookup AVX2 C entries %d idx %u", entries, (unsigned)idx);
-#if defined(P256_AFF_LOOKUP_ASM_AVX2)
-                P256_AFF_LOOKUP_ASM_AVX2((uint64_t *)&got, (const uint64_t *)table, entries, idx);
+#if defined(P256_ASM_HAS_AFF_LOOKUP_AVX2)
+                P256_ASM_FN(aff_lookup_avx2)((uint64_t *)&got, (const uint64_t *)table, entries, idx);
                 CHECK(memcmp(&got, &want, sizeof got) == 0, "lookup AVX2 asm entries %d idx %u", entries, (unsigned)idx);
 #endif
             }
 #endif
-#if defined(P256_AFF_LOOKUP_ASM_NEON16)
+#if defined(P256_ASM_HAS_AFF_LOOKUP_16) && defined(P256_ASM_HAS_AFF_LOOKUP_64)
             if (entries == 16) {
-                P256_AFF_LOOKUP_ASM_NEON16((uint64_t *)&got, (const uint64_t *)table, idx);
+                P256_ASM_FN(aff_lookup_16)((uint64_t *)&got, (const uint64_t *)table, idx);
                 CHECK(memcmp(&got, &want, sizeof got) == 0, "lookup NEON16 idx %u", (unsigned)idx);
             }
             if (entries == 64) {
-                P256_AFF_LOOKUP_ASM_NEON64((uint64_t *)&got, (const uint64_t *)table, idx);
+                P256_ASM_FN(aff_lookup_64)((uint64_t *)&got, (const uint64_t *)table, idx);
                 CHECK(memcmp(&got, &want, sizeof got) == 0, "lookup NEON64 idx %u", (unsigned)idx);
             }
 #endif
@@ -262,7 +262,7 @@ int main(void)
     long rounds = env ? atol(env) : 100000, inv_rounds = env_inv ? atol(env_inv) : 100000;
 
     make_edges();
-#if defined(P256_SCALAR_ASM_MUL)
+#if defined(P256_ASM_HAS_SCALAR_MONT_MUL) && defined(P256_ASM_HAS_SCALAR_MONT_SQR)
     if (asm_cpu_ok())
         test_mul(rounds);
     else

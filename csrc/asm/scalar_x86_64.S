@@ -1,25 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * p256_scalar_x86_64.S: Montgomery multiplication and squaring modulo the P-256 group
- * order n, and the constant-time affine table scan, for x86-64 CPUs with BMI2 (MULX)
- * and ADX (ADCX/ADOX); the scan also needs AVX2. Contracts: csrc/scalar_asm.h.
+ * scalar_x86_64.S: Montgomery multiplication and squaring modulo the P-256 group
+ * order n, for x86-64 CPUs with BMI2 (MULX) and ADX (ADCX/ADOX). Contract:
+ * csrc/scalar_asm.h.
  *
  *   void p256_scalar_mont_mul_x86_64_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
  *   void p256_scalar_mont_sqr_x86_64_adx(uint64_t r[4], const uint64_t a[4]);
  *       r = a*b/R mod n, r = a^2/R mod n, R = 2^256; inputs < n, output < n; r may alias
  *       a or b (the inputs are read in full before r is written).
- *   void p256_aff_lookup_x86_64_avx2(uint64_t r[8], const uint64_t *table, int64_t entries,
- *                                    uint64_t idx);
- *       r = table entry idx - 1 (8 words each), or 0 for idx = 0 or idx > entries.
  *
  * n = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551 (FIPS 186-5 /
  * SEC 2), -n^-1 mod 2^64 = 0xccd1c8aaee00bc4f. The C reference is scalar_impl.h's
  * p256_scalar_mont_mul; tests/c/test_scalar_asm.c compares the two.
  *
- * Constant time: no branch and no address depends on the data (the scan's addresses
- * depend on the public table size only); MULX, IMUL, ADCX/ADOX, ADD/ADC/SUB/SBB, CMOVcc,
- * MOV and the AVX2 compare/and/or are on Intel's list of Data Operand Independent
- * Timing instructions.
+ * Constant time: no branch and no address depends on the data; MULX, IMUL, ADCX/ADOX,
+ * ADD/ADC/SUB/SBB, CMOVcc and MOV are on Intel's list of Data Operand Independent Timing
+ * instructions.
  *
  * Shape (separated operand scanning): the 512-bit product T = T_hi*2^256 + T_lo first
  * (MULX with the two carry chains CF/OF, Intel white paper 327831, "New Instructions
@@ -33,7 +29,7 @@
  * v - n mod 2^256 (T_hi + 2^256 - n < 2^256 since T_hi < n).
  */
 
-#include "p256_x86_64_mont.h"
+#include "x86_64_mont.h"
 
 #if defined(__CET__)
 #include <cet.h>
@@ -139,7 +135,7 @@
 p256_scalar_mont_mul_x86_64_adx:
     P256_ORD_PROLOGUE
     movq    %rdx, %rcx
-    P256_MUL_T                      /* T = a*b in r8..r15 (p256_x86_64_mont.h) */
+    P256_MUL_T                      /* T = a*b in r8..r15 (x86_64_mont.h) */
     P256_ORD_FINISH
     P256_ORD_EPILOGUE
     .size   p256_scalar_mont_mul_x86_64_adx, .-p256_scalar_mont_mul_x86_64_adx
@@ -155,71 +151,9 @@ p256_scalar_mont_mul_x86_64_adx:
     .p2align 5
 p256_scalar_mont_sqr_x86_64_adx:
     P256_ORD_PROLOGUE
-    P256_SQR_T                      /* T = a^2 in r8..r15 (p256_x86_64_mont.h) */
+    P256_SQR_T                      /* T = a^2 in r8..r15 (x86_64_mont.h) */
     P256_ORD_FINISH
     P256_ORD_EPILOGUE
     .size   p256_scalar_mont_sqr_x86_64_adx, .-p256_scalar_mont_sqr_x86_64_adx
-
-/*
- * The table scan: every entry is loaded and ANDed with the mask (counter == idx), the
- * masks ORed together; the loop count is the public `entries`. Two entries per
- * iteration (a 64-byte entry is two YMM words), each with its own counter compare, so
- * the loads of one overlap the other's; an odd count takes one more single entry.
- * rdi = r, rsi = table, rdx = entries, rcx = idx.
- */
-    .globl  p256_aff_lookup_x86_64_avx2
-    .hidden p256_aff_lookup_x86_64_avx2
-    .type   p256_aff_lookup_x86_64_avx2, @function
-    .p2align 5
-p256_aff_lookup_x86_64_avx2:
-    .cfi_startproc
-    _CET_ENDBR
-    vmovq   %rcx, %xmm0
-    vpbroadcastq %xmm0, %ymm0       /* want = idx in every lane */
-    movl    $1, %eax
-    vmovq   %rax, %xmm1
-    vpbroadcastq %xmm1, %ymm1       /* j = 1 (the entry number of table[0]) */
-    vpaddq  %ymm1, %ymm1, %ymm2     /* step = 2 */
-#if P256_PLANT_SCALAR_BUG == 3 /* negative control: the odd entries' counters are off */
-    vmovdqa %ymm1, %ymm3
-#else
-    vpaddq  %ymm1, %ymm1, %ymm3     /* j + 1 = 2 */
-#endif
-    vpxor   %ymm4, %ymm4, %ymm4     /* acc0 */
-    vpxor   %ymm5, %ymm5, %ymm5     /* acc1 */
-    movq    %rdx, %r8
-    shrq    $1, %r8                 /* pairs */
-    jz      2f
-1:
-    vpcmpeqq %ymm0, %ymm1, %ymm6
-    vpcmpeqq %ymm0, %ymm3, %ymm7
-    vpand   (%rsi), %ymm6, %ymm8
-    vpand   32(%rsi), %ymm6, %ymm9
-    vpand   64(%rsi), %ymm7, %ymm10
-    vpand   96(%rsi), %ymm7, %ymm11
-    vpor    %ymm8, %ymm4, %ymm4
-    vpor    %ymm9, %ymm5, %ymm5
-    vpor    %ymm10, %ymm4, %ymm4
-    vpor    %ymm11, %ymm5, %ymm5
-    vpaddq  %ymm2, %ymm1, %ymm1
-    vpaddq  %ymm2, %ymm3, %ymm3
-    addq    $128, %rsi
-    decq    %r8
-    jnz     1b
-2:
-    testq   $1, %rdx
-    jz      3f
-    vpcmpeqq %ymm0, %ymm1, %ymm6
-    vpand   (%rsi), %ymm6, %ymm8
-    vpand   32(%rsi), %ymm6, %ymm9
-    vpor    %ymm8, %ymm4, %ymm4
-    vpor    %ymm9, %ymm5, %ymm5
-3:
-    vmovdqu %ymm4, (%rdi)
-    vmovdqu %ymm5, 32(%rdi)
-    vzeroupper
-    ret
-    .cfi_endproc
-    .size   p256_aff_lookup_x86_64_avx2, .-p256_aff_lookup_x86_64_avx2
 
     .section .note.GNU-stack, "", @progbits

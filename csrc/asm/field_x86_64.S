@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * p256_x86_64.S: Montgomery multiplication and squaring in GF(p), p the P-256 prime,
+ * field_x86_64.S: Montgomery multiplication and squaring in GF(p), p the P-256 prime,
  * for x86-64 CPUs with BMI2 (MULX) and ADX (ADCX/ADOX). The portable C in field_impl.h
  * is the reference; tests/c/test_backend.c compares the two.
  *
@@ -53,7 +53,7 @@
 #else
 #define _CET_ENDBR
 #endif
-#include "p256_x86_64_mont.h"
+#include "x86_64_mont.h"
 
     .text
 
@@ -92,7 +92,7 @@
 .endm
 
 /*
- * The end of both functions: T -> r12..r15 (P256_REDUCE_T, p256_x86_64_mont.h, has the
+ * The end of both functions: T -> r12..r15 (P256_REDUCE_T, x86_64_mont.h, has the
  * bounds), stored to r, whose address is on the stack (the function's first push).
  */
 .macro P256_REDUCE_FINISH
@@ -105,7 +105,7 @@
     movq    %r15, 24(%rdi)
 .endm
 
-/* Multiplication: T = a*b (p256_x86_64_mont.h), then P256_REDUCE_FINISH. */
+/* Multiplication: T = a*b (x86_64_mont.h), then P256_REDUCE_FINISH. */
     .globl  p256_fe_mul_x86_64_adx
     .hidden p256_fe_mul_x86_64_adx
     .type   p256_fe_mul_x86_64_adx, @function
@@ -120,7 +120,7 @@ p256_fe_mul_x86_64_adx:
     P256_EPILOGUE
     .size   p256_fe_mul_x86_64_adx, .-p256_fe_mul_x86_64_adx
 
-/* Squaring: T = a^2 (p256_x86_64_mont.h), then P256_REDUCE_FINISH. */
+/* Squaring: T = a^2 (x86_64_mont.h), then P256_REDUCE_FINISH. */
     .globl  p256_fe_sqr_x86_64_adx
     .hidden p256_fe_sqr_x86_64_adx
     .type   p256_fe_sqr_x86_64_adx, @function

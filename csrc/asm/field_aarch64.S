@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * p256_aarch64.S: Montgomery multiplication and squaring in GF(p), p the P-256 prime,
+ * field_aarch64.S: Montgomery multiplication and squaring in GF(p), p the P-256 prime,
  * for AArch64 (A64, AAPCS64). The contract is field_asm.h's: four little-endian 64-bit
  * limbs, inputs < p, output < p, r may alias a or b, constant time.
  *
@@ -45,7 +45,7 @@
  * been loaded, which is what makes r == a, r == b and a == b safe.
  */
 
-#include "p256_aarch64_common.h"
+#include "aarch64_common.h"
 
     .text
 

@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * p256_scalar_aarch64.S: Montgomery multiplication and squaring modulo the P-256 group
+ * scalar_aarch64.S: Montgomery multiplication and squaring modulo the P-256 group
  * order n for AArch64 (A64, AAPCS64). Contract: csrc/scalar_asm.h.
  *
  *   void p256_scalar_mont_mul_aarch64(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
  *       r = a*b/R mod n, R = 2^256
  *   void p256_scalar_mont_sqr_aarch64(uint64_t r[4], const uint64_t a[4]);
  *       r = a^2/R mod n
- *   void p256_aff_lookup_aarch64_16(uint64_t *r, const uint64_t *table, uint64_t idx);
- *   void p256_aff_lookup_aarch64_64(uint64_t *r, const uint64_t *table, uint64_t idx);
- *       the constant-time table scan of 16 or 64 entries (NEON)
  *
  * Inputs < n, output < n; r may alias a or b (every input word is loaded before r is
  * stored). n = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551
@@ -22,8 +19,7 @@
  * that turns m*n into shifts, so m*n is four mul/umulh pairs against the constants.
  *
  * Constant time: only mul, umulh, adds/adcs/adc, subs/sbcs, csel, cset, mov/movk
- * (constants), the AdvSIMD dup, cmeq, bit and add, and loads/stores at fixed offsets
- * from the argument pointers (or post-indexed by constants) and sp; all
+ * (constants), and loads/stores at fixed offsets from the argument pointers and sp; all
  * on the Arm ARM's data-independent-timing list under PSTATE.DIT (DDI 0487, "About
  * PSTATE.DIT"). No branch but ret. make test-arm64 checks the object.
  *
@@ -33,7 +29,7 @@
 
 /* Symbol macros, the BTI landing pad and the object notes; leaf functions that never
  * spill the link register, so no PAC is needed. */
-#include "p256_aarch64_common.h"
+#include "aarch64_common.h"
 
     .text
 
@@ -239,68 +235,3 @@ P256_FUNC_BEGIN p256_scalar_mont_sqr_aarch64
     P256_ORD_FINAL x6, x7, x8, x9, x10
     ret
 P256_FUNC_END p256_scalar_mont_sqr_aarch64
-
-/*
- * p256_aff_lookup_aarch64_<N>(r = x0, table = x1, idx = x2), N = 16 or 64: r = the 8
- * words of entry idx - 1, or 0 when idx is 0 or > N. Every entry is loaded (post-indexed:
- * the addresses depend on nothing but N) and merged under the mask (counter == idx) by
- * BIT, so the result is the one matching entry or stays 0. Fully unrolled, no branch.
- * Even and odd entries go to separate accumulators and counters (two dependency chains
- * of N/2); at most one of the two sets is nonzero, so a final ADD merges them.
- * Registers: v0 = idx, v1 = 2, v2/v3 counters, v4-v7 and v20-v23 accumulators,
- * v16-v19 and v26-v29 entries, v24/v25 masks; v8-v15 (callee-saved) are not touched.
- */
-.macro P256_AFF_LOOKUP_NEON entries
-    P256_BTI_C
-    dup     v0.2d, x2
-    mov     x3, #1
-    dup     v2.2d, x3
-    mov     x3, #2
-    dup     v1.2d, x3
-#if P256_PLANT_SCALAR_BUG == 3 /* negative control: the odd entries' counters are off */
-    mov     v3.16b, v2.16b
-#else
-    dup     v3.2d, x3
-#endif
-    dup     v4.2d, xzr
-    mov     v5.16b, v4.16b
-    mov     v6.16b, v4.16b
-    mov     v7.16b, v4.16b
-    mov     v20.16b, v4.16b
-    mov     v21.16b, v4.16b
-    mov     v22.16b, v4.16b
-    mov     v23.16b, v4.16b
-    .rept   \entries / 2
-    ldp     q16, q17, [x1], #32
-    ldp     q18, q19, [x1], #32
-    ldp     q26, q27, [x1], #32
-    ldp     q28, q29, [x1], #32
-    cmeq    v24.2d, v2.2d, v0.2d
-    cmeq    v25.2d, v3.2d, v0.2d
-    bit     v4.16b, v16.16b, v24.16b
-    bit     v5.16b, v17.16b, v24.16b
-    bit     v6.16b, v18.16b, v24.16b
-    bit     v7.16b, v19.16b, v24.16b
-    bit     v20.16b, v26.16b, v25.16b
-    bit     v21.16b, v27.16b, v25.16b
-    bit     v22.16b, v28.16b, v25.16b
-    bit     v23.16b, v29.16b, v25.16b
-    add     v2.2d, v2.2d, v1.2d
-    add     v3.2d, v3.2d, v1.2d
-    .endr
-    add     v4.2d, v4.2d, v20.2d
-    add     v5.2d, v5.2d, v21.2d
-    add     v6.2d, v6.2d, v22.2d
-    add     v7.2d, v7.2d, v23.2d
-    stp     q4, q5, [x0]
-    stp     q6, q7, [x0, #32]
-    ret
-.endm
-
-P256_FUNC_BEGIN p256_aff_lookup_aarch64_16
-    P256_AFF_LOOKUP_NEON 16
-P256_FUNC_END p256_aff_lookup_aarch64_16
-
-P256_FUNC_BEGIN p256_aff_lookup_aarch64_64
-    P256_AFF_LOOKUP_NEON 64
-P256_FUNC_END p256_aff_lookup_aarch64_64

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * p256_point_aarch64.S: the Jacobian point formulas of group_impl.h for AArch64 (A64,
+ * group_aarch64.S: the Jacobian point formulas of group_impl.h for AArch64 (A64,
  * AAPCS64), with the field arithmetic inlined and the operands in registers. The
  * contract is group_asm.h's: each function returns the same limbs as its C twin
  * p256_<name>_c for every input, constant time, r may alias any input.
@@ -17,7 +17,7 @@
  *
  * Same limbs as the C: every field operation below returns the unique representative
  * in [0, p) of its exact result mod p (the multiplication and squaring are those of
- * p256_aarch64.S, the additions end in one conditional subtraction or addition of p),
+ * field_aarch64.S, the additions end in one conditional subtraction or addition of p),
  * and the formulas are the C's, so each intermediate equals the C's intermediate as an
  * element of GF(p) and hence limb for limb. The C's mul_small by 3 is two additions
  * here, by 4 and 8 a shift with one reduction (FSHL): the same element, so the same
@@ -44,7 +44,7 @@
  * paciasp/autiasp and ret. make test-arm64 checks the object for any other mnemonic.
  */
 
-#include "p256_aarch64_common.h"
+#include "aarch64_common.h"
 
 #define QA x4, x5, x6, x7
 #define QB x19, x20, x21, x22
@@ -115,7 +115,7 @@
 
 /*
  * d = a + b mod p for a, b < p: the sum s < 2p as five words, then s - p, kept unless it
- * borrowed (s < p): d < p. (Subtracting p0 = 2^64 - 1 is "adds #1", see p256_aarch64.S.)
+ * borrowed (s < p): d < p. (Subtracting p0 = 2^64 - 1 is "adds #1", see field_aarch64.S.)
  * d may be a or b. Clobbers TT0..TT4, SS0..SS3.
  */
 .macro FADD d0, d1, d2, d3, a0, a1, a2, a3, b0, b1, b2, b3
@@ -208,12 +208,12 @@
 #endif
 .endm
 
-/* ---- Montgomery multiplication and squaring (p256_aarch64.S's, in registers) -------- */
+/* ---- Montgomery multiplication and squaring (field_aarch64.S's, in registers) -------- */
 
 /*
  * One Montgomery step on the window t0..t4 (value < 2^320, m = t0): (t + m*p)/2^64 into
  * t1, t2, t3, t4, t0 (the new top word is a single bit). p = -1 mod 2^64 makes the
- * Montgomery factor 1, and m*p is shifts (see p256_aarch64.S, P256_RED5); here m<<32
+ * Montgomery factor 1, and m*p is shifts (see field_aarch64.S, P256_RED5); here m<<32
  * is a shifted-register operand of subs and adds (adcs has none), one instruction
  * less. Clobbers SS1..SS3.
  */
@@ -239,7 +239,7 @@
     adc     \w0, SS3, xzr
 .endm
 
-/* t0..t4 += (a0..a3)*bi (as P256_MUL_ROW in p256_aarch64_common.h; the window stays < 2^320). Clobbers SS*. */
+/* t0..t4 += (a0..a3)*bi (as P256_MUL_ROW in aarch64_common.h; the window stays < 2^320). Clobbers SS*. */
 .macro ROW bi, a0, a1, a2, a3, t0, t1, t2, t3, t4
     mul     SS0, \a0, \bi
     mul     SS1, \a1, \bi

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * p256_point_x86_64.S: the Jacobian point formulas of group_impl.h in x86-64 assembly
+ * group_x86_64.S: the Jacobian point formulas of group_impl.h in x86-64 assembly
  * for CPUs with BMI2 (MULX) and ADX (ADCX/ADOX), the point twins group_asm.h declares:
  *
  *   void p256_jac_double_x86_64_adx(p256_jac *r, const p256_jac *a);
@@ -41,7 +41,7 @@
  * value; the field macros use rax, rbx, rcx, rdx, rbp as temporaries and rdi/rsi for
  * masks and pointers.
  *
- * The products are those of p256_x86_64.S (p256_x86_64_mont.h has the shared code and
+ * The products are those of field_x86_64.S (x86_64_mont.h has the shared code and
  * the bounds: Gueron-Krasnov, eprint 2013/816, Montgomery reduction using the form of
  * p = 2^256 - 2^224 + 2^192 + 2^96 - 1, whose lowest word makes the Montgomery factor
  * m = t mod 2^64), with the result left in registers and the Montgomery step by MULX.
@@ -52,7 +52,7 @@
 #else
 #define _CET_ENDBR
 #endif
-#include "p256_x86_64_mont.h"
+#include "x86_64_mont.h"
 
     .section .rodata
     .p2align 5
@@ -261,7 +261,7 @@
  * The Montgomery step for P256_REDUCE_T: (w + m*p)/2^64 with m = w0 is
  * floor(w/2^64) + m*(p + 1)/2^64 = floor(w/2^64) + m*2^32 + m*p3*2^128, and here both
  * products are MULX (m*2^32 as a product by the constant 2^32). On the Intel core this
- * was measured on (a Xeon of the Sapphire Rapids class) the shifts of p256_x86_64.S's
+ * was measured on (a Xeon of the Sapphire Rapids class) the shifts of field_x86_64.S's
  * step compete with the carry chains for the same two ports, and MULX runs on others.
  * m*p3 < 2^128 and its high word is <= p3 - 1, so the final carry cannot wrap.
  */
@@ -275,7 +275,7 @@
     adcq    $0, \w0
 .endm
 
-/* T = a*b (p256_x86_64_mont.h) with rsi = a, rcx = b, reduced into r12..r15. */
+/* T = a*b (x86_64_mont.h) with rsi = a, rcx = b, reduced into r12..r15. */
     .p2align 5
     .type   p256_point_mul, @function
 p256_point_mul:
@@ -286,7 +286,7 @@ p256_point_mul:
     .cfi_endproc
     .size   p256_point_mul, .-p256_point_mul
 
-/* T = a^2 (p256_x86_64_mont.h) with rsi = a, reduced into r12..r15. */
+/* T = a^2 (x86_64_mont.h) with rsi = a, reduced into r12..r15. */
     .p2align 5
     .type   p256_point_sqr, @function
 p256_point_sqr:

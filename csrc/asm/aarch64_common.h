@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * p256_aarch64_common.h: what the AArch64 assembly files (csrc/asm/p256_*aarch64.S)
+ * aarch64_common.h: what the AArch64 assembly files (csrc/asm/<layer>_aarch64.S)
  * share, included once at the top of each: the symbol macros, the BTI landing pad, the
  * CIOS Montgomery multiplication of the mod-p and mod-n products, and
  * the object's notes (non-executable stack; the GNU property note under
@@ -84,8 +84,8 @@ _\name:
 #endif
 
 /*
- * The CIOS Montgomery multiplication both AArch64 products (mod p in p256_aarch64.S, mod n
- * in p256_scalar_aarch64.S) share; only the reduction step and the final subtraction
+ * The CIOS Montgomery multiplication both AArch64 products (mod p in field_aarch64.S, mod n
+ * in scalar_aarch64.S) share; only the reduction step and the final subtraction
  * differ, and are the macro arguments.
  *
  * P256_MUL_ROW: t0..t4 += a*bi, a = x3..x6: the low halves at words 0..3 (carry into word

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * p256_x86_64_mont.h: the parts of the MULX/ADX Montgomery multiplication and squaring
- * mod p shared by csrc/asm/p256_x86_64.S (the field functions) and
- * csrc/asm/p256_point_x86_64.S (the point formulas' internal products), whose register
- * saving and 512-bit products csrc/asm/p256_scalar_x86_64.S (mod n) uses too: saving the
+ * x86_64_mont.h: the parts of the MULX/ADX Montgomery multiplication and squaring
+ * mod p shared by csrc/asm/field_x86_64.S (the field functions) and
+ * csrc/asm/group_x86_64.S (the point formulas' internal products), whose register
+ * saving and 512-bit products csrc/asm/scalar_x86_64.S (mod n) uses too: saving the
  * callee-saved registers, the 512-bit products T = a*b and T = a^2 into r8..r15 and
  * their Montgomery reduction into r12..r15 (the Montgomery step, a macro argument, is
  * each file's own). Assembler macros
@@ -165,7 +165,7 @@
 /*
  * Reduction: T = (r8..r15) = a*b or a^2, T < p^2 -> (r12..r15) = T/R mod p, < p, with
  * every register but rsp free once the last MULX has read its operands. \step is the
- * Montgomery step macro (p256_x86_64.S's by shifts; p256_point_x86_64.S's by MULX):
+ * Montgomery step macro (field_x86_64.S's by shifts; group_x86_64.S's by MULX):
  * (w0, w1, w2, w3) -> (w1, w2, w3, w0) = (w + m*p)/2^64 with m = w0, the new top word
  * hi(m*p3) plus a carry in w0's register, temporaries rax, rbx, rdx.
  *

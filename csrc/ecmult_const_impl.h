@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* ecmult_const_impl.h: r = k*P by signed windows over a table of P, constant time
+ * in k. Contract: ecmult_const.h. */
+#ifndef P256_ECMULT_CONST_IMPL_H
+#define P256_ECMULT_CONST_IMPL_H
+
+#include "ecmult_const.h"
+#include "ecmult_common_impl.h"
+
+/*
+ * Variable base, constant time in k: signed 5-bit Booth windows over an affine table
+ * of 1..16 times P, top window first, 5 doublings (complete) between additions. P is
+ * public (an ECDH peer key), so the table is built with variable-time co-Z arithmetic.
+ *
+ * Why no addition meets acc == +-T (both finite). Before the addition of window i, acc
+ * = A_i P with A_i = sum_{j>i} d_j 2^(5(j-i)) = 32 (floor(k / 2^(5i+5)) + k_(5i+4)) (the
+ * Booth sums telescope), an integer >= 0 and a multiple of 32; T = d_i P, |d_i| <= 16.
+ *  - d_i = 0: T is masked. A_i = 0: every higher digit was 0, and acc is still the top
+ *    window's Z = 0 (doubling keeps Z = 0): masked. A_i != 0 is never 0 mod n: for i >= 1
+ *    A_i <= 32 (k / 2^10 + 1) < n; for i = 0, A_0 = k - d_0 < n + 16 and A_0 != n (n is
+ *    odd).
+ *  - A_i >= 32 and d_i != 0: A_i -+ d_i >= 16 > 0. For i >= 1, A_i + 16 < n. For i = 0,
+ *    A_0 + d_0 = k < n; A_0 - d_0 = k - 2 d_0 < n + 32 is 0 mod n only if it is n, i.e.
+ *    A_0 = n + d_0, a multiple of 32: d_0 = 15 (n = 17 mod 32), k = n + 30 >= n.
+ * (Out of contract, k = n + 30 meets acc == T and k = n meets acc == -T: the tests use
+ * them as negative controls.)
+ */
+#define P256_CONST_BITS 5
+#define P256_CONST_ENTRIES (1 << (P256_CONST_BITS - 1))
+#define P256_CONST_WINDOWS ((256 + P256_CONST_BITS - 1) / P256_CONST_BITS) /* 52 */
+
+P256_FN void p256_ecmult_const(p256_jac *r, const p256_scalar *k, const p256_aff *p)
+{
+    p256_jac acc;
+    p256_aff table[P256_CONST_ENTRIES], t;
+    uint64_t neg, idx;
+
+    /* table[j] = (j + 1) P; P is public, none of them is infinity (n > 16). */
+    p256_aff_multiples_vartime(table, p, P256_CONST_ENTRIES, 1);
+
+    /* Top window first: bits 254..259, 0 above bit 255, so its digit is 0, 1 or 2. */
+    idx = p256_booth(p256_scalar_bits(k, P256_CONST_BITS * (P256_CONST_WINDOWS - 1) - 1,
+                                      P256_CONST_BITS + 1),
+                     P256_CONST_BITS, &neg);
+    p256_aff_lookup(&t, table, P256_CONST_ENTRIES, idx);
+    p256_jac_from_aff(&acc, &t);
+    p256_fe_cmov(&acc.z, &p256_fe_zero, p256_mask_is_zero(idx)); /* digit 0: infinity */
+    for (int i = P256_CONST_WINDOWS - 2; i >= 0; i--) {
+        for (int d = 0; d < P256_CONST_BITS; d++)
+            p256_jac_double(&acc, &acc);
+        idx = p256_booth(p256_scalar_bits(k, P256_CONST_BITS * i - 1, P256_CONST_BITS + 1),
+                         P256_CONST_BITS, &neg);
+        p256_aff_lookup(&t, table, P256_CONST_ENTRIES, idx);
+        p256_aff_cneg(&t, &t, neg);
+        P256_ECMULT_ADD_PARTIAL(&acc, &acc, &t, p256_mask_is_zero(idx));
+    }
+    *r = acc;
+    p256_memzero(&acc, sizeof acc);
+    p256_memzero(&t, sizeof t);
+}
+
+#endif /* P256_ECMULT_CONST_IMPL_H */

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * modules/pubtable/main_impl.h: the per-key tables of pubtable.h: public Q, variable
+ * time. Built on the group layer and the comb of G (precomputed.h); Booth digits as in
+ * ecmult_common_impl.h.
+ */
+#ifndef P256_PUBTABLE_MAIN_IMPL_H
+#define P256_PUBTABLE_MAIN_IMPL_H
+
+#include "pubtable.h"
+#include "ecmult_common_impl.h"
+#include "group_impl.h"
+#include "precomputed.h"
+
+P256_INLINE int p256_pubtable_rows(int bits)
+{
+    return (257 + bits - 1) / bits;
+}
+
+P256_FN size_t p256_pubtable_size_of(int bits)
+{
+    if (bits < P256_PUBTABLE_MIN_BITS || bits > P256_PUBTABLE_MAX_BITS)
+        return 0;
+    return sizeof(p256_pubtable) +
+           (size_t)p256_pubtable_rows(bits) * ((size_t)1 << (bits - 1)) * sizeof(p256_aff);
+}
+
+/*
+ * Row by row: the row's base B (Jacobian) is doubled co-Z (DBLU), then the running sum
+ * j B and the addend B stay co-Z (ZADDU, 5M + 2S) up to 2^(bits-1) B; one inversion per
+ * row, walked back down the Z ratios, makes the row affine. The next base is 2 * (the
+ * last entry) = 2^bits B. No entry is infinity and no ZADDU meets +-B: an entry is
+ * m 2^k Q with 0 < m <= 128 < n, n prime.
+ */
+P256_FN void p256_pubtable_build_core_vartime(p256_pubtable *tab, int bits, const p256_aff *q)
+{
+    enum { MAXE = 1 << (P256_PUBTABLE_MAX_BITS - 1) };
+    p256_fe x[MAXE], y[MAXE], ratio[MAXE], ax, ay, z, zinv, zi2;
+    const int entries = 1 << (bits - 1), rows = p256_pubtable_rows(bits);
+    p256_jac base, last;
+    p256_aff *row;
+
+    tab->magic = 0;
+    tab->bits = (uint32_t)bits;
+    tab->rows = (uint32_t)rows;
+    p256_jac_from_aff(&base, q);
+    for (int i = 0; i < rows; i++) {
+        row = tab->t + (size_t)i * (size_t)entries;
+        x[0] = base.x;
+        y[0] = base.y;
+        p256_dblu_jac_vartime(&x[1], &y[1], &ax, &ay, &ratio[1], &base);
+        z = base.z;
+        p256_fe_mul(&z, &z, &ratio[1]);
+        for (int j = 2; j < entries; j++) {
+            p256_zaddu_vartime(&x[j], &y[j], &ax, &ay, &x[j - 1], &y[j - 1], &ratio[j]);
+            p256_fe_mul(&z, &z, &ratio[j]);
+        }
+        last.x = x[entries - 1];
+        last.y = y[entries - 1];
+        last.z = z;
+        p256_jac_double(&base, &last);
+
+        p256_fe_inv_vartime(&zinv, &z);
+        for (int j = entries - 1; j >= 0; j--) {
+            p256_fe_sqr(&zi2, &zinv);
+            p256_fe_mul(&row[j].x, &x[j], &zi2);
+            p256_fe_mul(&zi2, &zi2, &zinv);
+            p256_fe_mul(&row[j].y, &y[j], &zi2);
+            if (j > 0)
+                p256_fe_mul(&zinv, &zinv, &ratio[j]);
+        }
+    }
+    tab->magic = P256_PUBTABLE_MAGIC;
+}
+
+/* acc += d * row[|d| - 1] (y negated for d < 0) for the Booth digit of window i of k. */
+P256_INLINE void p256_comb_add_vartime(p256_jac *acc, const p256_aff *row, const p256_scalar *k,
+                                       int i, int bits)
+{
+    uint64_t neg, idx;
+    p256_aff pt;
+    idx = p256_booth(p256_scalar_bits(k, bits * i - 1, bits + 1), (int)bits, &neg);
+    if (idx == 0)
+        return;
+    pt = row[idx - 1];
+    if (neg)
+        p256_fe_neg(&pt.y, &pt.y);
+    p256_jac_add_aff_vartime(acc, acc, &pt);
+}
+
+P256_FN void p256_ecmult_pubtable_vartime(p256_jac *r, const p256_scalar *u1,
+                                         const p256_scalar *u2, const p256_pubtable *tab)
+{
+    const int bits = (int)tab->bits, rows = p256_pubtable_rows(bits), entries = 1 << (bits - 1);
+    p256_jac acc = {p256_fe_one, p256_fe_one, p256_fe_zero};
+
+    /* Booth digits are in [-2^(bits-1), 2^(bits-1)]: idx - 1 < entries, always in the row. */
+    for (int i = 0; i < P256_COMB_WINDOWS; i++)
+        p256_comb_add_vartime(&acc, p256_comb_table[i], u1, i, P256_COMB_BITS);
+    for (int i = 0; i < rows; i++)
+        p256_comb_add_vartime(&acc, tab->t + (size_t)i * (size_t)entries, u2, i, bits);
+    *r = acc;
+}
+
+#endif /* P256_PUBTABLE_MAIN_IMPL_H */

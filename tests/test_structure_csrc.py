@@ -1,0 +1,214 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The structure of the C core: one CPU layer (only csrc/cpu.h and csrc/cpu_aarch64.h ask
+the CPU or the OS which instruction sets it has), an #include graph without a cycle, and
+a map of the tree in docs/development.md that lists every C file and Python module.
+Everything here reads source text; nothing is compiled."""
+
+import fnmatch
+import os
+import re
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+C_TREES = ("csrc", os.path.join("tests", "c"))
+C_SUFFIXES = (".c", ".h", ".S")
+
+# The CPU layer: the only files allowed to run a feature test.
+CPU_LAYER = {"csrc/cpu.h", "csrc/cpu_aarch64.h"}
+
+# Ways of asking for a feature: the CPUID instruction, its compiler wrappers and header,
+# XGETBV (named, or as its opcode bytes 0f 01 d0), the compilers' feature builtins, the
+# auxiliary vector (Linux, FreeBSD), sysctl (macOS), the aarch64 ID registers (op0 = 3,
+# op1 = 0, CRn = 0, by name or in the S3_0_C0_Cm_n form), /proc/cpuinfo.
+FEATURE_TESTS = re.compile(
+    r"\bcpuid\b|__get_cpuid|__cpuid|xgetbv"
+    r"|0x0f\s*,\s*0x01\s*,\s*0xd0|\b15\s*,\s*1\s*,\s*208\b"
+    r"|__builtin_cpu_(?:supports|init|is)"
+    r"|\bgetauxval\b|\belf_aux_info\b|sys/auxv\.h|\bsysctlbyname\b"
+    r"|\bID_AA64\w*|\bS3_0_C0_C\d+_\d+|/proc/cpuinfo",
+    re.IGNORECASE)
+
+# String and character literals are kept (inline assembly lives in them); comments go.
+_TOKENS = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/|//[^\n]*', re.DOTALL)
+
+
+def strip_comments(text):
+    """text without its C comments, newlines kept (so line numbers stay right)."""
+    def keep(m):
+        tok = m.group(0)
+        return tok if tok[0] in "\"'" else "\n" * tok.count("\n") + " "
+    return _TOKENS.sub(keep, text)
+
+
+def feature_tests(text):
+    """[(line, what)] of every feature test in a C or assembly source."""
+    code = strip_comments(text)
+    return [(code.count("\n", 0, m.start()) + 1, m.group(0)) for m in FEATURE_TESTS.finditer(code)]
+
+
+def c_sources():
+    """{path relative to the root, with /: text} of every C and assembly file of the trees."""
+    out = {}
+    for tree in C_TREES:
+        for dirpath, _, files in os.walk(os.path.join(ROOT, tree)):
+            for fname in files:
+                if fname.endswith(C_SUFFIXES):
+                    path = os.path.join(dirpath, fname)
+                    with open(path, encoding="utf-8") as f:
+                        out[os.path.relpath(path, ROOT).replace(os.sep, "/")] = f.read()
+    return out
+
+
+def test_feature_tests_only_in_the_cpu_layer():
+    sources = c_sources()
+    assert CPU_LAYER <= set(sources)
+    found = ["%s:%d: %s" % (path, line, what) for path, text in sorted(sources.items())
+             if path not in CPU_LAYER for line, what in feature_tests(text)]
+    assert found == [], "feature tests outside csrc/cpu.h, csrc/cpu_aarch64.h:\n" + "\n".join(found)
+
+
+def test_feature_test_scanner_flags_plants():
+    """Negative control: every spelling is flagged, in code and in inline assembly; the
+    layer itself is found to test features; comments are not code."""
+    plants = [
+        "#include <cpuid.h>\n",
+        "if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;\n",
+        "__get_cpuid_max(0, NULL);\n",
+        "__cpuid_count(7, 0, a, b, c, d);\n",
+        '__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(7), "c"(0));\n',
+        'unsigned long long x = _xgetbv(0);\n',
+        '__asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(lo), "=d"(hi) : "c"(0));\n',
+        '__asm__ volatile(".byte 0x0F,0x01,0xD0" : "=a"(lo), "=d"(hi) : "c"(0));\n',
+        "if (__builtin_cpu_supports(\"avx2\")) f();\n",
+        "__builtin_cpu_init();\n",
+        "unsigned long h = getauxval(AT_HWCAP);\n",
+        "#include <sys/auxv.h>\n",
+        'sysctlbyname("hw.optional.arm.FEAT_DIT", &v, &len, NULL, 0);\n',
+        '__asm__ __volatile__("mrs %0, S3_0_C0_C4_0" : "=r"(pfr0));\n',
+        '__asm__ __volatile__("mrs %0, ID_AA64ISAR0_EL1" : "=r"(isar0));\n',
+        "\tcpuid\n",
+        'FILE *f = fopen("/proc/cpuinfo", "r");\n',
+    ]
+    for plant in plants:
+        assert feature_tests("int f(void)\n{\n" + plant + "}\n"), plant
+    assert feature_tests("int x;\n/* a\n */ int y; __cpuid(1, a, b, c, d);\n") == [(3, "__cpuid")]
+    assert feature_tests("/* reads CPUID leaf 7 and getauxval(AT_HWCAP) */\n"
+                         "// __builtin_cpu_supports(\"avx2\")\nint cpuid_leaf;\n") == []
+    assert len(feature_tests(c_sources()["csrc/cpu.h"])) >= 5
+
+
+# ---- The #include graph of csrc -------------------------------------------------------
+
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.MULTILINE)
+
+
+def include_graph(sources, search=("csrc",)):
+    """{file: set of files it includes} over {path: text}: a quoted #include resolves to
+    the including file's directory first, then to each of `search` (the -I directories),
+    as the compilers do; includes of files outside `sources` (system headers) are left out."""
+    graph = {path: set() for path in sources}
+    for path, text in sources.items():
+        here = os.path.dirname(path)
+        for name in _INCLUDE.findall(strip_comments(text)):
+            for base in (here,) + tuple(search):
+                target = os.path.normpath(os.path.join(base, name)).replace(os.sep, "/")
+                if target in sources:
+                    graph[path].add(target)
+                    break
+    return graph
+
+
+def test_csrc_include_graph_has_no_cycle():
+    from test_structure import find_cycle  # the cycle finder of the Python import graph
+    core = {p: t for p, t in c_sources().items() if p.startswith("csrc/")}
+    graph = include_graph(core)
+    assert "csrc/field_impl.h" in graph["csrc/p256.c"]
+    assert "csrc/modules/pubtable/pubtable.h" in graph["csrc/modules/pubtable/main_impl.h"]
+    assert "csrc/asm/x86_64_mont.h" in graph["csrc/asm/field_x86_64.S"]
+    cycle = find_cycle(graph)
+    assert cycle is None, " -> ".join(cycle)
+
+
+def test_include_cycle_detector_finds_cycles():
+    """Negative control: a cycle through a module's own directory and the -I directory, and
+    one through an assembly header, are found; a comment is no include."""
+    from test_structure import find_cycle
+    planted = {
+        "csrc/ecdsa.h": '#include "modules/pubtable/pubtable.h"\n',
+        "csrc/modules/pubtable/pubtable.h": '#include "main_impl.h"\n',
+        "csrc/modules/pubtable/main_impl.h": '#include "ecdsa.h"\n',
+    }
+    assert find_cycle(include_graph(planted)) == [
+        "csrc/ecdsa.h", "csrc/modules/pubtable/pubtable.h",
+        "csrc/modules/pubtable/main_impl.h", "csrc/ecdsa.h"]
+    asm = {"csrc/asm/a.S": '#include "m.h"\n', "csrc/asm/m.h": '  #  include "a.S"\n'}
+    assert find_cycle(include_graph(asm)) is not None
+    comment = {"csrc/a.h": '/* #include "b.h" */\n', "csrc/b.h": '#include "a.h"\n'}
+    assert find_cycle(include_graph(comment)) is None
+
+
+# ---- docs/development.md's map of the tree ----------------------------------------------
+
+DEV_DOC = os.path.join(ROOT, "docs", "development.md")
+
+
+def tree_map(text):
+    """{top directory: set of names and glob patterns} from the ```text block under
+    "## Layout": each line at column 0 opens a directory's section; every word of its
+    entries (split at blanks and at , ; : / ( )) is a name or pattern."""
+    block = text.split("## Layout", 1)[1].split("```text", 1)[1].split("```", 1)[0]
+    out, top = {}, None
+    for line in block.splitlines():
+        if not line.strip():
+            continue
+        if not line[0].isspace():
+            top = line.split()[0]
+            out[top] = set()
+            line = line[len(top):]
+        if top is not None:
+            out[top].update(w for w in re.split(r"[\s,;:/()]+", line) if w)
+    return out
+
+
+def unmapped(names, words):
+    """The names (paths relative to the section's directory) that no word matches, by
+    basename or by path; words may be glob patterns (field*.h, asm/*_aarch64.S)."""
+    def listed(name):
+        return any(fnmatch.fnmatchcase(os.path.basename(name), w) or fnmatch.fnmatchcase(name, w)
+                   for w in words)
+    return sorted(n for n in names if not listed(n))
+
+
+def csrc_files():
+    out = []
+    for dirpath, _, files in os.walk(os.path.join(ROOT, "csrc")):
+        out += [os.path.relpath(os.path.join(dirpath, f), os.path.join(ROOT, "csrc"))
+                .replace(os.sep, "/") for f in files if not f.endswith((".pyc", ".o"))]
+    return out
+
+
+def package_modules():
+    pkg = os.path.join(ROOT, "src", "p256")
+    return [os.path.splitext(f)[0] if f.endswith(".py") else f
+            for f in os.listdir(pkg) if f.endswith((".py", ".pyi", ".typed"))]
+
+
+def test_development_map_lists_every_c_file_and_module():
+    with open(DEV_DOC, encoding="utf-8") as f:
+        tree = tree_map(f.read())
+    assert unmapped(csrc_files(), tree["csrc/"]) == [], "csrc files missing from docs/development.md's Layout"
+    assert unmapped(package_modules(), tree["src/p256/"]) == [], \
+        "src/p256 modules missing from docs/development.md's Layout"
+
+
+def test_development_map_check_finds_omissions():
+    """Negative control: a map without the cpu.h line, or without _keys, is caught, and a
+    file or module the map has never heard of is reported."""
+    with open(DEV_DOC, encoding="utf-8") as f:
+        text = f.read()
+    tree = tree_map(text)
+    assert unmapped(["cpu.h", "modules/pubtable/main_impl.h", "asm/field_x86_64.S"],
+                    tree["csrc/"]) == []
+    assert unmapped(["frobnicate_impl.h"], tree["csrc/"]) == ["frobnicate_impl.h"]
+    assert unmapped(["_frobnicate"], tree["src/p256/"]) == ["_frobnicate"]
+    assert unmapped(["cpu.h"], tree_map(re.sub(r"\bcpu\.h\b", "", text))["csrc/"]) == ["cpu.h"]
+    assert unmapped(["_keys"], tree_map(re.sub(r"\b_keys\b", "", text))["src/p256/"]) == ["_keys"]

@@ -19,7 +19,7 @@ CORE_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo cc)
 CCS     ?= $(sort $(CORE_CC) $(shell for c in gcc clang; do command -v $$c >/dev/null 2>&1 && echo $$c; done))
 
 .PHONY: test pytest pytest-portable venv ctest ctime fuzz bench bench-c install clean asan \
-        ctest-ifma-plant ctest-ifma-asan bench-batch
+        ctest-ifma-plant ctest-ifma-asan bench-batch ctest-recover-plant ctest-variants
 
 bootstrap-%:
 	@tools/bootstrap.sh $*
@@ -145,7 +145,7 @@ ctest: | bootstrap-ctest
 	        echo "ctest [$$cc$(comma) $(v)]: test_point_asm missed planted point bug $$k: the harness is broken"; exit 1; fi; \
 	    echo "ctest [$$cc$(comma) $(v)]: test_point_asm caught planted point bug $$k (negative control): $$(tail -1 $$b.log)"; \
 	done; done;))
-	@$(MAKE) --no-print-directory ctest-ifma-plant
+	@$(MAKE) --no-print-directory ctest-ifma-plant ctest-recover-plant ctest-variants
 
 # The IFMA batch engine's negative controls: test_batch_ifma.c built with each planted
 # bug (P256_PLANT_IFMA_BUG: exceptional lanes not re-verified; a lost subtraction fixup
@@ -161,6 +161,31 @@ ctest-ifma-plant: | bootstrap-ctest
 	        echo "ctest-ifma-plant: planted bug $$p went unnoticed: test_batch_ifma.c is broken"; exit 1; fi; \
 	    echo "ctest-ifma-plant: planted bug $$p caught: $$(tail -n 1 $$b.log)"; \
 	done
+
+# The recovery module's negative control: test_recover.c built with a planted wrong
+# multiplication (P256_PLANT_RECOVER_BUG=1: s instead of s/r) must fail, because the
+# module verifies every key it recovers.
+ctest-recover-plant: | bootstrap-ctest
+	@mkdir -p tests/c/bin
+	@set -e; b=tests/c/bin/test_recover-plant1; \
+	$(CORE_CC) $(CTEST_FLAGS) -DP256_PLANT_RECOVER_BUG=1 -o $$b tests/c/test_recover.c; \
+	if $$b > $$b.log 2>&1; then \
+	    echo "ctest-recover-plant: the planted bug went unnoticed: test_recover.c is broken"; exit 1; fi; \
+	echo "ctest-recover-plant: planted bug caught: $$(tail -n 1 $$b.log)"
+
+# p256_pubkey is one representation in every variant (p256.h): tests/c/variants_pubkey.c
+# linked with an object of each variant this CPU runs (as the extension links them), per
+# compiler.
+ctest-variants: | bootstrap-ctest
+	@mkdir -p tests/c/bin
+	@set -e; for cc in $(CCS); do objs=""; srcs=""; defs=""; \
+	$(foreach v,$(RUN_VARIANTS),o=tests/c/bin/p256-$(v)-$$cc.o; \
+	    $$cc $(CTEST_FLAGS) -c -DP256_VARIANT=p256_api_$(v) $(call vcol,4,$(v)) -o $$o csrc/p256.c; \
+	    objs="$$objs $$o"; srcs="$$srcs $(call vcol,5,$(v))"; \
+	    defs="$$defs -DHAVE_$$(echo $(v) | tr a-z A-Z)";) \
+	b=tests/c/bin/variants_pubkey-$$cc; \
+	$$cc $(CTEST_FLAGS) $$defs -o $$b tests/c/variants_pubkey.c $$objs $$srcs; \
+	echo "ctest-variants [$$cc]: $$($$b)"; done
 
 # test_batch_ifma.c once with ASan + UBSan (also run by make asan).
 ctest-ifma-asan: | bootstrap-ctest

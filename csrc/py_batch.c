@@ -5,9 +5,9 @@
  *
  * Batch(items, PublicKey, raw, hash_id, offset, group, limit) takes one chunk of the
  * caller's stream (at most `limit` items from an iterator) apart under the GIL: for
- * verify_many, (PublicKey, sig, msg) triples (the key's 65 bytes and the signature's
- * bytes, at most 72, are copied; a precomputed key's table, PublicKey._t, is referenced; a
- * bytes message is referenced, any other buffer copied); for p256verify_many (hash_id ==
+ * verify_many, (PublicKey, sig, msg) triples (the key's 65 bytes, from its native object,
+ * and the signature's bytes, at most 72, are copied; a precomputed key's table is
+ * referenced; a bytes message is referenced, any other buffer copied); for p256verify_many (hash_id ==
  * BATCH_EIP7951, PublicKey ignored), 160-byte EIP-7951 inputs h || r || s || qx || qy. A
  * wrong type raises TypeError naming the item's index plus `offset` (its index in the
  * whole stream), before any work on this chunk, and the iterator is left just after it.
@@ -269,16 +269,10 @@ static int batch_take_eip(batch_item *it, PyObject *obj, Py_ssize_t index)
 static int batch_take(batch_item *it, PyObject *triple, Py_ssize_t index, PyObject *pk_type,
                       int raw)
 {
-    static PyObject *name_b = NULL; /* interned "_b", the PublicKey's uncompressed SEC1 */
-    static PyObject *name_t = NULL; /* interned "_t", its PublicTable or None */
-    PyObject *t, *pk, *pub, *tab;
+    PyObject *t, *pk, *pub;
     byteview sig, msg;
     int rc = -1;
 
-    if (name_b == NULL && (name_b = PyUnicode_InternFromString("_b")) == NULL)
-        return -1;
-    if (name_t == NULL && (name_t = PyUnicode_InternFromString("_t")) == NULL)
-        return -1;
     t = PyTuple_CheckExact(triple) ? (Py_INCREF(triple), triple) : PySequence_Tuple(triple);
     if (t == NULL && !PyErr_ExceptionMatches(PyExc_TypeError))
         return -1;
@@ -297,29 +291,19 @@ static int batch_take(batch_item *it, PyObject *triple, Py_ssize_t index, PyObje
         return -1;
     }
     pk = PyTuple_GET_ITEM(t, 0);
-    if (!PyObject_TypeCheck(pk, (PyTypeObject *)pk_type)) {
+    if (!PyObject_TypeCheck(pk, (PyTypeObject *)pk_type) || p256py_point_get(pk) == NULL) {
         PyErr_Format(PyExc_TypeError, "items[%zd][0] must be a PublicKey, not %.100s", index,
                      Py_TYPE(pk)->tp_name);
         goto out;
     }
-    pub = PyObject_GetAttr(pk, name_b);
-    if (pub == NULL)
+    /* The key object's own fields: its SEC1 form (made once) and its table, if any (a
+     * reference: a precompute() of another window may replace the key's meanwhile). */
+    if ((pub = p256py_point_sec1(pk)) == NULL)
         goto out;
-    if (!PyBytes_CheckExact(pub) || PyBytes_GET_SIZE(pub) != 65) {
-        Py_DECREF(pub);
-        PyErr_Format(PyExc_TypeError, "items[%zd][0] is a corrupted PublicKey", index);
-        goto out;
-    }
     memcpy(it->pub, PyBytes_AS_STRING(pub), 65);
     Py_DECREF(pub);
-    tab = PyObject_GetAttr(pk, name_t); /* None, or a table built for exactly this _b */
-    if (tab == NULL)
-        goto out;
-    it->table = p256py_pubtable_get(tab);
-    if (it->table != NULL)
-        it->table_obj = tab;
-    else
-        Py_DECREF(tab);
+    it->table_obj = p256py_point_table(pk);
+    it->table = p256py_pubtable_get(it->table_obj);
 
     if (byteview_get(&sig, PyTuple_GET_ITEM(t, 1), "signature") < 0)
         goto bad_buffer;
@@ -534,14 +518,9 @@ static int batch_verify_group(batch_item *items, Py_ssize_t count, int raw, int 
     for (Py_ssize_t i = 0; i < count; i++) {
         batch_item *it = &items[i];
         size_t digest_len = 32;
-        int ok = it->well_formed;
         it->result = 0;
-        if (ok && raw)
-            memcpy(rs[m], it->sig, 64);
-        else if (ok)
-            ok = p256_sig_from_der(rs[m], it->sig, it->sig_len);
-        if (!ok)
-            continue;
+        if (!it->well_formed || p256_sig_parse(rs[m], it->sig, it->sig_len, raw) != P256_SIG_OK)
+            continue; /* malformed, or r or s outside [1, n-1]: False without the engine */
         if (hash == BATCH_EIP7951)
             memcpy(digest[m], it->msg, 32); /* the hash as a 256-bit integer (EIP-7951) */
         else if ((digest_len = p256_digest(hash, it->msg, it->msg_len, digest[m])) == 0)

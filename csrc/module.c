@@ -226,7 +226,7 @@ PyMODINIT_FUNC PyInit__core(void)
     /* The field backend, once, before anything runs (backend.c; docs/backends.md). */
     {
         char err[300];
-        if (p256_backend_select(getenv("P256_BACKEND"), err, sizeof err) != 0) {
+        if (p256_backend_select(err, sizeof err) != 0) {
             PyErr_SetString(PyExc_ImportError, err);
             return NULL;
         }

@@ -18,7 +18,6 @@
 #include "ecdsa_impl.h"
 #include "random_impl.h"
 #include "aes_impl.h"
-#include "batch_ifma_impl.h"
 #include "cpu_aarch64.h" /* PSTATE.DIT around secret work: p256_dit_on/restore */
 
 /* p256.h's nonce ids are hash.h's ids (C99 has no static_assert: a negative array size). */
@@ -287,13 +286,20 @@ int p256_pubtable_build_pubkey_vartime(void *table, size_t table_len, int bits,
     return 1;
 }
 
-int p256_verify_pubtable_vartime(const void *table, const uint8_t rs[64], const uint8_t *digest,
-                                 size_t digest_len)
+/* table as a completed per-key table, or NULL for memory that is not one's header. */
+static const p256_pubtable *p256_pubtable_checked(const void *table)
 {
     const p256_pubtable *tab = (const p256_pubtable *)table;
     if (tab->magic != P256_PUBTABLE_MAGIC || p256_pubtable_size_of((int)tab->bits) == 0)
-        return 0;
-    return p256_ecdsa_verify_pubtable_vartime(tab, rs, digest, digest_len);
+        return NULL;
+    return tab;
+}
+
+int p256_verify_pubtable_vartime(const void *table, const uint8_t rs[64], const uint8_t *digest,
+                                 size_t digest_len)
+{
+    const p256_pubtable *tab = p256_pubtable_checked(table);
+    return tab != NULL && p256_ecdsa_verify_pubtable_vartime(tab, rs, digest, digest_len);
 }
 
 int p256_sig_from_der(uint8_t rs[64], const uint8_t *der, size_t len)
@@ -413,32 +419,6 @@ const char *p256_aes_impl(void)
     return p256_aes_impl_name();
 }
 
-/* The 8-lane IFMA engine (batch_ifma.h) where it runs, else the loop of the verifier. */
-int p256_verify_batch_vartime(uint8_t *results, const p256_verify_item *items, size_t n,
-                              int engine)
-{
-    if (engine == P256_BATCH_AUTO)
-        engine = p256_ifma_available() ? P256_BATCH_IFMA : P256_BATCH_SCALAR;
-    if (engine == P256_BATCH_IFMA) {
-        if (!p256_ifma_available())
-            return 0;
-        p256_ifma_verify_batch_vartime(results, items, n);
-        return 1;
-    }
-    if (engine != P256_BATCH_SCALAR)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        results[i] = (uint8_t)p256_ecdsa_verify_sec1_vartime(items[i].pub, items[i].pub_len,
-                                                             items[i].rs, items[i].digest,
-                                                             items[i].digest_len);
-    return 1;
-}
-
-const char *p256_batch_engine(void)
-{
-    return p256_ifma_available() ? "avx512-ifma" : "scalar";
-}
-
 void *p256_wipe(void *p, size_t n)
 {
     p256_memzero(p, n);
@@ -447,6 +427,7 @@ void *p256_wipe(void *p, size_t n)
 
 /* The modules of the core, after it (each defines its API functions). */
 #include "modules/recovery/main_impl.h"
+#include "modules/batch/main_impl.h"
 
 /* In the extension, this variant's table (p256.h, Variants); backend.c picks one. */
 #if defined(P256_VARIANT)

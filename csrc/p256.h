@@ -237,6 +237,30 @@ P256_API int p256_verify_batch_vartime(uint8_t *results, const p256_verify_item 
 /* "avx512-ifma" or "scalar": the engine P256_BATCH_AUTO uses on this CPU. */
 P256_API const char *p256_batch_engine(void);
 
+/*
+ * A batch as callers hold it (the batch module, csrc/modules/batch, decides the rest):
+ * per item the key, loaded (key) or as SEC1 bytes (key NULL: validated here, an invalid
+ * one is False), its per-key table or NULL, the signature as it came (strict DER, or
+ * r||s when raw), and the message, hashed with `hash` (a P256_NONCE_SHA* id), or for
+ * P256_BATCH_PREHASHED the digest itself. results[i] = 1 exactly when
+ * p256_verify(key, parsed signature, H(msg)) would be 1, for every i < n, on `engine`
+ * (P256_BATCH_*). Returns 1, or 0 with results untouched for an unknown engine or hash,
+ * or IFMA asked for where it cannot run. Public data: variable time.
+ */
+typedef struct {
+    const p256_pubkey *key;
+    const uint8_t *pub; /* when key is NULL */
+    size_t pub_len;
+    const void *table;  /* NULL, or a table p256_pubtable_build* made for this key */
+    const uint8_t *sig;
+    size_t sig_len;
+    const uint8_t *msg;
+    size_t msg_len;
+} p256_batch_item;
+#define P256_BATCH_PREHASHED (-2)
+P256_API int p256_batch_verify_vartime(uint8_t *results, const p256_batch_item *items, size_t n,
+                                       int raw, int hash, int engine);
+
 /* Wipes n bytes at p (secrets the caller held) in a way the compiler may not drop;
  * returns p, as memset does (and so that every API function returns a value). */
 P256_API void *p256_wipe(void *p, size_t n);
@@ -314,6 +338,10 @@ P256_API void *p256_wipe(void *p, size_t n);
       (uint8_t *results, const p256_verify_item *items, size_t n, int engine),            \
       (results, items, n, engine))                                                        \
     X(const char *, batch_engine, (void), ())                                             \
+    X(int, batch_verify_vartime,                                                          \
+      (uint8_t *results, const p256_batch_item *items, size_t n, int raw, int hash,       \
+       int engine),                                                                       \
+      (results, items, n, raw, hash, engine))                                             \
     X(void *, wipe, (void *p, size_t n), (p, n))
 
 /* One variant of the core: a pointer per API function, in list order. */

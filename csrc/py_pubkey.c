@@ -216,8 +216,8 @@ static PyObject *point_verify_digest(PublicPointObject *self, PyObject *const *a
     return res;
 }
 
-/* _window() -> the table's window in bits, 0 without one. */
-static PyObject *point_window(PublicPointObject *self, PyObject *unused)
+/* _table_bits() -> the table's window in bits, 0 without one. */
+static PyObject *point_table_bits(PublicPointObject *self, PyObject *unused)
 {
     (void)unused;
     return PyLong_FromLong(self->table == NULL ? 0 : p256py_pubtable_bits(self->table));
@@ -310,7 +310,7 @@ static PyMethodDef point_methods[] = {
      "_verify(sig, msg, hash_id, raw, low_s) -> bool (the core hashes msg)."},
     {"_verify_digest", (PyCFunction)(void (*)(void))point_verify_digest, METH_FASTCALL,
      "_verify_digest(sig, digest, size, raw, low_s) -> bool."},
-    {"_window", (PyCFunction)point_window, METH_NOARGS, "The table's window, 0 for none."},
+    {"_table_bits", (PyCFunction)point_table_bits, METH_NOARGS, "The table's window, 0 for none."},
     {"_set_table", (PyCFunction)point_set_table, METH_O, "_set_table(PublicTable)."},
     {"_recover", (PyCFunction)(void (*)(void))point_recover, METH_FASTCALL | METH_CLASS,
      "_recover(rs, digest, recovery_id) -> key, or the int reason (P256_RECOVER_*)."},

@@ -666,19 +666,19 @@ class PublicKey(_core.PublicPoint):
         """
         if type(window) is not int:
             raise TypeError("window must be an int, not %s" % type(window).__name__)
-        if self._window() == window:
+        if self._table_bits() == window:
             return self
         if not 4 <= window <= 8:
             raise ValueError("window must be 4 to 8 bits, got %d" % window)
         with _BUILD_LOCKS[hash(self) & 15]:
-            if self._window() != window:
+            if self._table_bits() != window:
                 self._set_table(_PublicTable(self, window))  # published only once complete
         return self
 
     @property
     def is_precomputed(self) -> bool:
         """Whether [precompute][p256.PublicKey.precompute] has built this key's table."""
-        return self._window() != 0
+        return self._table_bits() != 0
 
     # Key recovery (SEC 1 v2, 4.1.6; the native core recovers, this checks the arguments).
 

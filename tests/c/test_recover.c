@@ -8,7 +8,7 @@
  *     (p256_ecdsa_recovery_id) and recovery finds the key the construction made;
  *   - the refusals: r + n >= p, an x with no point, r or s out of range, an id outside 0..3.
  * Built with -DP256_PLANT_RECOVER_BUG=1 (s instead of s/r) it must fail: the module's own
- * verification of the key it found catches a wrong computation (make ctest runs it).
+ * verification of the key it found catches a wrong computation (make ctest-module-plants).
  */
 #include "harness.h"
 #include "p256.c"

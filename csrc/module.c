@@ -57,6 +57,25 @@ static PyObject *core_sig_parse(PyObject *self, PyObject *const *args, Py_ssize_
     return PyBytes_FromStringAndSize((const char *)rs, 64);
 }
 
+/* sig_encode(rs) -> the minimal DER of a 64-byte r||s (the one DER signature writer). */
+static PyObject *core_sig_encode(PyObject *self, PyObject *rs_obj)
+{
+    byteview rs;
+    uint8_t der[72];
+    size_t len;
+    (void)self;
+    if (byteview_get(&rs, rs_obj, "signature") < 0)
+        return NULL;
+    if (rs.len != 64) {
+        byteview_release(&rs);
+        PyErr_SetString(PyExc_ValueError, "r||s must be 64 bytes");
+        return NULL;
+    }
+    len = p256_sig_to_der(der, rs.buf);
+    byteview_release(&rs);
+    return PyBytes_FromStringAndSize((const char *)der, (Py_ssize_t)len);
+}
+
 /* digest(hash_id, msg) -> bytes: the core's hash (the one every entry point uses). */
 static PyObject *core_digest(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -171,6 +190,8 @@ static PyMethodDef core_methods[] = {
     {"backend", core_backend, METH_NOARGS, "Name of the field-arithmetic backend in use."},
     {"sig_parse", (PyCFunction)(void (*)(void))core_sig_parse, METH_FASTCALL,
      "sig_parse(sig, raw) -> 64-byte r||s (r, s in [1, n-1]), or the int reason (P256_SIG_*)."},
+    {"sig_encode", core_sig_encode, METH_O,
+     "sig_encode(rs) -> the minimal DER encoding of a 64-byte r||s."},
     {"digest", (PyCFunction)(void (*)(void))core_digest, METH_FASTCALL,
      "digest(hash_id, msg) -> the message's digest by the core's hash."},
     {"scalar_base_mult", core_scalar_base_mult, METH_O,

@@ -130,6 +130,11 @@ static const uint8_t p256_half_n[32] = {
     0x7f, 0xff, 0xff, 0xff, 0x80, 0x00, 0x00, 0x00, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
     0xde, 0x73, 0x7d, 0x56, 0xd3, 0x8b, 0xcf, 0x42, 0x79, 0xdc, 0xe5, 0x61, 0x7e, 0x31, 0x92, 0xa8};
 
+int p256_sig_is_low_s(const uint8_t rs[64])
+{
+    return memcmp(rs + 32, p256_half_n, 32) <= 0; /* public: variable time */
+}
+
 int p256_sign_recoverable(uint8_t rs[64], int *recid, const uint8_t d32[32],
                           const uint8_t *digest, size_t digest_len, int nonce, int low_s)
 {
@@ -151,7 +156,7 @@ int p256_sign_recoverable(uint8_t rs[64], int *recid, const uint8_t d32[32],
         ok = 0;
     }
     /* s is public now: s > n/2 becomes n - s, which signs with -R (the other y parity). */
-    if (ok && low_s && memcmp(rs + 32, p256_half_n, 32) > 0) {
+    if (ok && low_s && !p256_sig_is_low_s(rs)) {
         p256_scalar s;
         (void)p256_scalar_set_bytes_checked(&s, rs + 32);
         p256_scalar_negate(&s, &s);

@@ -161,6 +161,8 @@ P256_API int p256_sig_from_der(uint8_t rs[64], const uint8_t *der, size_t len);
  * in [1, n-1]: P256_SIG_OK, or the first reason it is refused (P256_SIG_*).
  */
 P256_API int p256_sig_parse(uint8_t rs[64], const uint8_t *sig, size_t len, int raw);
+/* 1 if s <= n/2 (the low-s form, BIP 62/146 and EIP-2's rule), for a parsed r||s. */
+P256_API int p256_sig_is_low_s(const uint8_t rs[64]);
 P256_API size_t p256_sig_to_der(uint8_t der[72], const uint8_t rs[64]);
 
 /* ECDH: the x coordinate of d*Q (SEC 1 3.3.1, RFC 5903); 0 on invalid d or Q. */
@@ -297,6 +299,7 @@ P256_API void *p256_wipe(void *p, size_t n);
       (rs, recid, d, digest, digest_len, nonce, low_s))                                   \
     X(int, sig_parse, (uint8_t rs[64], const uint8_t *sig, size_t len, int raw),          \
       (rs, sig, len, raw))                                                                \
+    X(int, sig_is_low_s, (const uint8_t rs[64]), (rs))                                    \
     X(int, pubtable_build_pubkey_vartime,                                                 \
       (void *table, size_t table_len, int bits, const p256_pubkey *pk),                   \
       (table, table_len, bits, pk))                                                       \

@@ -123,11 +123,6 @@ static PyObject *point_encode(PublicPointObject *self, PyObject *compressed)
                                      (Py_ssize_t)p256_pubkey_serialize(out, &self->pk, 1));
 }
 
-/* n/2, big endian: the largest s a low-s signature has. */
-static const uint8_t half_n[32] = {
-    0x7f, 0xff, 0xff, 0xff, 0x80, 0x00, 0x00, 0x00, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-    0xde, 0x73, 0x7d, 0x56, 0xd3, 0x8b, 0xcf, 0x42, 0x79, 0xdc, 0xe5, 0x61, 0x7e, 0x31, 0x92, 0xa8};
-
 /*
  * The verification of both methods below: rs from sig (any malformed or out-of-range
  * signature is False), then the key's table if it has one, else its point; low_s also
@@ -144,7 +139,7 @@ static PyObject *point_verify_rs(PublicPointObject *self, PyObject *sig_obj, int
         return NULL;
     ok = p256_sig_parse(rs, sig.buf, (size_t)sig.len, raw) == P256_SIG_OK;
     byteview_release(&sig);
-    if (ok && low_s && memcmp(rs + 32, half_n, 32) > 0)
+    if (ok && low_s && !p256_sig_is_low_s(rs))
         ok = 0;
     if (!ok)
         Py_RETURN_FALSE;

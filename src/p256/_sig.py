@@ -3,9 +3,9 @@
 core's reasons to refuse one, and the low-s form (s <= n/2, as Bitcoin's BIP 62/146
 and Ethereum's EIP-2 require).
 
-The one signature parser is the native core's (p256_sig_parse: strict DER, r and s in
-[1, n-1]); here its reason codes become messages, in one table. Signatures are public,
-so this is ordinary variable-time code."""
+The one signature parser and DER writer are the native core's (p256_sig_parse: strict
+DER, r and s in [1, n-1]; p256_sig_to_der); here the parser's reason codes become
+messages, in one table. Signatures are public: ordinary variable-time code."""
 
 from __future__ import annotations
 
@@ -70,10 +70,9 @@ def decode(sig: object, raw: bool) -> Tuple[int, int]:
 
 
 def encode(r: int, s: int, raw: bool) -> bytes:
-    """The signature (r, s), as the core writes it (minimal DER, or 32+32 bytes)."""
-    if raw:
-        return r.to_bytes(32, "big") + s.to_bytes(32, "big")
-    return _der.sequence(_der.integer(r), _der.integer(s))
+    """The signature (r, s) with r, s < 2^256: 32+32 bytes, or the core's minimal DER."""
+    rs = r.to_bytes(32, "big") + s.to_bytes(32, "big")
+    return rs if raw else _core.sig_encode(rs)
 
 
 def low(r: int, s: int) -> Tuple[int, int]:

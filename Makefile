@@ -358,12 +358,16 @@ asan: $(ASAN_STAMP) | bootstrap-asan
 # fuzzer finds along the way stays in tests/c/bin/fuzz_work.
 FUZZ_RUNS  ?= 500000
 FUZZ_FLAGS ?= -O1 -g -std=c99 -Icsrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+# Per-input limits: a slow or memory-hungry input is a finding. Each input is parsed in
+# microseconds and the parsers allocate nothing, so 5 s (wall clock: margin for a loaded
+# machine and the sanitizers) and 512 MiB of RSS (ASan's shadow included) mean a bug.
+FUZZ_LIMITS ?= -timeout=5 -rss_limit_mb=512 -malloc_limit_mb=64
 
 fuzz: | bootstrap-fuzz
 	@mkdir -p tests/c/bin/fuzz_work
 	clang $(FUZZ_FLAGS) -o tests/c/bin/fuzz_parse tests/c/fuzz_parse.c
 	@echo "fuzz: tests/c/bin/fuzz_parse -runs=$(FUZZ_RUNS)"
-	@tests/c/bin/fuzz_parse -runs=$(FUZZ_RUNS) -seed=1 tests/c/bin/fuzz_work tests/c/fuzz_corpus \
+	@tests/c/bin/fuzz_parse -runs=$(FUZZ_RUNS) -seed=1 $(FUZZ_LIMITS) tests/c/bin/fuzz_work tests/c/fuzz_corpus \
 	    > tests/c/bin/fuzz.log 2>&1 || { tail -n 40 tests/c/bin/fuzz.log; echo "fuzz: FAILED"; exit 1; }
 	@tail -n 1 tests/c/bin/fuzz.log
 
@@ -374,7 +378,11 @@ fuzz: | bootstrap-fuzz
 # from the Wycheproof vectors into tests/fuzz/bin/seeds (tools/gen_py_fuzz_corpus.py);
 # what the fuzzer finds along the way accumulates in tests/fuzz/bin/work; a finding
 # fails the target after all have run, its reproducer kept in tests/fuzz/bin/crashes
-# (replay: .venv/bin/python tests/fuzz/run.py TARGET FILE). Then the negative controls:
+# (replay: .venv/bin/python tests/fuzz/run.py TARGET FILE). The DER, PEM, COSE, JWS and
+# X.509 targets hold each input to a per-input limit of CPU time and peak Python memory
+# (targets.bounded: 0.25 s, 64 x the input + 1 MiB), so a slow input is a finding too;
+# -timeout and -rss_limit_mb below are the whole process's backstop (the key derivations
+# of priv_encrypted legitimately take seconds). Then the negative controls:
 # with P256_FUZZ_PLANT each planted bug must be found by its target, starting from one
 # valid input (seeds/controls), within FUZZ_PLANT_SECONDS, or the harness is broken.
 # The time to the planted bug varies widely between campaigns (libFuzzer's random
@@ -386,7 +394,7 @@ FUZZ_SECONDS       ?= 25
 FUZZ_PLANT_SECONDS ?= 60
 FUZZ_PLANT_TRIES   ?= 3
 FUZZ_TARGETS       ?= pub_bytes pub_der pub_pem pub_jwk priv_der priv_pem priv_jwk verify_der verify_raw p256verify cose_key jws_verify x509_cert recover priv_encrypted
-FUZZ_PLANTS        ?= offcurve:pub_bytes sig-trailing:verify_der eip-length:p256verify recover-digest-tail:recover pad-message:priv_encrypted
+FUZZ_PLANTS        ?= offcurve:pub_bytes sig-trailing:verify_der eip-length:p256verify recover-digest-tail:recover pad-message:priv_encrypted slow-der:pub_der der-memory:pub_der
 FUZZ_OPTIONS       ?= -timeout=30 -rss_limit_mb=2048 -print_final_stats=1
 FUZZ_DIR           := tests/fuzz/bin
 FUZZ_STAMP         := $(VENV)/.p256-fuzz-installed

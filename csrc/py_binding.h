@@ -31,11 +31,19 @@ typedef struct {
     Py_buffer view; /* view.obj is NULL for a bytes object (no buffer taken) */
     const uint8_t *buf;
     Py_ssize_t len;
+    uint8_t *copy; /* a non-contiguous buffer's bytes in order, or NULL; wiped and freed */
 } byteview;
 
-/* 0, or -1 with TypeError naming `what` when obj is not bytes-like (str is not). */
+/*
+ * 0, or -1 with TypeError naming `what` when obj is not bytes-like (str is not). A
+ * contiguous buffer is read in place; a non-contiguous one (a strided memoryview, such as
+ * memoryview(b)[::2]) is read as bytes(obj) would read it: its bytes in C order, copied
+ * into memory that byteview_release wipes (it may be a private key) and frees. So every
+ * entry point takes what bytes() takes, instead of raising BufferError for some views.
+ */
 static inline int byteview_get(byteview *b, PyObject *obj, const char *what)
 {
+    b->copy = NULL;
     if (PyBytes_Check(obj)) {
         b->view.obj = NULL;
         b->buf = (const uint8_t *)PyBytes_AS_STRING(obj);
@@ -43,10 +51,34 @@ static inline int byteview_get(byteview *b, PyObject *obj, const char *what)
         return 0;
     }
     if (PyObject_CheckBuffer(obj) && !PyUnicode_Check(obj)) {
-        if (PyObject_GetBuffer(obj, &b->view, PyBUF_SIMPLE) < 0)
+        Py_ssize_t len;
+        if (PyObject_GetBuffer(obj, &b->view, PyBUF_SIMPLE) == 0) {
+            b->buf = (const uint8_t *)b->view.buf;
+            b->len = b->view.len;
+            return 0;
+        }
+        if (!PyErr_ExceptionMatches(PyExc_BufferError))
             return -1;
-        b->buf = (const uint8_t *)b->view.buf;
-        b->len = b->view.len;
+        PyErr_Clear(); /* not contiguous: copy it */
+        if (PyObject_GetBuffer(obj, &b->view, PyBUF_FULL_RO) < 0)
+            return -1;
+        len = b->view.len;
+        b->copy = (uint8_t *)PyMem_Malloc(len > 0 ? (size_t)len : 1);
+        if (b->copy == NULL) {
+            PyBuffer_Release(&b->view);
+            PyErr_NoMemory();
+            return -1;
+        }
+        if (PyBuffer_ToContiguous(b->copy, &b->view, len, 'C') < 0) {
+            PyBuffer_Release(&b->view);
+            PyMem_Free(b->copy);
+            b->copy = NULL;
+            return -1;
+        }
+        /* The view stays held until byteview_release: view.obj == NULL keeps meaning "a
+         * bytes object", whose memory outlives the call (py_batch.c relies on it). */
+        b->buf = b->copy;
+        b->len = len;
         return 0;
     }
     PyErr_Format(PyExc_TypeError, "%s must be bytes-like, not %.100s", what,
@@ -58,26 +90,11 @@ static inline void byteview_release(byteview *b)
 {
     if (b->view.obj != NULL)
         PyBuffer_Release(&b->view);
-}
-
-/*
- * The signature and digest arguments of the verify functions: *rs_ok says whether sig
- * (DER, or exactly 64 bytes r||s when raw is true) decoded into rs. 0 with *dg taken (release
- * it), or -1 with an exception set and nothing held.
- */
-static inline int sig_digest_get(uint8_t rs[64], int *rs_ok, byteview *dg, PyObject *sig_obj,
-                                 PyObject *dg_obj, PyObject *raw_obj)
-{
-    byteview sig;
-    int raw = PyObject_IsTrue(raw_obj);
-    if (raw < 0 || byteview_get(&sig, sig_obj, "signature") < 0)
-        return -1;
-    if (raw)
-        *rs_ok = sig.len == 64 && (memcpy(rs, sig.buf, 64), 1);
-    else
-        *rs_ok = p256_sig_from_der(rs, sig.buf, (size_t)sig.len);
-    byteview_release(&sig);
-    return byteview_get(dg, dg_obj, "digest");
+    if (b->copy != NULL) {
+        p256_wipe(b->copy, (size_t)b->len);
+        PyMem_Free(b->copy);
+        b->copy = NULL;
+    }
 }
 
 /* A flag argument as 0 or 1; -1 with TypeError for anything but True or False. */

@@ -124,7 +124,8 @@ static PyObject *secretkey_sign(SecretKeyObject *self, PyObject *const *args, Py
     int raw, det, low_s, recoverable, ok, recid = 0;
     PyObject *sig;
 
-    view.view.obj = NULL;
+    view.view.obj = NULL; /* released below whether or not a digest was taken */
+    view.copy = NULL;
     if (check_nargs(nargs, 8, "sign") < 0)
         return NULL;
     if ((hash = PyLong_AsLong(args[1])) == -1 && PyErr_Occurred())

@@ -613,11 +613,39 @@ def test_openssl_key_errors(ossl, tmp_path):
     for path in (enc8, enc1, encd):
         for cmd, *rest in (("sign", ossl / "msg"), ("pubkey",), ("ecdh", ossl / "sec1.pem")):
             reason = error_line(p256_run(cmd, path, *rest), cmd, str(path))
+            # the CLI's own options, never the API's password=... (which it has no way to pass)
+            assert "password=" not in reason
+            assert "--password-file FILE or --password-fd N" in reason
             if path == enc1:  # legacy PEM encryption: how to convert it
                 assert "Proc-Type: 4,ENCRYPTED" in reason and "openssl pkcs8 -topk8" in reason
-            else:  # encrypted PKCS#8: the CLI takes no password; how to decrypt it
-                assert "this is an encrypted private key" in reason
-                assert "openssl pkey -in key.pem -out plain.pem" in reason
+            else:  # encrypted PKCS#8: how to give its password, or decrypt it
+                assert "an encrypted private key" in reason
+                assert "openssl pkey -in %s -out plain.pem" % path in reason
+    # ... and with its password, from a file or a file descriptor, each command reads it
+    pw = tmp_path / "pw.txt"
+    pw.write_bytes(b"pw\n")
+    want = openssl("pkey", "-in", ossl / "pkcs8.pem", "-pubout")
+    for path in (enc8, encd):
+        assert ok("pubkey", path, "--password-file", pw) == want
+        r, w = os.pipe()
+        os.write(w, b"pw\n")
+        os.close(w)
+        try:
+            assert ok("pubkey", path, "--password-fd", r, pass_fds=(r,)) == want
+        finally:
+            os.close(r)
+        sig = ok("sign", path, ossl / "msg", "--password-file", pw)
+        assert ok("verify", ossl / "pkcs8.pem", ossl / "msg", "-", input=sig) == b"OK\n"
+        assert ok("verify", path, ossl / "msg", "-", "--password-file", pw, input=sig) == b"OK\n"
+        assert ok("ecdh", path, ossl / "sec1.pem", "--password-file", pw) \
+            == ok("ecdh", ossl / "pkcs8.pem", ossl / "sec1.pem")
+    wrong = tmp_path / "wrong.txt"
+    wrong.write_bytes(b"not it\n")
+    assert "wrong password" in error_line(p256_run("pubkey", enc8, "--password-file", wrong),
+                                          "pubkey", str(enc8))
+    reason = error_line(p256_run("pubkey", ossl / "pkcs8.pem", "--password-file", pw),
+                        "pubkey", str(ossl / "pkcs8.pem"))
+    assert "not encrypted" in reason and "password=" not in reason
     # openssl ecparam -genkey without -noout: an EC PARAMETERS block first, then the key
     both = tmp_path / "both.pem"
     both.write_bytes(openssl("ecparam", "-name", "prime256v1", "-genkey"))
@@ -688,3 +716,26 @@ def test_key_files_with_a_utf8_bom(keys, tmp_path):
     (tmp_path / "sig").write_bytes(sig)
     assert ok("verify", pub, keys.msg, tmp_path / "sig") == b"OK\n"
     assert "needs the private key" in error_line(p256_run("sign", pub, keys.msg), "sign", str(pub))
+
+
+def test_keygen_with_a_password(tmp_path):
+    pw = tmp_path / "pw.txt"
+    pw.write_bytes(b"correct horse\r\n")  # the line end, CRLF included, is not the password
+    key = tmp_path / "key.pem"
+    ok("keygen", "-o", key, "--password-file", pw)
+    data = key.read_bytes()
+    assert data.startswith(b"-----BEGIN ENCRYPTED PRIVATE KEY-----\n") and mode(key) == 0o600
+    p256.PrivateKey.from_pem(data, password="correct horse")
+    if OPENSSL:
+        openssl("pkey", "-in", key, "-passin", "pass:correct horse", "-noout")
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"\n")
+    proc = p256_run("keygen", "-o", tmp_path / "k2.pem", "--password-file", empty)
+    assert proc.returncode == 2 and b"the password is empty" in proc.stderr
+    assert not (tmp_path / "k2.pem").exists()
+    proc = p256_run("keygen", "--format", "sec1", "--password-file", pw)
+    assert proc.returncode == 2 and b"--format pkcs8" in proc.stderr
+    proc = p256_run("keygen", "--password-file", tmp_path / "missing.txt")
+    assert proc.returncode == 2 and b"cannot read the password" in proc.stderr
+    proc = p256_run("keygen", "--password-file", pw, "--password-fd", "0")
+    assert proc.returncode == 2 and b"not allowed with" in proc.stderr

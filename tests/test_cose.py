@@ -156,6 +156,8 @@ def without(m, label):
     (without(key_map(), -2), "no x"),
     (without(key_map(), -3), "no y"),
     (key_map() | {-3: True}, "sign bit"),
+    (key_map() | {-2: True}, r"x \(-2\) must be a byte string, not bool"),
+    (key_map() | {-2: False, -3: True}, r"x \(-2\) must be a byte string, not bool"),
     (key_map() | {-2: X[1:]}, "32 bytes"),
     (key_map() | {-3: Y + b"\x00"}, "32 bytes"),
     (key_map() | {-2: "x"}, "byte string"),
@@ -225,13 +227,25 @@ REAL = [
 ]
 
 
+def _expect(case, **changes):
+    """The relying party's expectations for a REAL case, with changes."""
+    args = dict(rp_id="localhost", origin="http://localhost:5000",
+                challenge=b64url(case["challenge"]), require_user_verification=False,
+                sign_count=case["count"] - 1)
+    args.update(changes)
+    return args
+
+
 @pytest.mark.parametrize("case", REAL, ids=["sign-count-78", "uv"])
 def test_real_authenticator_assertion(case):
     cose, auth, client, sig = (b64url(case[k]) for k in ("cose", "auth", "client", "sig"))
     pk = p256.PublicKey.from_cose(cose)
     assert pk.to_cose() == cose  # authenticators write exactly p256's encoding
     assert p256.PublicKey.from_cose(cbor2.loads(cose)) == pk
-    assert webauthn.verify_assertion(pk, auth, client, sig) is True
+    assert webauthn.verify_assertion(pk, auth, client, sig, **_expect(case)) == case["count"]
+    assert webauthn.verify_assertion(pk, auth, client, sig, **_expect(
+        case, origin=["https://example.com", "http://localhost:5000"])) == case["count"]
+    assert webauthn.verify_assertion_signature(pk, auth, client, sig) is True
     ad = webauthn.parse_authenticator_data(auth)
     assert ad.rp_id_hash == hashlib.sha256(b"localhost").digest()
     assert (ad.sign_count, ad.flags, ad.extensions) == (case["count"], case["flags"], b"")
@@ -241,21 +255,112 @@ def test_real_authenticator_assertion(case):
     assert data["challenge"] == case["challenge"]
     # the same check written out: authenticatorData || SHA-256(clientDataJSON), DER
     assert pk.verify(sig, auth + hashlib.sha256(client).digest())
+    # user verification: required and present only in the second assertion
+    if case["flags"] & 4:
+        assert webauthn.verify_assertion(pk, auth, client, sig, **_expect(
+            case, require_user_verification=True)) == case["count"]
+    else:
+        with pytest.raises(webauthn.AssertionRejected, match="UV flag") as info:
+            webauthn.verify_assertion(pk, auth, client, sig, **_expect(
+                case, require_user_verification=True))
+        assert info.value.step == "UV"
 
 
 @pytest.mark.parametrize("case", REAL, ids=["sign-count-78", "uv"])
 def test_real_assertion_tampered(case):
     cose, auth, client, sig = (b64url(case[k]) for k in ("cose", "auth", "client", "sig"))
     pk = p256.PublicKey.from_cose(cose)
+    check = webauthn.verify_assertion_signature
     flipped_flags = auth[:32] + bytes([auth[32] ^ 0x04]) + auth[33:]
-    assert not webauthn.verify_assertion(pk, flipped_flags, client, sig)
-    assert not webauthn.verify_assertion(pk, auth, client.replace(b"localhost", b"evil.test"), sig)
-    assert not webauthn.verify_assertion(pk, auth, client, sig[:-1] + bytes([sig[-1] ^ 1]))
-    assert not webauthn.verify_assertion(pk, auth, client, sig + b"\x00")  # not strict DER
+    assert not check(pk, flipped_flags, client, sig)
+    assert not check(pk, auth, client.replace(b"localhost", b"evil.test"), sig)
+    assert not check(pk, auth, client, sig[:-1] + bytes([sig[-1] ^ 1]))
+    assert not check(pk, auth, client, sig + b"\x00")  # not strict DER
     other = p256.PublicKey.from_cose(b64url(REAL[1 - REAL.index(case)]["cose"]))
-    assert not webauthn.verify_assertion(other, auth, client, sig)
+    assert not check(other, auth, client, sig)
     # the raw r||s form is not what WebAuthn uses
-    assert not webauthn.verify_assertion(pk, auth, client, bytes(64))
+    assert not check(pk, auth, client, bytes(64))
+    for bad_sig, bad_pk in ((sig[:-1] + bytes([sig[-1] ^ 1]), pk), (sig, other), (bytes(64), pk)):
+        with pytest.raises(webauthn.AssertionRejected) as info:
+            webauthn.verify_assertion(bad_pk, auth, client, bad_sig, **_expect(case))
+        assert info.value.step == "signature"
+
+
+# Synthetic assertions, signed by a test credential, each with one field wrong: the issue's
+# cases, which the signature-only check passes and the relying party's check refuses.
+CRED = p256.PrivateKey.from_int(0x5EED)
+RP_ID, ORIGIN, CHALLENGE = "example.com", "https://example.com", b"\x01" * 32
+
+
+def assertion(flags=0x05, count=7, rp_id=RP_ID, extra=b"", **client_members):
+    """(authenticatorData, clientDataJSON, signature) with these fields."""
+    auth = hashlib.sha256(rp_id.encode()).digest() + bytes([flags]) + count.to_bytes(4, "big") + extra
+    members = {"type": "webauthn.get", "challenge": base64.urlsafe_b64encode(CHALLENGE).rstrip(b"=").decode(),
+               "origin": ORIGIN, "crossOrigin": False}
+    members.update(client_members)
+    client = json.dumps({k: v for k, v in members.items() if v is not None}).encode()
+    return auth, client, CRED.sign(auth + hashlib.sha256(client).digest())
+
+
+def rp_check(auth, client, sig, **changes):
+    args = dict(rp_id=RP_ID, origin=ORIGIN, challenge=CHALLENGE, require_user_verification=True,
+                sign_count=5)
+    args.update(changes)
+    return webauthn.verify_assertion(CRED.public_key, auth, client, sig, **args)
+
+
+HOSTILE_ASSERTIONS = {
+    "UP not set": (assertion(flags=0x04), {}, "UP"),
+    "UV not set, but required": (assertion(flags=0x01), {}, "UV"),
+    "another RP's rpIdHash": (assertion(rp_id="evil.example"), {}, "rpIdHash"),
+    "type webauthn.create": (assertion(type="webauthn.create"), {}, "type"),
+    "no type": (assertion(type=None), {}, "type"),
+    "a foreign origin": (assertion(origin="https://evil.example"), {}, "origin"),
+    "another challenge": (assertion(challenge="AAAA"), {}, "challenge"),
+    "challenge not a string": (assertion(challenge=5), {}, "challenge"),
+    "cross-origin, not expected": (assertion(crossOrigin=True, topOrigin="https://top.example"), {},
+                                   "topOrigin"),
+    "an unexpected top origin": (assertion(crossOrigin=True, topOrigin="https://evil.example"),
+                                 {"top_origin": "https://top.example"}, "topOrigin"),
+    "BS without BE": (assertion(flags=0x15), {}, "BS"),
+    "bytes after the fixed fields without AT or ED": (assertion(extra=b"\xa0"), {}, "authenticatorData"),
+    "a counter that went back to 0": (assertion(count=0), {"sign_count": 77}, "signCount"),
+    "a counter that did not move": (assertion(count=77), {"sign_count": 77}, "signCount"),
+    "a counter that went back": (assertion(count=76), {"sign_count": 77}, "signCount"),
+}
+
+
+def test_the_synthetic_assertion_passes():
+    auth, client, sig = assertion()
+    assert rp_check(auth, client, sig) == 7
+    assert rp_check(*assertion(count=0), sign_count=0) == 0  # no counter: nothing to compare
+    assert rp_check(*assertion(count=1), sign_count=0) == 1
+    assert rp_check(*assertion(flags=0x1D)) == 7  # BE and BS: a synced passkey
+    framed = assertion(crossOrigin=True, topOrigin="https://top.example")
+    assert rp_check(*framed, top_origin=["https://top.example"]) == 7
+    assert rp_check(*assertion(flags=0x01), require_user_verification=False) == 7
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_ASSERTIONS))
+def test_hostile_assertions_are_refused_at_their_step(case):
+    (auth, client, sig), changes, step = HOSTILE_ASSERTIONS[case]
+    # the signature alone is valid: this is what verify_assertion_signature accepts
+    assert webauthn.verify_assertion_signature(CRED.public_key, auth, client, sig) is True
+    with pytest.raises(webauthn.AssertionRejected) as info:
+        rp_check(auth, client, sig, **changes)
+    assert info.value.step == step, info.value
+    assert isinstance(info.value, ValueError)
+    assert isinstance(info.value, webauthn.PossibleClone) is (step == "signCount")
+
+
+def test_client_data_is_read_strictly():
+    auth, _, _ = assertion()
+    for text, fragment in ((b'{"type":"webauthn.get","type":"webauthn.get"}', "duplicate member"),
+                           (b"[]", "must be a JSON object"), (b"\xff", "not UTF-8")):
+        sig = CRED.sign(auth + hashlib.sha256(text).digest())
+        with pytest.raises(webauthn.AssertionRejected, match=fragment) as info:
+            rp_check(auth, text, sig)
+        assert info.value.step == "clientDataJSON"
 
 
 def test_webauthn_round_trip_as_an_authenticator_would():
@@ -264,20 +369,34 @@ def test_webauthn_round_trip_as_an_authenticator_would():
     auth = hashlib.sha256(b"example.com").digest() + b"\x05" + (7).to_bytes(4, "big")
     client = b'{"type":"webauthn.get","challenge":"AAAA","origin":"https://example.com"}'
     sig = sk.sign(auth + hashlib.sha256(client).digest())
-    assert webauthn.verify_assertion(p256.PublicKey.from_cose(cose), auth, client, sig)
+    pk = p256.PublicKey.from_cose(cose)
+    assert webauthn.verify_assertion_signature(pk, auth, client, sig)
+    assert webauthn.verify_assertion(pk, auth, client, sig, rp_id="example.com",
+                                     origin="https://example.com", challenge=b"\x00\x00\x00",
+                                     require_user_verification=True, sign_count=6) == 7
 
 
 def test_webauthn_bad_arguments():
     case = REAL[0]
     pk = p256.PublicKey.from_cose(b64url(case["cose"]))
     with pytest.raises(ValueError, match="at least 37"):
-        webauthn.verify_assertion(pk, b"\x00" * 36, b"{}", b"")
+        webauthn.verify_assertion_signature(pk, b"\x00" * 36, b"{}", b"")
     with pytest.raises(ValueError, match="at least 37"):
         webauthn.parse_authenticator_data(b"")
     with pytest.raises(TypeError, match="PublicKey"):
-        webauthn.verify_assertion(b64url(case["cose"]), b"\x00" * 37, b"{}", b"")
+        webauthn.verify_assertion_signature(b64url(case["cose"]), b"\x00" * 37, b"{}", b"")
     with pytest.raises(TypeError, match="client_data_json"):
-        webauthn.verify_assertion(pk, b"\x00" * 37, "{}", b"")
+        webauthn.verify_assertion_signature(pk, b"\x00" * 37, "{}", b"")
+    auth, client, sig = (b64url(case[k]) for k in ("auth", "client", "sig"))
+    # the relying party's expectations are required, by keyword: no unsafe default
+    with pytest.raises(TypeError):
+        webauthn.verify_assertion(pk, auth, client, sig)  # type: ignore[call-arg]
+    for changes, fragment in (({"rp_id": b"localhost"}, "rp_id"), ({"origin": [b"x"]}, "origin"),
+                              ({"sign_count": -1}, "sign_count"), ({"sign_count": True}, "sign_count"),
+                              ({"require_user_verification": 1}, "require_user_verification"),
+                              ({"challenge": "text"}, "challenge")):
+        with pytest.raises(TypeError, match=fragment):
+            webauthn.verify_assertion(pk, auth, client, sig, **_expect(case, **changes))
 
 
 def test_one_key_order_for_the_whole_item():

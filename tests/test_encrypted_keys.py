@@ -7,6 +7,7 @@ message."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 import subprocess
@@ -159,9 +160,12 @@ def test_openssl_reads_ours(tmp_path):
 
 
 def test_round_trip_and_password_types():
-    for pw in ("", "x", PASSWORD, b"\x00\xff", bytearray(b"abc"), memoryview(b"abc")):
+    for pw in ("x", PASSWORD, b"\x00\xff", bytearray(b"abc"), memoryview(b"abc"),
+               memoryview(b"aXbXc")[::2]):  # a non-contiguous view reads as its bytes
         data = low_cost(password=pw)
         assert p256.PrivateKey.from_der(data, password=pw).to_bytes() == SECRET
+    assert p256.PrivateKey.from_der(low_cost(password=b"abc"),
+                                    password=memoryview(b"aXbXc")[::2]).to_bytes() == SECRET
     with pytest.raises(TypeError, match="password must be str or bytes"):
         SK.to_pem(password=123)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="password must be str or bytes"):
@@ -306,6 +310,14 @@ def _pbkdf2(iterations: int, prf: str = "1.2.840.113549.2.9", salt: bytes = b"s"
         der.sequence(der.oid(der.oid_from_str(prf)), der.tlv(der.NULL, b""))))
 
 
+def _pbkdf2_sha1(iterations: int, prf_params: bytes = b"") -> bytes:
+    """PBKDF2-params with the PRF {hmacWithSHA1} written out, its parameters absent or
+    prf_params."""
+    return der.sequence(der.oid(_pbes2.OID_PBKDF2), der.sequence(
+        der.octet_string(b"s" * 16), der.integer(iterations),
+        der.sequence(der.oid(der.oid_from_str("1.2.840.113549.2.7")) + prf_params)))
+
+
 def _scrypt(n: int, r: int, p: int) -> bytes:
     return der.sequence(der.oid(_pbes2.OID_SCRYPT), der.sequence(
         der.octet_string(b"s" * 16), der.integer(n), der.integer(r), der.integer(p)))
@@ -316,7 +328,17 @@ def _scrypt(n: int, r: int, p: int) -> bytes:
     (_pbes2_with(_pbkdf2(2**64)), "iteration count"),
     (_pbes2_with(_pbkdf2(0)), "iteration count"),
     (_pbes2_with(_scrypt(1 << 30, 8, 1)), "scrypt parameters"),
-    (_pbes2_with(_scrypt(1 << 19, 8, 1)), "256 MiB"),
+    (_pbes2_with(_scrypt(1 << 19, 8, 1)), "at most 257 MiB"),
+    (_pbes2_with(_scrypt(1 << 18, 8, 2)), "work r*p*"),
+    # the issue's cases: r so large that B = 128 r p, not V = 128 r N, is the memory
+    (_pbes2_with(_scrypt(2, 1 << 17, 16)), "at most 257 MiB"),
+    (_pbes2_with(_scrypt(2, 1 << 24, 1)), "at most 257 MiB"),
+    (_pbes2_with(_scrypt(2, 1 << 16, 1)), "work r*p*"),
+    # PBKDF2's work, not its count: two blocks for AES-256 with SHA-1, SHA-512 costs more
+    (_pbes2_with(_pbkdf2(_pbes2.MAX_ITERATIONS, prf="1.2.840.113549.2.11")), "iteration count"),
+    (_pbes2_with(_pbkdf2(_pbes2.MAX_ITERATIONS // 2, prf="1.2.840.113549.2.10")),
+     "iteration count"),
+    (_pbes2_with(_pbkdf2_sha1(_pbes2.MAX_ITERATIONS // 2)), "outside 1..4000000"),
     (_pbes2_with(_scrypt(1000, 8, 1)), "power of 2"),
     (_pbes2_with(_scrypt(1024, 8, 17)), "p <= 16"),
     (_pbes2_with(_scrypt(1024, 0, 1)), "r >= 1"),
@@ -344,9 +366,64 @@ def test_bad_containers_are_refused_before_any_work(data, fragment):
 
 def test_bounds_admit_what_tools_write():
     # OpenSSL's scrypt default (N = 16384, r = 8, p = 1) and the largest allowed N at r = 8
-    assert 128 * 8 * 16384 <= _pbes2.MAX_SCRYPT_MEMORY
-    assert 128 * 8 * (1 << 18) == _pbes2.MAX_SCRYPT_MEMORY
+    for n, r, p in ((16384, 8, 1), (1 << 18, 8, 1), (16384, 8, 15)):
+        assert _pbes2.scrypt_memory(n, r, p) <= _pbes2.MAX_SCRYPT_MEMORY
+        assert _pbes2.scrypt_work(n, r, p) <= _pbes2.MAX_SCRYPT_WORK
+    assert _pbes2.scrypt_memory(1 << 19, 8, 1) > _pbes2.MAX_SCRYPT_MEMORY
+    assert _pbes2.scrypt_work(1 << 18, 8, 2) > _pbes2.MAX_SCRYPT_WORK
     assert _pbes2.ITERATIONS <= _pbes2.MAX_ITERATIONS
+    # what we write and OpenSSL's default, and the documented cap itself, are accepted
+    limit = _pbes2.pbkdf2_work("sha256", _pbes2.MAX_ITERATIONS, 32)
+    assert _pbes2.pbkdf2_work("sha256", _pbes2.ITERATIONS, 32) <= limit
+    assert _pbes2.pbkdf2_work("sha1", 2048, 32) <= limit
+    # the work counts the output blocks and the PRF's cost
+    assert _pbes2.pbkdf2_work("sha1", 1000, 32) == 2 * _pbes2.pbkdf2_work("sha1", 1000, 16)
+    assert _pbes2.pbkdf2_work("sha512", 1000, 32) > 2 * _pbes2.pbkdf2_work("sha256", 1000, 32)
+
+
+def test_hashlib_gets_a_maxmem_within_the_cap(monkeypatch):
+    """hashlib.scrypt's maxmem is what the parameters need (OpenSSL's own formula), never
+    more than the documented cap: for the largest accepted parameters too."""
+    seen = {}
+
+    def fake_scrypt(password, *, salt, n, r, p, maxmem, dklen):
+        seen.update(n=n, r=r, p=p, maxmem=maxmem)
+        return bytes(dklen)
+
+    monkeypatch.setattr(_pbes2.hashlib, "scrypt", fake_scrypt)
+    for n, r, p in ((1 << 18, 8, 1), (2, 3855, 16), (16384, 8, 1)):
+        with pytest.raises(ValueError, match="wrong password"):
+            p256.PrivateKey.from_der(_pbes2_with(_scrypt(n, r, p)), password="x")
+        assert seen["maxmem"] == 128 * r * (n + p + 2) <= _pbes2.MAX_SCRYPT_MEMORY
+
+
+def test_hmac_with_sha1_with_absent_parameters_is_read():
+    """{hmacWithSHA1} without parameters is not the DEFAULT value {hmacWithSHA1, NULL}:
+    OpenSSL and cryptography read such a file, and so does p256; the DEFAULT written out
+    is refused (above)."""
+    from cryptography.hazmat.primitives import serialization
+
+    plain = SK.to_der()
+    salt, iv = b"s" * 16, b"i" * 16
+    key = hashlib.pbkdf2_hmac("sha1", PASSWORD.encode(), salt, 10, 32)
+    pad = 16 - len(plain) % 16
+    body = p256._core.aes_cbc(False, key, iv, plain + bytes([pad]) * pad, 0)
+    kdf = der.sequence(der.oid(_pbes2.OID_PBKDF2), der.sequence(
+        der.octet_string(salt), der.integer(10),
+        der.sequence(der.oid(der.oid_from_str("1.2.840.113549.2.7")))))
+    data = der.sequence(der.sequence(der.oid(_pbes2.OID_PBES2), der.sequence(
+        kdf, der.sequence(der.oid(_pbes2.OID_AES256_CBC), der.octet_string(iv)))),
+        der.octet_string(body))
+    theirs = serialization.load_der_private_key(data, PASSWORD.encode())
+    assert theirs.private_numbers().private_value.to_bytes(32, "big") == SECRET
+    assert p256.PrivateKey.from_der(data, password=PASSWORD).to_bytes() == SECRET
+
+
+@pytest.mark.parametrize("pw", ["", b"", bytearray(), memoryview(b"")])
+def test_an_empty_password_is_refused_on_write(pw):
+    for write in (lambda: SK.to_pem(password=pw), lambda: SK.to_der(password=pw)):
+        with pytest.raises(ValueError, match="empty password"):
+            write()
 
 
 def test_public_readers_still_name_encrypted_keys():

@@ -258,7 +258,7 @@ def test_single_jwk_kid_must_match():
     ({"use": "enc"}, "use 'enc'"),
     ({"alg": "ES384"}, "alg 'ES384'"),
     ({"key_ops": ["sign"]}, "without 'verify'"),
-    ({"key_ops": "verify"}, "without 'verify'"),
+    ({"key_ops": "verify"}, "key_ops must be an array of strings"),
     ({"crv": "P-384"}, "P-384"),
     ({"kty": "RSA"}, "RSA"),
 ])
@@ -354,3 +354,47 @@ def test_rfc7515_a3_example_verifies():
              "pmWQxfKTUJqPP3-Kg6NU1Q")
     assert jws.verify(token, jwk) == (b'{"iss":"joe",\r\n "exp":1300819380,\r\n '
                                       b'"http://example.com/is_root":true}')
+
+
+# -- one JSON reader for JOSE: the same text means the same key to every reader ------------
+
+
+def _jwk_text(**dupes):
+    """A public JWK as JSON text with members repeated (the second value last)."""
+    jwk = PK.to_jwk()
+    body = ", ".join('"%s": "%s"' % kv for kv in jwk.items())
+    for name, value in dupes.items():
+        body += ', "%s": "%s"' % (name, value)
+    return "{" + body + "}"
+
+
+def test_duplicate_members_are_refused_by_every_jose_reader():
+    other = p256.PrivateKey.generate().public_key.to_jwk()
+    text = _jwk_text(x=other["x"], y=other["y"])  # the last x/y are another key's
+    with pytest.raises(ValueError, match="duplicate member 'x'"):
+        p256.PublicKey.from_jwk(text)
+    with pytest.raises(ValueError, match="duplicate member 'x'"):
+        jws.verify(jws.sign(b"m", SK), text)
+    private = dict(SK.to_jwk())
+    priv_text = json.dumps(private)[:-1] + ', "d": "%s"}' % private["d"]
+    with pytest.raises(ValueError, match="duplicate member 'd'"):
+        p256.PrivateKey.from_jwk(priv_text)
+    # in a JWK set: the set's own members and each key's
+    key = json.dumps(PK.to_jwk())
+    for jwks in ('{"keys": [%s], "keys": []}' % key,
+                 '{"keys": [%s]}' % _jwk_text(kty="EC")):
+        with pytest.raises(ValueError, match="duplicate member"):
+            jws.verify(jws.sign(b"m", SK), jwks)
+
+
+def test_huge_json_numbers_are_refused_quickly():
+    digits = "9" * 100_000
+    header = b64(b'{"alg":"ES256","exp":%s}' % digits.encode())
+    token = header + "." + b64(b"m") + "." + b64(bytes(64))
+    with pytest.raises(ValueError, match="a number of 100000 characters"):
+        jws.verify(token, PK)
+    text = _jwk_text()[:-1] + ', "n": %s}' % digits
+    with pytest.raises(ValueError, match="a number of"):
+        p256.PublicKey.from_jwk(text)
+    with pytest.raises(ValueError, match="a number of"):
+        p256.PublicKey.from_jwk(_jwk_text()[:-1] + ', "n": 1.%se5}' % digits)

@@ -3,12 +3,14 @@
 by pyca/cryptography, chains of two included."""
 
 import datetime
+import re
 import shutil
 import subprocess
 
 import pytest
 
 import p256
+from p256 import _der as bdr
 from p256 import x509 as px509
 
 pytest.importorskip("cryptography")
@@ -205,9 +207,11 @@ def test_inputs():
         px509.verify_signature(der(LEAF), der(CA))
     text = b"subject=CN = leaf\nissuer=CN = Test CA\n" + pem(LEAF) + b"trailing text\n"
     assert p256.PublicKey.from_certificate(text).to_bytes() == c_point(LEAF_KEY.public_key())
-    # a certificate is not a SubjectPublicKeyInfo, and the PEM reader says where to go
-    with pytest.raises(ValueError):
-        p256.PublicKey.from_der(der(LEAF))
+    # a certificate is not a SubjectPublicKeyInfo, and the readers say where to go
+    for reader, data in ((p256.PublicKey.from_der, der(LEAF)), (p256.PublicKey.from_pem, pem(LEAF)),
+                         (p256.PrivateKey.from_der, der(LEAF)), (p256.PrivateKey.from_pem, pem(LEAF))):
+        with pytest.raises(ValueError, match=r"PublicKey\.from_certificate"):
+            reader(data)
 
 
 def test_signature_bit_string_with_unused_bits():
@@ -218,3 +222,150 @@ def test_signature_bit_string_with_unused_bits():
     shifted = raw[:-n - 1] + b"\x02" + LEAF.signature[:-1] + bytes([LEAF.signature[-1] & 0xFC])
     with pytest.raises(ValueError, match="unused bits"):
         px509.verify_signature(shifted, p256.PublicKey.from_certificate(der(CA)))
+
+
+# -- hostile certificates: each one validly signed, each refused ---------------------------
+# Built field by field with p256's DER writer and signed by CA_KEY, so that only the one
+# defect stands between the certificate and a True from verify_signature; pyca/cryptography
+# is the oracle (it refuses each, except where noted).
+
+_ECDSA_SHA256 = bdr.sequence(bdr.oid(bdr.oid_from_str("1.2.840.10045.4.3.2")))
+_CN = bdr.oid(bdr.oid_from_str("2.5.4.3"))
+_LEAF_SPKI = LEAF_KEY.public_key().public_bytes(ser.Encoding.DER,
+                                                ser.PublicFormat.SubjectPublicKeyInfo)
+
+
+def _name(value=bdr.tlv(0x0C, b"Test CA"), extra=b""):
+    return bdr.sequence(bdr.tlv(0x31, bdr.sequence(_CN, value)), extra)
+
+
+def _validity(not_before=bdr.tlv(0x17, b"260101000000Z"), not_after=bdr.tlv(0x17, b"260201000000Z")):
+    return bdr.sequence(not_before, not_after)
+
+
+def _ext(oid="2.5.29.19", critical=b"\x01\x01\xff", value=bdr.octet_string(bdr.sequence())):
+    return bdr.sequence(bdr.oid(bdr.oid_from_str(oid)), critical, value)
+
+
+def signed_cert(issuer=None, validity=None, extensions=None, subject=None):
+    """A v3 certificate of LEAF_KEY signed by CA_KEY, with these fields as given."""
+    exts = [_ext()] if extensions is None else extensions
+    tbs = bdr.sequence(bdr.explicit(0, bdr.integer(2)), bdr.integer(12345), _ECDSA_SHA256,
+                       _name() if issuer is None else issuer, validity or _validity(),
+                       _name(bdr.tlv(0x0C, b"leaf")) if subject is None else subject,
+                       _LEAF_SPKI, bdr.explicit(3, bdr.sequence(*exts)))
+    return bdr.sequence(tbs, _ECDSA_SHA256,
+                        bdr.bit_string(CA_KEY.sign(tbs, ec.ECDSA(hashes.SHA256()))))
+
+
+HOSTILE_CERTS = {
+    "constructed UTF8String in the issuer": (
+        signed_cert(issuer=_name(bdr.tlv(0x2C, bdr.tlv(0x0C, b"Test") + bdr.tlv(0x0C, b" CA")))),
+        "UTF8String in the constructed form"),
+    "constructed OCTET STRING as extnValue": (
+        signed_cert(extensions=[_ext(value=bdr.tlv(0x24, bdr.octet_string(bdr.sequence())))]),
+        "found constructed OCTET STRING"),
+    "constructed UTCTime as notBefore": (
+        signed_cert(validity=_validity(bdr.tlv(0x37, bdr.tlv(0x1A, b"260101") + bdr.tlv(0x1A, b"000000Z")))),
+        "notBefore must be a UTCTime or a GeneralizedTime, not constructed UTCTime"),
+    "empty constructed BOOLEAN as critical": (
+        signed_cert(extensions=[_ext(critical=b"\x21\x00")]),
+        "expected critical (BOOLEAN), found constructed BOOLEAN"),
+    "end-of-contents inside the issuer": (
+        signed_cert(issuer=_name(extra=b"\x00\x00")), "found end-of-contents"),
+    "primitive SEQUENCE in an attribute value": (
+        signed_cert(issuer=_name(bdr.tlv(0x10, b"\x0c\x02ab"))), "SEQUENCE in the primitive form"),
+    "critical FALSE written out": (
+        signed_cert(extensions=[_ext(critical=b"\x01\x01\x00")]), "critical FALSE written out"),
+    "an extension twice": (
+        signed_cert(extensions=[_ext(), _ext(critical=b"")]), "appears twice"),
+    "UTCTime without seconds": (
+        signed_cert(validity=_validity(bdr.tlv(0x17, b"2601010000Z"))), "UTCTime not in the DER form"),
+    "GeneralizedTime with a trailing zero": (
+        signed_cert(validity=_validity(not_after=bdr.tlv(0x18, b"20500101000000.10Z"))),
+        "no trailing zeros"),
+    "an empty RelativeDistinguishedName": (
+        signed_cert(subject=bdr.sequence(bdr.tlv(0x31, b""))), "empty RelativeDistinguishedName"),
+    "an OID with a 2^128 sub-identifier": (
+        signed_cert(issuer=bdr.sequence(bdr.tlv(0x31, bdr.sequence(
+            bdr.oid(bdr.oid_from_str("2.25.%d" % 2**128)), bdr.tlv(0x0C, b"x"))))),
+        "sub-identifier of 2^128 or more"),
+    # cryptography accepts this one; RFC 5280 4.1 gives Extensions SIZE (1..MAX)
+    "an empty extensions list": (signed_cert(extensions=[]), "empty extensions list"),
+}
+_CRYPTOGRAPHY_ACCEPTS = {"an empty extensions list"}
+
+
+def _cryptography_reads(data: bytes) -> bool:
+    try:
+        c = x509.load_der_x509_certificate(data)
+        c.extensions, c.issuer, c.subject, c.not_valid_before_utc, c.not_valid_after_utc
+    except Exception:  # noqa: BLE001 -- only the verdict matters
+        return False
+    return True
+
+
+def test_the_builder_makes_certificates_both_sides_accept():
+    good = signed_cert()
+    assert _cryptography_reads(good)
+    ca_pk = p256.PublicKey.from_der(CA_KEY.public_key().public_bytes(
+        ser.Encoding.DER, ser.PublicFormat.SubjectPublicKeyInfo))
+    assert px509.verify_signature(good, ca_pk) is True
+    parts = px509.parse(good)
+    assert parts.extensions == (px509.Extension(bdr.oid_from_str("2.5.29.19"), True, b"\x30\x00"),)
+    assert px509.parse(signed_cert(extensions=[_ext(critical=b"")])).extensions[0].critical is False
+    # a UUID OID (X.667: 2.25 and a 128-bit arc) is the largest sub-identifier read
+    uuid = bdr.sequence(bdr.tlv(0x31, bdr.sequence(bdr.oid(bdr.oid_from_str("2.25.%d" % (2**128 - 1))),
+                                                  bdr.tlv(0x0C, b"x"))))
+    assert px509.verify_signature(signed_cert(issuer=uuid), ca_pk) is True
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_CERTS))
+def test_hostile_certificates_are_refused(case):
+    data, fragment = HOSTILE_CERTS[case]
+    assert _cryptography_reads(data) is (case in _CRYPTOGRAPHY_ACCEPTS)
+    ca_pk = p256.PublicKey.from_certificate(der(CA))
+    for call in (lambda: px509.parse(data), lambda: px509.verify_signature(data, ca_pk),
+                 lambda: p256.PublicKey.from_certificate(data)):
+        with pytest.raises(ValueError, match=re.escape(fragment)):
+            call()
+
+
+def _lax_form(tag):
+    return None
+
+
+def _lax_read(self, tag, name):
+    """Reader.read with the planted non-strict tag check: the tag number only."""
+    got, start, stop = self.read_tlv()
+    if got & 0x1F != tag & 0x1F:
+        raise self.error("expected %s" % name)
+    return start, stop
+
+
+def _lax_extensions(r):
+    r.read(0xA3, "extensions [3]")
+    return ()
+
+
+# negative controls: each planted laxity makes some of the hostile certificates pass, so
+# the test above fails without the check that refuses them
+@pytest.mark.parametrize("plant,target,replacement,passing", [
+    ("form check off", bdr, ("form_problem", _lax_form),
+     {"constructed UTF8String in the issuer", "primitive SEQUENCE in an attribute value"}),
+    ("tag number only", bdr.Reader, ("read", _lax_read),
+     {"constructed OCTET STRING as extnValue"}),
+    ("extensions skipped", p256._x509, ("_extensions", _lax_extensions),
+     {"critical FALSE written out", "an extension twice", "an empty extensions list",
+      "empty constructed BOOLEAN as critical"}),
+])
+def test_planted_laxity_is_caught(monkeypatch, plant, target, replacement, passing):
+    monkeypatch.setattr(target, *replacement)
+    accepted = set()
+    for case, (data, _) in HOSTILE_CERTS.items():
+        try:
+            px509.parse(data)
+        except ValueError:
+            continue
+        accepted.add(case)
+    assert passing <= accepted, (plant, accepted)

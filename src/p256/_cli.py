@@ -108,7 +108,10 @@ def _run_bench(args: argparse.Namespace) -> int:
 # other text and blocks around it are skipped, as openssl does) or, when it has no
 # "-----BEGIN" line, DER (PKCS#8, SEC1 or SubjectPublicKeyInfo, told apart by structure).
 # Where a public key is expected, a private key file is accepted too (its public key is
-# used). "-" reads stdin, for at most one input of a command. Messages are hashed in
+# used). An encrypted PKCS#8 key ("ENCRYPTED PRIVATE KEY") is read with the password
+# given by --password-file FILE or --password-fd N (its first line), never on the
+# command line (where every user of the machine sees it). "-" reads stdin, for at most
+# one input of a command. Messages are hashed in
 # chunks, so files of any size are signed and verified in constant memory.
 #
 # Outputs: private keys are created with mode 0600 and never overwrite a file unless
@@ -168,14 +171,28 @@ def _one_stdin(*paths: str) -> None:
         raise CLIError("<stdin>: only one input can be read from stdin ('-')")
 
 
+def _read_upto(f: BinaryIO, limit: int) -> bytes:
+    """Up to limit bytes of f, read in chunks: memory follows the file, not the limit
+    (f.read(limit) allocates all of limit first)."""
+    chunks = []
+    total = 0
+    while total < limit:
+        chunk = f.read(min(1 << 16, limit - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
+
+
 def _read_small(path: str, limit: int, what: str) -> bytes:
     """All bytes of a small input file ('-': stdin), or CLIError naming it."""
     try:
         if path == _STDIN:
-            data = _stdin().read(limit + 1)
+            data = _read_upto(_stdin(), limit + 1)
         else:
             with open(path, "rb") as f:
-                data = f.read(limit + 1)
+                data = _read_upto(f, limit + 1)
     except OSError as exc:
         raise CLIError("%s: %s" % (_shown(path), _os_reason(exc))) from None
     if len(data) > limit:
@@ -208,8 +225,70 @@ def _digest(path: str, hash_name: str) -> bytes:
     return h.digest()
 
 
-def _load_key(path: str, command: str, private: bool) -> Tuple[Optional[PrivateKey], PublicKey]:
-    """(PrivateKey or None, PublicKey) from a PEM or DER key file.
+_PASSWORD_LIMIT = 1 << 12
+_PASSWORD_HOW = "--password-file FILE or --password-fd N"
+
+
+def _add_password_options(p: argparse.ArgumentParser, verb: str) -> None:
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--password-file", metavar="FILE",
+                       help="%s with the password on the first line of FILE" % verb)
+    group.add_argument("--password-fd", metavar="N", type=int,
+                       help="%s with the password on the first line read from file "
+                            "descriptor N (for instance 3, with 3<<<\"$PW\" in the shell)" % verb)
+
+
+def _password(args: argparse.Namespace) -> Optional[bytes]:
+    """The password of --password-file or --password-fd: the first line, without its
+    line end (as `openssl -pass file:` reads it), or None if neither was given."""
+    import os
+
+    path: Optional[str] = getattr(args, "password_file", None)
+    fd: Optional[int] = getattr(args, "password_fd", None)
+    if path is None and fd is None:
+        return None
+    shown = "--password-fd %d" % fd if fd is not None else str(path)
+    try:
+        if fd is not None:
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                line = f.readline(_PASSWORD_LIMIT + 1)
+        elif path == _STDIN:
+            line = _stdin().readline(_PASSWORD_LIMIT + 1)
+        else:
+            with open(str(path), "rb") as f:
+                line = f.readline(_PASSWORD_LIMIT + 1)
+    except (OSError, ValueError) as exc:
+        reason = _os_reason(exc) if isinstance(exc, OSError) else str(exc)
+        raise CLIError("%s: cannot read the password: %s" % (shown, reason)) from None
+    if len(line) > _PASSWORD_LIMIT:
+        raise CLIError("%s: the password line is over %d bytes" % (shown, _PASSWORD_LIMIT))
+    password = line[:-1] if line.endswith(b"\n") else line
+    return password[:-1] if password.endswith(b"\r") else password
+
+
+def _password_problem(exc: ValueError, path: str) -> Optional[str]:
+    """The CLI's wording for the API's password errors (which name password=...), or None."""
+    from . import _pbes2, _pem
+
+    text = str(exc)
+    if text == _pbes2.MISSING_PASSWORD:
+        return ("an encrypted private key (PKCS#8 EncryptedPrivateKeyInfo): give its password "
+                "with %s, or decrypt it first with `openssl pkey -in %s -out plain.pem`"
+                % (_PASSWORD_HOW, path))
+    if text == _pbes2.NOT_ENCRYPTED:
+        return ("a password was given (--password-file or --password-fd), but this private key "
+                "is not encrypted")
+    if text == _pem.ENCRYPTED:
+        return ("legacy PEM encryption (Proc-Type: 4,ENCRYPTED) is not supported; convert the "
+                "key to encrypted PKCS#8 with `openssl pkcs8 -topk8 -v2 aes256 -in %s -out "
+                "key8.pem` and give its password with %s" % (path, _PASSWORD_HOW))
+    return None
+
+
+def _load_key(path: str, command: str, private: bool, password: Optional[bytes] = None
+              ) -> Tuple[Optional[PrivateKey], PublicKey]:
+    """(PrivateKey or None, PublicKey) from a PEM or DER key file; password: that of an
+    encrypted PKCS#8 key (--password-file, --password-fd).
 
     private=True: the file must hold a private key. Otherwise a public or a private key
     (then the first key block of a PEM file decides)."""
@@ -235,8 +314,10 @@ def _load_key(path: str, command: str, private: bool) -> Tuple[Optional[PrivateK
                 raise CLIError("%s: this is a public key; `p256 %s` needs the private key"
                                % (shown, command))
             if not private and keys[0] == _PEM_PUBLIC:
+                if password is not None:
+                    raise CLIError("%s: a password was given, but this is a public key" % shown)
                 return None, PublicKey.from_pem(data)
-            sk = PrivateKey.from_pem(data)
+            sk = PrivateKey.from_pem(data, password=password)
             return sk, sk.public_key
         if data[0] != 0x30:
             raise CLIError("%s: not a key: neither PEM (no '-----BEGIN' line) nor DER"
@@ -245,16 +326,18 @@ def _load_key(path: str, command: str, private: bool) -> Tuple[Optional[PrivateK
             if private:
                 raise CLIError("%s: this is a public key; `p256 %s` needs the private key"
                                % (shown, command))
+            if password is not None:
+                raise CLIError("%s: a password was given, but this is a public key" % shown)
             return None, PublicKey.from_der(data)
-        sk = PrivateKey.from_der(data)
+        sk = PrivateKey.from_der(data, password=password)
         return sk, sk.public_key
     except ValueError as exc:
-        raise CLIError("%s: %s" % (shown, exc)) from None
+        raise CLIError("%s: %s" % (shown, _password_problem(exc, shown) or exc)) from None
 
 
-def _load_private(path: str, command: str) -> PrivateKey:
+def _load_private(path: str, command: str, password: Optional[bytes] = None) -> PrivateKey:
     """The private key of a key file (CLIError for a public key or anything else)."""
-    sk, _ = _load_key(path, command, private=True)
+    sk, _ = _load_key(path, command, private=True, password=password)
     if sk is None:  # _load_key(private=True) raises instead; for the type checker
         raise CLIError("%s: this is a public key; `p256 %s` needs the private key"
                        % (_shown(path), command))
@@ -435,6 +518,7 @@ def _cmd_keygen(sub: _Subparsers) -> None:
             "  p256 keygen -o key.pem                  # PKCS#8 PEM, mode 0600\n"
             "  p256 keygen --format sec1 -o key.pem    # SEC1 'EC PRIVATE KEY'\n"
             "  p256 keygen -o key.pem --force          # replace key.pem atomically\n"
+            "  p256 keygen -o key.pem --password-file pw.txt   # encrypted PKCS#8\n"
             "  openssl pkey -in key.pem -noout -text   # openssl reads it\n\n" + _EXIT_HELP),
     )
     p.add_argument("-o", "--out", metavar="FILE",
@@ -443,11 +527,17 @@ def _cmd_keygen(sub: _Subparsers) -> None:
                    help="PKCS#8 (default) or SEC1 ECPrivateKey")
     p.add_argument("--force", action="store_true",
                    help="replace FILE if it is a regular file (a new 0600 file renamed over it)")
+    _add_password_options(p, "encrypt the key (PKCS#8 'ENCRYPTED PRIVATE KEY', PBES2)")
 
     def handler(args: argparse.Namespace) -> int:
         from ._keys import PrivateKey
 
-        pem = PrivateKey.generate().to_pem(args.format)
+        password = _password(args)
+        if password is not None and args.format != "pkcs8":
+            raise CLIError("a password needs --format pkcs8 (SEC1 has no standard encryption)")
+        if password == b"":
+            raise CLIError("the password is empty; an encrypted key needs a non-empty one")
+        pem = PrivateKey.generate().to_pem(args.format, password=password)
         if args.out in (None, _STDIN):
             _write_public(None, pem)
         else:
@@ -477,10 +567,12 @@ def _cmd_pubkey(sub: _Subparsers) -> None:
     p.add_argument("-o", "--out", metavar="FILE", help="write to FILE instead of stdout")
     p.add_argument("--compressed", action="store_true",
                    help="encode the point compressed (33 bytes) instead of uncompressed (65)")
+    _add_password_options(p, "decrypt an encrypted KEY")
 
     def handler(args: argparse.Namespace) -> int:
+        _one_stdin(args.key, args.password_file or "")
         _not_an_input(args.out, args.key)
-        _, pk = _load_key(args.key, args.command, private=False)
+        _, pk = _load_key(args.key, args.command, private=False, password=_password(args))
         _write_public(args.out, pk.to_pem(compressed=args.compressed))
         return 0
 
@@ -501,6 +593,7 @@ def _cmd_sign(sub: _Subparsers) -> None:
         epilog=(
             "examples:\n"
             "  p256 sign key.pem msg.txt -o msg.sig               # DER, SHA-256\n"
+            "  p256 sign enc.pem msg.txt --password-file pw.txt -o msg.sig   # encrypted key\n"
             "  p256 sign key.pem < msg.txt > msg.sig              # message from stdin\n"
             "  p256 sign key.pem msg.txt --raw --deterministic -o msg.raw\n"
             "  openssl dgst -sha256 -verify pub.pem -signature msg.sig msg.txt\n\n" + _EXIT_HELP),
@@ -514,12 +607,13 @@ def _cmd_sign(sub: _Subparsers) -> None:
                    help="RFC 6979 nonce (same signature for the same key and message)")
     p.add_argument("--hash", choices=_HASH_NAMES, default="sha256", metavar="HASH",
                    help="message hash: %s (default sha256)" % ", ".join(_HASH_NAMES[1:]))
+    _add_password_options(p, "decrypt an encrypted KEY")
 
     def handler(args: argparse.Namespace) -> int:
         _refuse_binary_tty(args.out)
-        _one_stdin(args.key, args.file)
+        _one_stdin(args.key, args.file, args.password_file or "")
         _not_an_input(args.out, args.key, args.file)
-        sk = _load_private(args.key, args.command)
+        sk = _load_private(args.key, args.command, _password(args))
         digest = _digest(args.file, args.hash)
         # sign_digest with the digest's hash: byte for byte sk.sign(msg, hash=...)
         _write_public(args.out, sk.sign_digest(digest, hash=args.hash,
@@ -558,10 +652,11 @@ def _cmd_verify(sub: _Subparsers) -> None:
     p.add_argument("--raw", action="store_true", help="SIG is r||s (64 bytes), not DER")
     p.add_argument("--hash", choices=_HASH_NAMES, default="sha256", metavar="HASH",
                    help="message hash: %s (default sha256)" % ", ".join(_HASH_NAMES[1:]))
+    _add_password_options(p, "decrypt PUBKEY when it is an encrypted private key")
 
     def handler(args: argparse.Namespace) -> int:
-        _one_stdin(args.pubkey, args.file, args.sig)
-        _, pk = _load_key(args.pubkey, args.command, private=False)
+        _one_stdin(args.pubkey, args.file, args.sig, args.password_file or "")
+        _, pk = _load_key(args.pubkey, args.command, private=False, password=_password(args))
         sig = _read_signature(args.sig, args.raw)
         digest = _digest(args.file, args.hash)
         ok = pk.verify_digest(sig, digest, hash=args.hash, encoding="raw" if args.raw else "der")
@@ -589,10 +684,11 @@ def _cmd_ecdh(sub: _Subparsers) -> None:
     )
     p.add_argument("key", metavar="KEY", help="your private key file, PEM or DER")
     p.add_argument("peerkey", metavar="PEERKEY", help="the peer's public (or private) key file")
+    _add_password_options(p, "decrypt an encrypted KEY")
 
     def handler(args: argparse.Namespace) -> int:
-        _one_stdin(args.key, args.peerkey)
-        sk = _load_private(args.key, args.command)
+        _one_stdin(args.key, args.peerkey, args.password_file or "")
+        sk = _load_private(args.key, args.command, _password(args))
         _, peer = _load_key(args.peerkey, args.command, private=False)
         _write_public(None, sk.exchange(peer).hex().encode("ascii") + b"\n")
         return 0

@@ -67,7 +67,8 @@ def buffer_error(what: str, value: object) -> TypeError:
 
 
 def as_bytes(data: object, what: str) -> bytes:
-    """data as bytes (a copy for bytearray/memoryview), else TypeError naming it."""
+    """data as bytes (a copy for bytearray/memoryview; a non-contiguous view is read in C
+    order, as bytes() and the native core read it), else TypeError naming it."""
     if isinstance(data, bytes):
         return data
     if isinstance(data, (bytearray, memoryview)):

@@ -8,7 +8,7 @@ only (no indefinite strings, arrays or maps), map keys distinct and in ascending
 bytewise order of their encodings (RFC 8949 4.2.1) or in length-first order (4.2.3,
 the RFC 7049 "canonical" order that CTAP2 authenticators use; both orders agree on
 every registered COSE_Key label; one order for all maps of the input), text strings valid
-UTF-8, nesting at most ``MAX_DEPTH`` levels. Tags, floating-point numbers and simple
+UTF-8, nesting at most ``MAX_DEPTH`` levels, at most ``MAX_ITEMS`` items in all. Tags, floating-point numbers and simple
 values other than false/true/null are refused: no COSE_Key parameter uses them.
 
 The map must hold exactly one EC2 P-256 public key:
@@ -36,10 +36,14 @@ from __future__ import annotations
 
 from typing import Dict, List, Mapping, Set, Tuple, Union
 
-__all__ = ["encode", "decode", "decode_mapping", "decode_any", "loads", "dumps", "CborMap", "MAX_DEPTH"]
+__all__ = ["encode", "decode", "decode_mapping", "decode_any", "loads", "dumps", "CborMap", "MAX_DEPTH",
+           "MAX_ITEMS"]
 
 #: How deep arrays and maps may nest (a COSE_Key needs 2; the limit keeps recursion bounded).
 MAX_DEPTH = 16
+#: How many CBOR items one input may hold, nested ones included (a COSE_Key has about 11):
+#: the decoded values then take bounded memory, whatever the input's length.
+MAX_ITEMS = 1024
 
 KTY, KID, ALG, KEY_OPS, BASE_IV = 1, 2, 3, 4, 5
 CRV, X, Y, D = -1, -2, -3, -4
@@ -66,11 +70,12 @@ def _error(problem: str) -> ValueError:
 class _Reader:
     """Reads one deterministic CBOR item at a time from ``buf``."""
 
-    __slots__ = ("buf", "pos", "orders")
+    __slots__ = ("buf", "pos", "orders", "items")
 
     def __init__(self, buf: bytes):
         self.buf = buf
         self.pos = 0
+        self.items = 0
         # the key orders every map read so far satisfies: one rule for the whole item
         self.orders = _BOTH
 
@@ -79,6 +84,10 @@ class _Reader:
         buf, pos = self.buf, self.pos
         if pos >= len(buf):
             raise _error("data ends where a CBOR item was expected (offset %d)" % pos)
+        self.items += 1
+        if self.items > MAX_ITEMS:
+            raise _error("more than %d CBOR items (offset %d); a COSE_Key has a dozen"
+                         % (MAX_ITEMS, pos))
         initial = buf[pos]
         major, info = initial >> 5, initial & 0x1F
         pos += 1
@@ -157,30 +166,49 @@ class _Reader:
         of RFC 7049 canonical CBOR and of CTAP2, which WebAuthn authenticators write),
         the same one for all maps of the item. The two agree on every registered
         COSE_Key label; only maps whose keys encode to different lengths have two
-        accepted encodings."""
+        accepted encodings. Each key's encoding is compared with the one before it, so
+        the check costs no memory per entry: keys strictly ascending in an order are
+        distinct; only when neither order holds are they looked at again, to name a
+        duplicate."""
         out: List[Tuple[Value, Value]] = []
-        encoded: List[bytes] = []
-        seen: Set[bytes] = set()
-        for _ in range(count):
+        buf, start_of_map = self.buf, self.pos
+        previous = b""
+        orders = _BOTH  # the orders this map's keys satisfy
+        for i in range(count):
             start = self.pos
             key = self.item(depth + 1)
-            raw = self.buf[start:self.pos]
-            if raw in seen:
-                raise _error("duplicate map key %s" % _short(key))
-            seen.add(raw)
-            encoded.append(raw)
+            raw = buf[start:self.pos]
+            if i:
+                if raw == previous:
+                    raise _error("duplicate map key %s" % _short(key))
+                if raw < previous:
+                    orders &= ~_BYTEWISE
+                if len(raw) < len(previous) or (len(raw) == len(previous) and raw < previous):
+                    orders &= ~_LENGTH_FIRST
+            previous = raw
             out.append((key, self.item(depth + 1)))
-        orders = self.orders
-        if encoded != sorted(encoded):
-            orders &= ~_BYTEWISE
-        if encoded != sorted(encoded, key=lambda k: (len(k), k)):
-            orders &= ~_LENGTH_FIRST
+        orders &= self.orders  # and those of every map read so far, nested ones included
         if not orders:
+            self._name_duplicate(start_of_map, count, depth)
             raise _error("map keys not in a deterministic order (RFC 8949 4.2.1: ascending "
                          "bytewise order of their encodings, or 4.2.3 length-first, the "
                          "same rule for every map of the item)")
         self.orders = orders
         return out
+
+    def _name_duplicate(self, start: int, count: int, depth: int) -> None:
+        """Raise for a key that appears twice in the map at start (read again), if any."""
+        end, self.pos = self.pos, start
+        seen: Set[bytes] = set()
+        for _ in range(count):
+            begin = self.pos
+            key = self.item(depth + 1)
+            raw = self.buf[begin:self.pos]
+            if raw in seen:
+                raise _error("duplicate map key %s" % _short(key))
+            seen.add(raw)
+            self.item(depth + 1)
+        self.pos = end
 
 
 def _short(value: Value) -> str:
@@ -265,7 +293,7 @@ def _coordinate(params: Mapping[object, object], label: int) -> bytes:
     if label not in params:
         raise ValueError("the COSE_Key has no %s parameter" % _NAMES[label])
     value = params[label]
-    if isinstance(value, bool):
+    if isinstance(value, bool) and label == Y:
         raise ValueError("the COSE_Key's y (-3) is a sign bit (a compressed point); "
                          "p256 reads only y as a 32-byte byte string")
     if not isinstance(value, (bytes, bytearray)):

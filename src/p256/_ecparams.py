@@ -13,9 +13,8 @@ OID_EC_PUBLIC_KEY = der.oid_from_str("1.2.840.10045.2.1")  # RFC 5480 2.1.1
 OID_PRIME256V1 = der.oid_from_str("1.2.840.10045.3.1.7")  # RFC 5480 2.1.1.1 (secp256r1)
 
 # Named curves we recognise only to say which curve a rejected key is on
-# (SEC 2 v2 A.2, RFC 5480 2.1.1.1, RFC 5639 4.1, GM/T 0006, ANSSI), by dotted OID:
-# oid_to_str gives the text only for a valid minimal encoding, so a lookup is exact.
-_OTHER_CURVES = dict(
+# (SEC 2 v2 A.2, RFC 5480 2.1.1.1, RFC 5639 4.1, GM/T 0006, ANSSI).
+_OTHER_CURVES = der.oid_table(
     [
         ("1.2.840.10045.3.1.1", "secp192r1 (P-192)"),
         ("1.2.840.10045.3.1.2", "prime192v2"),
@@ -60,7 +59,7 @@ _OTHER_CURVES = dict(
 )
 
 # Key algorithms we recognise only to name them in an error (RFC 8017, RFC 8410, RFC 5480).
-_OTHER_ALGORITHMS = dict(
+_OTHER_ALGORITHMS = der.oid_table(
     [
         ("1.2.840.113549.1.1.1", "rsaEncryption (RSA)"),
         ("1.2.840.113549.1.1.10", "id-RSASSA-PSS (RSA-PSS)"),
@@ -82,15 +81,9 @@ P256_PARAMS = der.oid(OID_PRIME256V1)
 ALGORITHM_ID = der.sequence(der.oid(OID_EC_PUBLIC_KEY), P256_PARAMS)
 
 
-def oid_text(contents: bytes) -> str:
-    """An OID for an error message: dotted, or hex when malformed; long ones cut short."""
-    text = der.oid_to_str(contents) or "0x" + contents.hex()
-    return text if len(text) <= 64 else text[:60] + "..."
-
-
 def algorithm_name(contents: bytes) -> str:
     """A key algorithm OID for a message: its name when known, else "OID <dotted>"."""
-    return _OTHER_ALGORITHMS.get(der.oid_to_str(contents) or "") or "OID " + oid_text(contents)
+    return _OTHER_ALGORITHMS.get(contents) or "OID " + der.oid_text(contents)
 
 
 def read_curve(r: Reader) -> None:
@@ -104,11 +97,11 @@ def read_curve(r: Reader) -> None:
     curve = r.oid("namedCurve")
     if curve == OID_PRIME256V1:
         return
-    name = _OTHER_CURVES.get(der.oid_to_str(curve) or "")
+    name = _OTHER_CURVES.get(curve)
     if name is not None:
         raise ValueError("the key is on the curve %s, not P-256 (prime256v1)" % name)
     raise ValueError("the key is on an unknown curve (OID %s), not P-256 (prime256v1)"
-                     % oid_text(curve))
+                     % der.oid_text(curve))
 
 
 def read_algorithm(r: Reader) -> None:

@@ -49,9 +49,13 @@ PRIVATE_FORMATS = {"pkcs8": PEM_PKCS8, "sec1": PEM_SEC1}  # format name -> PEM l
 # ---------------------------------------------------------------------------------------
 
 
+CERTIFICATE_HINT = ("this is an X.509 certificate, not a key: read the key it holds with "
+                    "PublicKey.from_certificate(data)")
+
+
 def sniff(data: bytes) -> Optional[str]:
-    """"spki", "pkcs8", "sec1", "encrypted" (EncryptedPrivateKeyInfo) or "pem" by the
-    first two elements inside an outer SEQUENCE (or PEM text), else None."""
+    """"spki", "pkcs8", "sec1", "encrypted" (EncryptedPrivateKeyInfo), "certificate" or
+    "pem" by the first elements inside an outer SEQUENCE (or PEM text), else None."""
     if data[:1] != b"\x30":
         text = data.lstrip(b"\xef\xbb\xbf \t\r\n")
         return "pem" if text.startswith(b"-----BEGIN ") else None
@@ -65,6 +69,10 @@ def sniff(data: bytes) -> Optional[str]:
             # EncryptedPrivateKeyInfo { AlgorithmIdentifier (PBES2, ...), OCTET STRING }
             scheme = Reader(data, "key", start, end).oid("encryptionAlgorithm")
             return None if scheme == OID_EC_PUBLIC_KEY else "encrypted"
+        if first == second == der.SEQUENCE:
+            # Certificate { TBSCertificate, AlgorithmIdentifier, BIT STRING }
+            r.read_tlv()
+            return "certificate" if r.peek() == der.BIT_STRING else None
     except ValueError:
         return None
     if first == der.SEQUENCE:
@@ -138,6 +146,8 @@ def _private_from_der_full(data: bytes, expect: Optional[str]) -> Parts:
                                                            _pem.ENCRYPTED_LABEL))
         if kind == "encrypted":
             raise ValueError(_pbes2.MISSING_PASSWORD)
+        if kind == "certificate":
+            raise ValueError(CERTIFICATE_HINT)
         Reader(data, r.what, r.pos, r.end).read_tlv()  # the precise error if it is malformed
         raise r.error("neither PKCS#8 nor SEC1 ECPrivateKey")
     if first != der.INTEGER:
@@ -185,10 +195,8 @@ def private_from_der(data: object, password: object = None) -> Parts:
     return _with_password(as_bytes(data, "DER data"), None, password)
 
 
-def _public_hint(seen: List[str]) -> str:
-    if "CERTIFICATE" in seen:
-        return "; extract the key of a certificate with `openssl x509 -pubkey -noout -in cert.pem`"
-    return ""
+def _certificate_hint(seen: List[str]) -> str:
+    return "; " + CERTIFICATE_HINT if "CERTIFICATE" in seen else ""
 
 
 def private_from_pem(data: Union[str, Buffer], password: object = None) -> Parts:
@@ -198,7 +206,7 @@ def private_from_pem(data: Union[str, Buffer], password: object = None) -> Parts
     def hint(seen: List[str]) -> str:
         if PEM_SPKI in seen:
             return "; " + _instead("public key", "PublicKey", "from_pem", data, "a private key")
-        return ""
+        return _certificate_hint(seen)
 
     label, body = _pem.decode(data, PRIVATE_LABELS + (_pem.ENCRYPTED_LABEL,), hint)
     if label == _pem.ENCRYPTED_LABEL:
@@ -250,6 +258,8 @@ def _public_from_der_full(data: bytes) -> bytes:
     if kind in ("sec1", "pkcs8"):
         raise ValueError(_instead("private key", "PrivateKey", "from_der", data,
                                   "a SubjectPublicKeyInfo"))
+    if kind == "certificate":
+        raise ValueError(CERTIFICATE_HINT)
     if kind == "encrypted":
         raise ValueError("this is an encrypted private key (PKCS#8 EncryptedPrivateKeyInfo), "
                          "not a public key; use PrivateKey.from_der(data, password=...)"
@@ -276,6 +286,6 @@ def public_from_pem(data: Union[str, Buffer]) -> bytes:
     def hint(seen: List[str]) -> str:
         if {PEM_PKCS8, PEM_SEC1, _pem.ENCRYPTED_LABEL} & set(seen):
             return "; " + _instead("private key", "PrivateKey", "from_pem", data, "a public key")
-        return _public_hint(seen)
+        return _certificate_hint(seen)
 
     return _public_from_der(_pem.decode(data, (PEM_SPKI,), hint)[1])

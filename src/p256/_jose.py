@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import binascii
 import hashlib
-from typing import Any, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
-__all__ = ["b64url_encode", "b64url_decode", "thumbprint", "parse_json_object"]
+__all__ = ["b64url_encode", "b64url_decode", "thumbprint", "parse_json_object", "parse_json_text",
+           "MAX_NUMBER_LENGTH", "MAX_MEMBERS"]
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 _DELETE = str.maketrans("", "", _ALPHABET)
@@ -52,12 +53,23 @@ def thumbprint(point: bytes) -> str:
     return b64url_encode(hashlib.sha256(canonical.encode("ascii")).digest())
 
 
+#: The longest JSON number read (in characters): no JOSE member needs more (NumericDate,
+#: "p2c" and the like fit in 20), and int() of a long digit string is quadratic.
+MAX_NUMBER_LENGTH = 64
+#: The most name/value pairs in one JSON text, counted before parsing as its ":"
+#: characters (an upper bound: a ":" inside a string counts too). A JWK set of a thousand
+#: keys fits; a million members would be a dict of 100 MB, built at the speed of cache misses.
+MAX_MEMBERS = 10_000
+
+
 def _no_duplicates(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
-    out: Dict[str, Any] = {}
-    for name, value in pairs:
-        if name in out:
-            raise ValueError("duplicate member %r" % name)
-        out[name] = value
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen = set()
+        for name, _ in pairs:
+            if name in seen:
+                raise ValueError("duplicate member %r" % name[:40])
+            seen.add(name)
     return out
 
 
@@ -65,21 +77,55 @@ def _no_constant(name: str) -> None:
     raise ValueError("%s is not JSON (RFC 8259 has no NaN or Infinity)" % name)
 
 
-def parse_json_object(raw: bytes, what: str) -> Dict[str, Any]:
-    """A JSON object from UTF-8 bytes, strictly: duplicate member names refused (RFC 7515
-    4 allows refusing them and p256 does), NaN/Infinity refused; ValueError naming what."""
+def _number(convert: Callable[[str], Any]) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
+        if len(text) > MAX_NUMBER_LENGTH:
+            raise ValueError("a number of %d characters (at most %d are read)"
+                             % (len(text), MAX_NUMBER_LENGTH))
+        return convert(text)
+    return parse
+
+
+_INT, _FLOAT = _number(int), _number(float)
+
+
+def parse_json_text(text: str, what: str) -> Dict[str, Any]:
+    """A JSON object from text, strictly: the one JSON reader of JWK, JWK sets, the JWS
+    header and WebAuthn's client data. Duplicate member names are refused at every level
+    (RFC 7515 4 and RFC 7517 4 allow refusing them; p256 does, so no two readers see
+    different values), NaN/Infinity refused, numbers longer than MAX_NUMBER_LENGTH and
+    more than MAX_MEMBERS members refused before they are built (so the work and memory
+    stay linear in the text), nesting bounded by the interpreter's recursion limit;
+    ValueError naming ``what``."""
     import json  # only when needed: json costs ~1 ms of `import p256`
 
+    if text.count(":") > MAX_MEMBERS:
+        raise ValueError("%s has more than %d members (':' characters); JOSE objects have a few"
+                         % (what, MAX_MEMBERS))
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError("%s is not UTF-8" % what) from None
-    try:
-        value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant,
+                           parse_int=_INT, parse_float=_FLOAT)
     except RecursionError:
         raise ValueError("%s is not valid JSON: nested too deeply" % what) from None
     except ValueError as exc:
         raise ValueError("%s is not valid JSON: %s" % (what, exc)) from None
     if not isinstance(value, dict):
-        raise ValueError("%s must be a JSON object, not %s" % (what, type(value).__name__))
+        raise ValueError("%s must be a JSON object, not %s" % (what, _json_type(value)))
     return value
+
+
+def parse_json_object(raw: bytes, what: str) -> Dict[str, Any]:
+    """:func:`parse_json_text` of UTF-8 bytes (RFC 8259 8.1)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("%s is not UTF-8" % what) from None
+    return parse_json_text(text, what)
+
+
+def _json_type(value: object) -> str:
+    """The JSON name of a decoded value's type, for messages."""
+    if isinstance(value, bool) or value is None:
+        return "true/false" if value is not None else "null"
+    names: Dict[type, str] = {dict: "an object", list: "an array", str: "a string"}
+    return names.get(type(value), "a number")

@@ -3,7 +3,9 @@
 (and d for a private key), base64url without padding of exactly 32 bytes each.
 
 Other members ("kid", "use", "alg", "key_ops", ...) are accepted and ignored. A JSON
-text (str) is accepted as well as a mapping. The caller checks that x, y is a valid point
+text (str) is accepted as well as a mapping, read by the one JOSE JSON reader
+(``_jose.parse_json_text``, as jws.verify reads a JWK): a member given twice is refused,
+so the two readers never see different keys. The caller checks that x, y is a valid point
 and, for a private key, equals d*G; a public read refuses a JWK that carries "d", so a
 private key never passes silently through a public-key path. Base64url of a private d
 is decoded with the interpreter's table-driven decoder, as most libraries do.
@@ -13,11 +15,13 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Tuple, Union
 
-from ._jose import b64url_decode, b64url_encode
+from ._jose import b64url_decode, b64url_encode, parse_json_text
 
 __all__ = ["encode", "read", "member_bytes", "WHERE"]
 
 WHERE = "the JWK"
+
+
 def encode(point: bytes, d: Union[bytes, None] = None) -> Dict[str, str]:
     """{"kty", "crv", "x", "y"[, "d"]} of the 65-byte uncompressed point (and scalar)."""
     jwk = {"kty": "EC", "crv": "P-256", "x": b64url_encode(point[1:33]),
@@ -43,20 +47,17 @@ def member_bytes(jwk: Mapping[str, Any], member: str) -> bytes:
     return raw
 
 
+def _shown(value: object) -> str:
+    """A member's value for a message, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def read(jwk: object) -> Tuple[Mapping[str, Any], bytes]:
     """(the JWK as a mapping, the 65-byte SEC1 encoding of x, y, not yet validated),
     after checking kty and crv; a JSON str is parsed first."""
     if isinstance(jwk, str):
-        import json  # only when needed: json costs a few ms of import time
-
-        try:
-            jwk = json.loads(jwk)
-        except ValueError as exc:
-            raise ValueError("the JWK is not valid JSON: %s" % exc) from None
-        except RecursionError:  # "[[[[..." 1000 deep; found writing tests/fuzz (pub_jwk)
-            raise ValueError("the JWK is not valid JSON: nested too deeply") from None
-        if not isinstance(jwk, dict):
-            raise ValueError("the JWK must be a JSON object, not %s" % type(jwk).__name__)
+        jwk = parse_json_text(jwk, "the JWK")  # the one JOSE JSON reader: no duplicates
     elif not isinstance(jwk, dict):
         from collections.abc import Mapping as _Mapping  # lazily: ~1.5 ms to import
 
@@ -67,12 +68,12 @@ def read(jwk: object) -> Tuple[Mapping[str, Any], bytes]:
     if kty != "EC":
         if kty is None:
             raise ValueError("the JWK has no 'kty' member")
-        raise ValueError("the JWK has kty %r; a P-256 key has kty 'EC'" % (kty,))
+        raise ValueError("the JWK has kty %s; a P-256 key has kty 'EC'" % _shown(kty))
     crv = mapping.get("crv")
     if crv != "P-256":
         if crv is None:
             raise ValueError("the JWK has no 'crv' member")
-        raise ValueError("the JWK is on the curve %r, not 'P-256'" % (crv,))
+        raise ValueError("the JWK has crv %s: the key is not on the curve 'P-256'" % _shown(crv))
     return mapping, b"\x04" + member_bytes(mapping, "x") + member_bytes(mapping, "y")
 
 

@@ -9,8 +9,11 @@ OIDs from NIST, a 16-byte IV), then PKCS#7 padding (RFC 8018 6.1.1 step 4). That
 `openssl pkcs8 -topk8 -v2 aes256`, `openssl genpkey -aes256`, OpenSSL 3's defaults
 (PBKDF2-HMAC-SHA-256, 2048 iterations, AES-256-CBC), `openssl pkcs8 -scrypt` and
 pyca/cryptography's BestAvailableEncryption write. PBES1 and PKCS#12 schemes are
-refused by name. Costs are bounded before any work: PBKDF2 at most MAX_ITERATIONS
-iterations, scrypt at most MAX_SCRYPT_MEMORY bytes (128 r N) and p <= MAX_SCRYPT_P.
+refused by name. Costs are bounded by what will be computed, before any work: PBKDF2's
+iterations x output blocks x the PRF's cost (``pbkdf2_work``) at most the work of
+MAX_ITERATIONS HMAC-SHA-256 iterations; scrypt's memory 128 r (N + p + 2) (what
+OpenSSL allocates, and exactly the ``maxmem`` given to hashlib) at most
+MAX_SCRYPT_MEMORY and its work r p (N + 32) (``scrypt_work``) at most MAX_SCRYPT_WORK.
 
 Written: PBES2, PBKDF2-HMAC-SHA-256 with ITERATIONS (600,000: OWASP's 2023 figure for
 it) and a 16-byte salt, AES-256-CBC with a fresh IV; scrypt can be asked for here (not
@@ -33,16 +36,21 @@ from typing import Callable, Optional, Tuple, TypeVar
 
 from . import _core
 from . import _der as der
-from ._common import small
+from ._common import as_bytes, small
 from ._der import Reader
 
-__all__ = ["decrypt", "encrypt", "password_bytes", "WRONG_PASSWORD", "MISSING_PASSWORD",
-           "NOT_ENCRYPTED", "ITERATIONS", "MAX_ITERATIONS", "MAX_SCRYPT_MEMORY"]
+__all__ = ["decrypt", "encrypt", "password_bytes", "pbkdf2_work", "scrypt_work", "scrypt_memory",
+           "WRONG_PASSWORD", "MISSING_PASSWORD", "NOT_ENCRYPTED", "EMPTY_PASSWORD", "ITERATIONS",
+           "MAX_ITERATIONS", "MAX_SCRYPT_MEMORY", "MAX_SCRYPT_WORK"]
 
 ITERATIONS = 600_000
-MAX_ITERATIONS = 10_000_000  # the bounds and why: docs/key-formats.md
-MAX_SCRYPT_MEMORY = 1 << 28  # 256 MiB: N = 2^18 at r = 8 (OpenSSL's default is 16 MiB)
+MAX_ITERATIONS = 10_000_000  # HMAC-SHA-256 iterations; the bounds and why: docs/key-formats.md
 MAX_SCRYPT_P = 16
+#: scrypt's memory, 128 r (N + p + 2) bytes: 256 MiB of V for N = 2^18 at r = 8 (16 times
+#: OpenSSL's default N = 2^14, r = 8), plus 1 MiB for B and the scratch of p lanes.
+MAX_SCRYPT_MEMORY = (1 << 28) + (1 << 20)
+#: scrypt's work, r p (N + 32) (``scrypt_work``): that of N = 2^18, r = 8, p = 1.
+MAX_SCRYPT_WORK = 8 * ((1 << 18) + 32)
 MAX_SALT = 1024
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 1 << 14, 8, 1  # written on request: OpenSSL's default (16 MiB;
 # OpenSSL reads at most 32 MiB)
@@ -52,6 +60,9 @@ WRONG_PASSWORD = ("wrong password, or a corrupted encrypted key (it did not decr
 MISSING_PASSWORD = ("this is an encrypted private key (PKCS#8 EncryptedPrivateKeyInfo): pass "
                     "its password (password=...), or decrypt it first with `openssl pkey -in "
                     "key.pem -out plain.pem`")
+EMPTY_PASSWORD = ("an empty password: refused when encrypting (the key would be as good as "
+                  "plain, and cryptography refuses to write or read such a file); pass a "
+                  "non-empty password, or password=None for a plain key")
 NOT_ENCRYPTED = "a password was given, but this private key is not encrypted: pass password=None"
 
 _OID = der.oid_from_str
@@ -66,24 +77,28 @@ _PRFS = {
     _OID("1.2.840.113549.2.11"): "sha512",
 }
 _PRF_OID = {name: oid for oid, name in _PRFS.items()}
+#: The cost of one PRF iteration in quarters of an HMAC-SHA-256 iteration: SHA-1 5/4 and
+#: SHA-384/512 5/2, rounded up from the measured ratios on x86-64 with SHA extensions
+#: (docs/key-formats.md; where SHA-256 is slower, in software, SHA-512 costs less than
+#: twice, so the bound holds there too).
+_PRF_COST = {"sha1": 5, "sha224": 4, "sha256": 4, "sha384": 10, "sha512": 10}
+_DIGEST_SIZE = {"sha1": 20, "sha224": 28, "sha256": 32, "sha384": 48, "sha512": 64}
 _CIPHERS = {  # NIST aes*-CBC: key length
     _OID("2.16.840.1.101.3.4.1.2"): 16,
     _OID("2.16.840.1.101.3.4.1.22"): 24,
     _OID("2.16.840.1.101.3.4.1.42"): 32,
 }
 OID_AES256_CBC = _OID("2.16.840.1.101.3.4.1.42")
-_OTHER_CIPHERS = {  # named in the refusal
-    "1.2.840.113549.3.7": "des-ede3-cbc (3DES)",
-    "1.3.14.3.2.7": "des-cbc",
-    "1.2.840.113549.3.2": "rc2-cbc",
-    "2.16.840.1.101.3.4.1.6": "aes128-gcm", "2.16.840.1.101.3.4.1.46": "aes256-gcm",
-}
-_PBES1 = {  # RFC 8018 A.3 and PKCS#12 B.2: named, not supported
-    "1.2.840.113549.1.5.3": "PBES1 (pbeWithMD5AndDES-CBC)",
-    "1.2.840.113549.1.5.10": "PBES1 (pbeWithSHA1AndDES-CBC)",
-    "1.2.840.113549.1.12.1.3": "PKCS#12 pbeWithSHAAnd3-KeyTripleDES-CBC",
-    "1.2.840.113549.1.12.1.6": "PKCS#12 pbeWithSHAAnd40BitRC2-CBC",
-}
+_OTHER_CIPHERS = der.oid_table((  # named in the refusal
+    ("1.2.840.113549.3.7", "des-ede3-cbc (3DES)"),
+    ("1.3.14.3.2.7", "des-cbc"),
+    ("1.2.840.113549.3.2", "rc2-cbc"),
+    ("2.16.840.1.101.3.4.1.6", "aes128-gcm"), ("2.16.840.1.101.3.4.1.46", "aes256-gcm")))
+_PBES1 = der.oid_table((  # RFC 8018 A.3, PKCS#12 B.2: not supported
+    ("1.2.840.113549.1.5.3", "PBES1 (pbeWithMD5AndDES-CBC)"),
+    ("1.2.840.113549.1.5.10", "PBES1 (pbeWithSHA1AndDES-CBC)"),
+    ("1.2.840.113549.1.12.1.3", "PKCS#12 pbeWithSHAAnd3-KeyTripleDES-CBC"),
+    ("1.2.840.113549.1.12.1.6", "PKCS#12 pbeWithSHAAnd40BitRC2-CBC")))
 
 KeyFn = Callable[[bytes], bytes]  # password -> key
 _T = TypeVar("_T")
@@ -94,8 +109,30 @@ def password_bytes(password: object) -> bytes:
     if isinstance(password, str):
         return password.encode("utf-8")
     if isinstance(password, (bytes, bytearray, memoryview)):
-        return bytes(password)
+        return as_bytes(password, "password")
     raise TypeError("password must be str or bytes, not %s" % type(password).__name__)
+
+
+def pbkdf2_work(prf: str, iterations: int, key_len: int) -> int:
+    """What PBKDF2 computes, in quarters of an HMAC-SHA-256 iteration: iterations x the
+    output blocks (RFC 8018 5.2: ceil(key_len / hLen), two for AES-192/256 with SHA-1)
+    x the PRF's cost."""
+    blocks = -(-key_len // _DIGEST_SIZE[prf])
+    return iterations * blocks * _PRF_COST[prf]
+
+
+def scrypt_work(n: int, r: int, p: int) -> int:
+    """What scrypt computes, in units of two BlockMix passes over 128 r bytes: per lane,
+    ROMix makes 2N passes (RFC 7914 5), and the lane's part of PBKDF2's expansion and
+    the copies costs less than 32 more units (measured: docs/key-formats.md), so
+    r p (N + 32) in all."""
+    return r * p * (n + 32)
+
+
+def scrypt_memory(n: int, r: int, p: int) -> int:
+    """What OpenSSL's scrypt allocates and checks against maxmem: V (128 r N), B (128 r p)
+    and the scratch XY (256 r), in bytes."""
+    return 128 * r * (n + p + 2)
 
 
 def _algorithm(r: Reader, name: str) -> Tuple[bytes, Reader]:
@@ -120,21 +157,32 @@ def _pbkdf2(p: Reader, key_len: int) -> KeyFn:
         oid, prf_params = _algorithm(params, "prf")
         if oid not in _PRFS:
             raise ValueError("unsupported PBKDF2 PRF %s (supported: hmacWithSHA1, SHA224, "
-                             "SHA256, SHA384, SHA512)" % (der.oid_to_str(oid) or "(malformed)"))
+                             "SHA256, SHA384, SHA512)" % der.oid_text(oid))
         prf = _PRFS[oid]
-        if prf == "sha1":  # X.690 11.5: a DEFAULT value is omitted in DER
-            raise params.error("the default PRF hmacWithSHA1 explicitly encoded (DER omits "
-                               "a DEFAULT value, X.690 11.5)")
         if not prf_params.at_end():
             prf_params.null("prf parameters")
+            # X.690 11.5: DER omits a DEFAULT value, and the default PRF is exactly
+            # {hmacWithSHA1, NULL}. Without its NULL it is another value, which OpenSSL
+            # and cryptography read (some writers put it there): read too.
+            if prf == "sha1":
+                raise params.error("the default PRF {hmacWithSHA1, NULL} explicitly encoded "
+                                   "(DER omits a DEFAULT value, X.690 11.5)")
         prf_params.finish()
     params.finish()
-    if not 1 <= iterations <= MAX_ITERATIONS:
-        raise ValueError("PBKDF2 iteration count %s is outside 1..%d (refused before any work)"
-                         % (small(iterations), MAX_ITERATIONS))
+    if iterations < 1 or pbkdf2_work(prf, iterations, key_len) > pbkdf2_work(
+            "sha256", MAX_ITERATIONS, 32):
+        raise ValueError("PBKDF2 iteration count %s refused before any work: with HMAC-%s "
+                         "and a %d-byte key it is outside 1..%d (the work of %d HMAC-SHA-256 "
+                         "iterations)" % (small(iterations), prf.upper(), key_len,
+                                          _max_iterations(prf, key_len), MAX_ITERATIONS))
     if len(salt) > MAX_SALT:
         raise ValueError("PBKDF2 salt of %d bytes (at most %d accepted)" % (len(salt), MAX_SALT))
     return lambda pw: hashlib.pbkdf2_hmac(prf, pw, salt, iterations, key_len)
+
+
+def _max_iterations(prf: str, key_len: int) -> int:
+    """The most iterations accepted for this PRF and key length."""
+    return pbkdf2_work("sha256", MAX_ITERATIONS, 32) // pbkdf2_work(prf, 1, key_len)
 
 
 def _scrypt(p: Reader, key_len: int) -> KeyFn:
@@ -152,16 +200,18 @@ def _scrypt(p: Reader, key_len: int) -> KeyFn:
                                % (small(stated), key_len))
     params.finish()
     if n < 2 or n & (n - 1) or r < 1 or not 1 <= par <= MAX_SCRYPT_P \
-            or 128 * r * n > MAX_SCRYPT_MEMORY:
-        raise ValueError("scrypt parameters N=%s r=%s p=%s refused: N a power of 2 >= 2, "
-                         "r >= 1, 1 <= p <= %d, 128*r*N <= %d MiB (refused before any work)"
+            or scrypt_memory(n, r, par) > MAX_SCRYPT_MEMORY \
+            or scrypt_work(n, r, par) > MAX_SCRYPT_WORK:
+        raise ValueError("scrypt parameters N=%s r=%s p=%s refused before any work: N a "
+                         "power of 2 >= 2, r >= 1, 1 <= p <= %d, memory 128*r*(N+p+2) at most "
+                         "%d MiB, work r*p*(N+32) at most %d (that of N=2^18, r=8, p=1)"
                          % (small(n), small(r), small(par), MAX_SCRYPT_P,
-                            MAX_SCRYPT_MEMORY >> 20))
+                            MAX_SCRYPT_MEMORY >> 20, MAX_SCRYPT_WORK))
     if len(salt) > MAX_SALT:
         raise ValueError("scrypt salt of %d bytes (at most %d accepted)" % (len(salt), MAX_SALT))
     if not hasattr(hashlib, "scrypt"):  # Python built without OpenSSL 1.1's scrypt
         raise ValueError("this key uses scrypt, which this Python's hashlib lacks")
-    maxmem = 128 * r * (n + par + 2) + (1 << 20)
+    maxmem = scrypt_memory(n, r, par)  # exactly what it will allocate: within the cap
     return lambda pw: hashlib.scrypt(pw, salt=salt, n=n, r=r, p=par, maxmem=maxmem,
                                      dklen=key_len)
 
@@ -173,21 +223,18 @@ def _read(data: bytes) -> Tuple[KeyFn, bytes, bytes]:
     top.finish()
     scheme, params = _algorithm(r, "encryptionAlgorithm")
     if scheme != OID_PBES2:
-        dotted = der.oid_to_str(scheme)
-        known = _PBES1.get(dotted or "")
         raise ValueError("unsupported key encryption %s; only PBES2 (RFC 8018) is read: "
                          "re-encrypt with `openssl pkcs8 -topk8 -v2 aes256`"
-                         % (known or dotted or "(malformed OID)"))
+                         % (_PBES1.get(scheme) or der.oid_text(scheme)))
     pbes2 = params.enter(der.SEQUENCE, "PBES2-params")
     params.finish()
     kdf_oid, kdf = _algorithm(pbes2, "keyDerivationFunc")
     cipher_oid, cipher = _algorithm(pbes2, "encryptionScheme")
     pbes2.finish()
     if cipher_oid not in _CIPHERS:
-        dotted = der.oid_to_str(cipher_oid) or "(malformed OID)"
         raise ValueError("unsupported PBES2 cipher %s (supported: AES-128/192/256-CBC); "
                          "re-encrypt with `openssl pkcs8 -topk8 -v2 aes256`"
-                         % _OTHER_CIPHERS.get(dotted, dotted))
+                         % (_OTHER_CIPHERS.get(cipher_oid) or der.oid_text(cipher_oid)))
     key_len = _CIPHERS[cipher_oid]
     iv = cipher.octet_string("AES-CBC IV")
     cipher.finish()
@@ -199,7 +246,7 @@ def _read(data: bytes) -> Tuple[KeyFn, bytes, bytes]:
         derive = _scrypt(kdf, key_len)
     else:
         raise ValueError("unsupported PBES2 key derivation %s (supported: PBKDF2, scrypt)"
-                         % (der.oid_to_str(kdf_oid) or "(malformed OID)"))
+                         % der.oid_text(kdf_oid))
     ciphertext = r.octet_string("encryptedData")
     r.finish()
     if not ciphertext or len(ciphertext) % 16:
@@ -244,9 +291,11 @@ def encrypt(plain: bytes, password: object, kdf: str = "pbkdf2",
     """EncryptedPrivateKeyInfo of the PrivateKeyInfo DER plain: PBES2 with PBKDF2-HMAC-
     SHA-256 (iterations) or scrypt (SCRYPT_N/R/P), a 16-byte salt, AES-256-CBC."""
     pw = password_bytes(password)
+    if not pw:
+        raise ValueError(EMPTY_PASSWORD)
     salt, iv = os.urandom(16), os.urandom(16)
     if kdf == "pbkdf2":
-        if not 1 <= iterations <= MAX_ITERATIONS:
+        if not 1 <= iterations <= MAX_ITERATIONS:  # HMAC-SHA-256, AES-256: one block
             raise ValueError("iterations must be in 1..%d" % MAX_ITERATIONS)
         key = hashlib.pbkdf2_hmac("sha256", pw, salt, iterations, 32)
         kdf_id = der.sequence(der.oid(OID_PBKDF2), der.sequence(
@@ -254,7 +303,7 @@ def encrypt(plain: bytes, password: object, kdf: str = "pbkdf2",
             der.sequence(der.oid(_PRF_OID["sha256"]), der.tlv(der.NULL, b""))))
     elif kdf == "scrypt":
         key = hashlib.scrypt(pw, salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P,
-                             maxmem=128 * SCRYPT_R * (SCRYPT_N + SCRYPT_P + 2) + (1 << 20),
+                             maxmem=scrypt_memory(SCRYPT_N, SCRYPT_R, SCRYPT_P),
                              dklen=32)
         kdf_id = der.sequence(der.oid(OID_SCRYPT), der.sequence(
             der.octet_string(salt), der.integer(SCRYPT_N), der.integer(SCRYPT_R),

@@ -42,8 +42,7 @@ def read_attributes(a: Reader) -> None:
     while not a.at_end():
         start = a.pos
         attribute = a.enter(der.SEQUENCE, "Attribute")
-        if der.oid_to_str(attribute.oid("Attribute type")) is None:
-            raise a.error("malformed OBJECT IDENTIFIER (Attribute type)")
+        attribute.oid("Attribute type")
         if attribute.peek() != 0x31:
             attribute.read(0x31, "Attribute values (SET OF)")  # raises, naming what is there
         attribute.any_der("Attribute values")

@@ -7,14 +7,21 @@ of it. Use a full X.509 library (pyca/cryptography's verification API, OpenSSL) 
 decide whether to trust a certificate.
 
 Input is DER, or PEM with a "CERTIFICATE" block (the first one; text around it is
-ignored). The certificate must be strict DER all the way down (minimal lengths and
-INTEGERs, DER BOOLEAN and BIT STRING, SET OF sorted, nothing after the end), with the
-RFC 5280 4.1 structure: an explicit version only for v2/v3 (DER leaves out the
-default v1), extensions only in v3, and the signature algorithm inside the
-TBSCertificate equal to the outer one (4.1.1.2). Signature algorithms:
-ecdsa-with-SHA256, -SHA384, -SHA512 (RFC 5758 3.2, parameters absent); a digest
-longer than 256 bits is truncated to its leftmost 256 bits (FIPS 186-5), as every
-ECDSA P-256 verifier does.
+ignored). The certificate is read by its grammar (RFC 5280 4.1), with the strict DER
+reader (p256._der) at every position: each field's tag is the one the grammar names
+(class, form and number), Names are SEQUENCE OF SET OF {OID, value}, Validity two
+UTCTime/GeneralizedTime in DER form, and only ASN.1 ANY (attribute values, algorithm
+parameters) is checked generically (``Reader.any_der``: DER all the way down, string
+and time types primitive, SET OF sorted). The structure: an explicit version only for
+v2/v3 (DER leaves out the default v1), unique identifiers from v2 and extensions only in
+v3, and the signature algorithm inside the TBSCertificate equal to the outer one
+(4.1.1.2). Extensions are read far enough to refuse what DER and RFC 5280 4.2 refuse: an
+empty list, one extension twice, ``critical`` written out as FALSE (the DEFAULT, which DER
+omits, X.690 11.5); their ``critical`` flags and values are returned, not interpreted.
+Signature algorithms: ecdsa-with-SHA256, -SHA384, -SHA512 (RFC 5758 3.2, parameters
+absent); a digest longer than 256 bits is truncated to its leftmost 256 bits (FIPS
+186-5), as every ECDSA P-256 verifier does. The work is linear in the certificate's
+length (extensions are kept in a set by OID).
 
 This module works on bytes and never imports the key classes: ``p256._keys``
 (``PublicKey.from_certificate``) and the public ``p256.x509`` (``verify_signature``)
@@ -23,13 +30,14 @@ build on it.
 
 from __future__ import annotations
 
-from typing import Dict, Literal, NamedTuple, Union
+from typing import Dict, List, Literal, NamedTuple, Set, Tuple, Union
 
 from . import _der as der
 from . import _pem
 from ._der import Reader
 
-__all__ = ["Certificate", "parse", "subject_public_key_info", "signature_hash", "SIGNATURE_HASHES"]
+__all__ = ["Certificate", "Extension", "parse", "subject_public_key_info", "signature_hash",
+           "SIGNATURE_HASHES"]
 
 #: ecdsa-with-SHA256/384/512 (RFC 5758 3.2) -> the hash= name for PublicKey.verify.
 SIGNATURE_HASHES: Dict[bytes, Literal["sha256", "sha384", "sha512"]] = {
@@ -37,19 +45,29 @@ SIGNATURE_HASHES: Dict[bytes, Literal["sha256", "sha384", "sha512"]] = {
     der.oid_from_str("1.2.840.10045.4.3.3"): "sha384",
     der.oid_from_str("1.2.840.10045.4.3.4"): "sha512",
 }
-_OTHER_SIGNATURES = {
-    "1.2.840.113549.1.1.11": "sha256WithRSAEncryption",
-    "1.2.840.113549.1.1.12": "sha384WithRSAEncryption",
-    "1.2.840.113549.1.1.13": "sha512WithRSAEncryption",
-    "1.2.840.113549.1.1.5": "sha1WithRSAEncryption",
-    "1.2.840.113549.1.1.10": "RSASSA-PSS",
-    "1.2.840.10045.4.1": "ecdsa-with-SHA1",
-    "1.2.840.10045.4.3.1": "ecdsa-with-SHA224",
-    "1.3.101.112": "Ed25519",
-    "1.3.101.113": "Ed448",
-}
+_OTHER_SIGNATURES = der.oid_table((
+    ("1.2.840.113549.1.1.11", "sha256WithRSAEncryption"),
+    ("1.2.840.113549.1.1.12", "sha384WithRSAEncryption"),
+    ("1.2.840.113549.1.1.13", "sha512WithRSAEncryption"),
+    ("1.2.840.113549.1.1.5", "sha1WithRSAEncryption"),
+    ("1.2.840.113549.1.1.10", "RSASSA-PSS"),
+    ("1.2.840.10045.4.1", "ecdsa-with-SHA1"),
+    ("1.2.840.10045.4.3.1", "ecdsa-with-SHA224"),
+    ("1.3.101.112", "Ed25519"),
+    ("1.3.101.113", "Ed448")))
 
 Data = Union[bytes, bytearray, memoryview, str]
+
+
+class Extension(NamedTuple):
+    """One extension of a v3 certificate (RFC 5280 4.2), as read: not interpreted."""
+
+    oid: bytes
+    """The contents octets of extnID (compare them with ``der.oid_from_str(...)``)."""
+    critical: bool
+    """The critical flag (False when absent: the DEFAULT)."""
+    value: bytes
+    """The extnValue OCTET STRING's contents (the extension's own DER)."""
 
 
 class Certificate(NamedTuple):
@@ -63,6 +81,8 @@ class Certificate(NamedTuple):
     """The signatureValue BIT STRING's bytes (for ECDSA, a DER Ecdsa-Sig-Value)."""
     subject_public_key_info: bytes
     """The complete SubjectPublicKeyInfo encoding (``PublicKey.from_der`` reads it)."""
+    extensions: Tuple[Extension, ...] = ()
+    """The extensions in their order (none before v3)."""
 
 
 def _der_of(data: Data) -> bytes:
@@ -76,11 +96,97 @@ def _der_of(data: Data) -> bytes:
     return _pem.decode(data, ("CERTIFICATE",))[1]
 
 
-def _algorithm(r: Reader, name: str) -> bytes:
-    """The complete AlgorithmIdentifier encoding (compared as bytes)."""
+def _algorithm(r: Reader, name: str) -> Tuple[bytes, bytes]:
+    """(complete encoding, OID contents) of an AlgorithmIdentifier: SEQUENCE { algorithm
+    OBJECT IDENTIFIER, parameters ANY OPTIONAL } (RFC 5280 4.1.1.2)."""
     start = r.pos
-    r.read(der.SEQUENCE, name)
+    alg = r.enter(der.SEQUENCE, name)
+    oid = alg.oid(name)
+    if not alg.at_end():
+        if oid in SIGNATURE_HASHES:
+            raise r.error("ECDSA signature algorithm with parameters (RFC 5758 3.2: absent)")
+        alg.any_der("the parameters of %s" % name)
+    alg.finish()
+    return r.buf[start:r.pos], oid
+
+
+def _name(r: Reader, name: str) -> None:
+    """Name (RFC 5280 4.1.2.4): SEQUENCE OF RelativeDistinguishedName, each a non-empty
+    SET OF AttributeTypeAndValue { type OBJECT IDENTIFIER, value ANY }, in DER order."""
+    rdns = r.enter(der.SEQUENCE, name)
+    while not rdns.at_end():
+        rdn = rdns.enter(der.SET, "a RelativeDistinguishedName of the %s" % name)
+        if rdn.at_end():
+            raise rdn.error("an empty RelativeDistinguishedName in the %s (SIZE (1..MAX))"
+                            % name)
+        previous = None
+        while not rdn.at_end():
+            start = rdn.pos
+            atv = rdn.enter(der.SEQUENCE, "an AttributeTypeAndValue of the %s" % name)
+            atv.oid("an attribute type of the %s" % name)
+            atv.any_der("an attribute value of the %s" % name)
+            atv.finish()
+            encoding = r.buf[start:rdn.pos]
+            if previous is not None and encoding < previous:
+                raise rdn.error("a RelativeDistinguishedName of the %s not in DER order "
+                                "(SET OF, X.690 11.6)" % name)
+            previous = encoding
+
+
+def _validity(r: Reader) -> None:
+    """Validity: SEQUENCE { notBefore Time, notAfter Time }, Time a UTCTime or a
+    GeneralizedTime, each in its DER form (X.690 11.7, 11.8)."""
+    v = r.enter(der.SEQUENCE, "validity")
+    for name in ("notBefore", "notAfter"):
+        tag = v.peek()
+        if tag is not None and tag not in (der.UTC_TIME, der.GENERALIZED_TIME):
+            raise v.error("%s must be a UTCTime or a GeneralizedTime, not %s"
+                          % (name, der.tag_name(tag)))
+        v.any_der(name)
+    v.finish()
+
+
+def _subject_public_key_info(r: Reader) -> bytes:
+    """SubjectPublicKeyInfo: SEQUENCE { AlgorithmIdentifier, BIT STRING }, any key type
+    (``PublicKey.from_der`` then says whether it is a P-256 key)."""
+    start = r.pos
+    spki = r.enter(der.SEQUENCE, "subjectPublicKeyInfo")
+    _algorithm(spki, "the subject's key algorithm")
+    if spki.peek() != der.BIT_STRING:
+        spki.read(der.BIT_STRING, "subjectPublicKey")  # raises, naming what is there
+    spki.any_der("subjectPublicKey")
+    spki.finish()
     return r.buf[start:r.pos]
+
+
+def _extensions(r: Reader) -> Tuple[Extension, ...]:
+    """extensions [3] EXPLICIT SEQUENCE SIZE (1..MAX) OF Extension, each SEQUENCE {
+    extnID OBJECT IDENTIFIER, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }."""
+    outer = r.enter(0xA3, "extensions [3]")
+    seq = outer.enter(der.SEQUENCE, "Extensions")
+    outer.finish()
+    if seq.at_end():
+        raise seq.error("an empty extensions list (RFC 5280 4.1: SIZE (1..MAX))")
+    out: List[Extension] = []
+    seen: Set[bytes] = set()
+    while not seq.at_end():
+        e = seq.enter(der.SEQUENCE, "Extension")
+        oid = e.oid("extnID")
+        if oid in seen:
+            raise e.error("the extension %s appears twice (RFC 5280 4.2: at most once)"
+                          % der.oid_text(oid))
+        seen.add(oid)
+        critical = False
+        tag = e.peek()
+        if tag is not None and tag & 0xDF == der.BOOLEAN:  # either form: boolean() says which
+            critical = e.boolean("critical")
+            if not critical:
+                raise e.error("the extension %s has critical FALSE written out (the DEFAULT, "
+                              "which DER omits, X.690 11.5)" % der.oid_text(oid))
+        value = e.octet_string("extnValue")
+        e.finish()
+        out.append(Extension(oid, critical, value))
+    return tuple(out)
 
 
 def parse(data: Data) -> Certificate:
@@ -90,7 +196,8 @@ def parse(data: Data) -> Certificate:
         data: DER bytes, or PEM (str or bytes) with a "CERTIFICATE" block.
 
     Returns:
-        The TBSCertificate, signature algorithm OID, signature and SubjectPublicKeyInfo.
+        The TBSCertificate, signature algorithm OID, signature, SubjectPublicKeyInfo and
+        extensions.
 
     Raises:
         TypeError: data is not bytes-like or str.
@@ -98,28 +205,17 @@ def parse(data: Data) -> Certificate:
             message says what and where).
     """
     raw = _der_of(data)
-    whole = Reader(raw, "certificate")
-    whole.any_der("the Certificate")  # strict DER at every level, before the structure
-    whole.finish()
     top = Reader(raw, "certificate")
     cert = top.enter(der.SEQUENCE, "Certificate")
     top.finish()
     tbs_start = cert.pos
     tbs = cert.enter(der.SEQUENCE, "tbsCertificate", "TBSCertificate")
     tbs_der = raw[tbs_start:cert.pos]
-    alg_start = cert.pos
-    outer = cert.enter(der.SEQUENCE, "signatureAlgorithm")
-    outer_der = raw[alg_start:outer.end]
-    oid = outer.oid("the signature algorithm")
-    if not outer.at_end():
-        if oid in SIGNATURE_HASHES:
-            raise cert.error("ECDSA signature algorithm with parameters (RFC 5758 3.2: absent)")
-        outer.any_der("the signature algorithm parameters")
-    outer.finish()
+    outer_der, oid = _algorithm(cert, "signatureAlgorithm")
     start, stop = cert.read(der.BIT_STRING, "signatureValue")
-    if raw[start] != 0:  # any_der has checked that the BIT STRING is not empty
-        raise cert.error("signatureValue BIT STRING with %d unused bits; a signature is "
-                         "whole octets" % raw[start])
+    if start == stop or raw[start] != 0:
+        raise cert.error("signatureValue BIT STRING with %s; a signature is whole octets"
+                         % ("no contents" if start == stop else "%d unused bits" % raw[start]))
     signature = raw[start + 1:stop]
     cert.finish()
 
@@ -133,23 +229,30 @@ def parse(data: Data) -> Certificate:
         if version not in (1, 2):
             raise tbs.error("unknown version %d (v1, v2 and v3 are 0, 1, 2)"
                             % version if -100 < version < 100 else "unknown version")
-    tbs.read(der.INTEGER, "serialNumber")
-    inner_alg = _algorithm(tbs, "signature")
-    tbs.read(der.SEQUENCE, "issuer")
-    tbs.read(der.SEQUENCE, "validity")
-    tbs.read(der.SEQUENCE, "subject")
-    spki = _algorithm(tbs, "subjectPublicKeyInfo")
-    for tag, name, minimum in ((0x81, "issuerUniqueID", 1), (0x82, "subjectUniqueID", 1),
-                               (0xA3, "extensions", 2)):
+    tbs.integer("serialNumber")
+    inner_alg, _ = _algorithm(tbs, "signature")
+    _name(tbs, "issuer")
+    _validity(tbs)
+    _name(tbs, "subject")
+    spki = _subject_public_key_info(tbs)
+    for tag, name in ((0x81, "issuerUniqueID"), (0x82, "subjectUniqueID")):
         if tbs.optional(tag):
-            if version < minimum:
+            if version < 1:
                 raise tbs.error("%s in a v%d certificate" % (name, version + 1))
-            tbs.read(tag, name)
+            start, stop = tbs.read(tag, name)  # [n] IMPLICIT BIT STRING
+            problem = der.primitive_problem(der.BIT_STRING, raw[start:stop])
+            if problem:
+                raise tbs.error("%s: %s" % (name, problem))
+    extensions: Tuple[Extension, ...] = ()
+    if tbs.optional(0xA3):
+        if version < 2:
+            raise tbs.error("extensions in a v%d certificate" % (version + 1))
+        extensions = _extensions(tbs)
     tbs.finish()
     if inner_alg != outer_der:
         raise tbs.error("the signature algorithm inside the TBSCertificate differs from the "
                         "certificate's (RFC 5280 4.1.1.2)")
-    return Certificate(tbs_der, oid, signature, spki)
+    return Certificate(tbs_der, oid, signature, spki, extensions)
 
 
 def subject_public_key_info(data: Data) -> bytes:
@@ -176,8 +279,7 @@ def signature_hash(c: Certificate) -> Literal["sha256", "sha384", "sha512"]:
     """
     hash_name = SIGNATURE_HASHES.get(c.signature_algorithm)
     if hash_name is None:
-        dotted = der.oid_to_str(c.signature_algorithm) or "?"
-        name = _OTHER_SIGNATURES.get(dotted, dotted)
+        name = _OTHER_SIGNATURES.get(c.signature_algorithm) or der.oid_text(c.signature_algorithm)
         raise ValueError("the certificate is signed with %s; p256 verifies "
                          "ecdsa-with-SHA256/384/512 only" % name)
     return hash_name

@@ -157,15 +157,25 @@ def _check_header(header: Mapping[str, Any]) -> None:
 def _jwk_for_verify(jwk: Mapping[str, Any], where: str) -> PublicKey:
     use = jwk.get("use")
     if use is not None and use != "sig":
-        raise ValueError("%s has use %r; a key that verifies signatures has use 'sig'"
-                         % (where, use))
+        raise ValueError("%s has use %s; a key that verifies signatures has use 'sig'"
+                         % (where, _shown(use)))
     alg = jwk.get("alg")
     if alg is not None and alg != "ES256":
-        raise ValueError("%s has alg %r; p256.jws verifies ES256 only" % (where, alg))
+        raise ValueError("%s has alg %s; p256.jws verifies ES256 only" % (where, _shown(alg)))
     ops = jwk.get("key_ops")
-    if ops is not None and (not isinstance(ops, list) or "verify" not in ops):
-        raise ValueError("%s has key_ops %r, without 'verify'" % (where, ops))
+    if ops is not None:
+        if not isinstance(ops, list) or not all(isinstance(op, str) for op in ops):
+            raise ValueError("%s's key_ops must be an array of strings such as [\"verify\"] "
+                             "(RFC 7517 4.3), not %s" % (where, _shown(ops)))
+        if "verify" not in ops:
+            raise ValueError("%s has key_ops %s, without 'verify'" % (where, _shown(ops)))
     return PublicKey.from_jwk(jwk)
+
+
+def _shown(value: object) -> str:
+    """A member's value for a message, cut short."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _select_key(key_or_jwks: KeyOrJwks, kid: Optional[str]) -> PublicKey:
@@ -183,7 +193,7 @@ def _select_key(key_or_jwks: KeyOrJwks, kid: Optional[str]) -> PublicKey:
     if "keys" not in keys:
         own = keys.get("kid")
         if kid is not None and own is not None and own != kid:
-            raise ValueError("the token's kid %r is not the JWK's kid %r" % (kid[:80], own))
+            raise ValueError("the token's kid %r is not the JWK's kid %s" % (kid[:80], _shown(own)))
         return _jwk_for_verify(keys, "the JWK")
     members = keys["keys"]
     if not isinstance(members, list) or not all(isinstance(k, _Mapping) for k in members):

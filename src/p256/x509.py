@@ -17,9 +17,10 @@ module imports ``_keys`` and nothing imports it back, so there is no cycle.
 from __future__ import annotations
 
 from ._keys import PublicKey
-from ._x509 import SIGNATURE_HASHES, Certificate, Data, parse, signature_hash, subject_public_key_info
+from ._x509 import (SIGNATURE_HASHES, Certificate, Data, Extension, parse, signature_hash,
+                    subject_public_key_info)
 
-__all__ = ["Certificate", "parse", "subject_public_key_info", "verify_signature",
+__all__ = ["Certificate", "Extension", "parse", "subject_public_key_info", "verify_signature",
            "SIGNATURE_HASHES"]
 
 

@@ -11,11 +11,16 @@ that a bug in one is not copied into the other.
 - ``der_problems(data)`` lists every way data is not DER (X.690 section 10 and 11):
   non-minimal lengths, empty or non-minimal INTEGERs, BOOLEANs other than 00/FF, NULL
   with contents, malformed OBJECT IDENTIFIERs, BIT STRINGs with bad unused-bit counts
-  or non-zero padding bits, SET OF elements out of order, trailing data. Empty list =
-  the input is DER for every universal type these formats use.
+  or non-zero padding bits, SET OF elements out of order, trailing data, a universal
+  type in the form DER does not use (a constructed string or time, a primitive SEQUENCE,
+  end-of-contents octets: X.690 10.2), UTCTime/GeneralizedTime not in their DER forms
+  (11.7, 11.8), and OID sub-identifiers of 2^128 or more (beyond what p256 reads). Empty
+  list = the input is DER for every universal type these formats use.
 """
 
 from __future__ import annotations
+
+import re
 
 __all__ = ["NotDer", "Node", "parse", "encode", "der_problems", "depth", "tlv", "uint"]
 
@@ -115,11 +120,34 @@ def depth(node: Node) -> int:
     return 1 + max((depth(c) for c in node.children), default=0)
 
 
+# Universal tag numbers DER encodes constructed (X.690 8.9-8.12, 8.18, 8.21.5): SEQUENCE,
+# SET, EXTERNAL, EMBEDDED PDV, CHARACTER STRING. Every other known one is primitive in DER
+# (10.2 for the strings; the rest have no constructed form at all); 0 is end-of-contents.
+_CONSTRUCTED_ONLY = {16, 17, 8, 11, 29}
+_KNOWN = set(range(1, 31)) - {15}
+_UTC = re.compile(rb"[0-9]{12}Z")
+_GENERALIZED = re.compile(rb"[0-9]{14}(\.[0-9]*[1-9])?Z")
+
+
+def _form_problem(tag: int):
+    if tag & 0xC0:
+        return None
+    number = tag & 0x1F
+    if number not in _KNOWN:
+        return "end-of-contents or an unknown universal tag"
+    if bool(tag & 0x20) != (number in _CONSTRUCTED_ONLY):
+        return "a universal type in the form DER does not use"
+    return None
+
+
 def _problems(node: Node, path: str, out: list, set_tags) -> None:
     v = node.value
     where = "%s(0x%02x)" % (path, node.tag)
     if not node.minimal_length:
         out.append("%s: non-minimal length" % where)
+    form = _form_problem(node.tag)
+    if form:
+        out.append("%s: %s" % (where, form))
     if node.children is not None:
         for i, child in enumerate(node.children):
             _problems(child, "%s/%d" % (path, i), out, set_tags)
@@ -149,6 +177,24 @@ def _problems(node: Node, path: str, out: list, set_tags) -> None:
             fresh = not octet & 0x80
         if not v or v[-1] & 0x80:
             out.append("%s: malformed OBJECT IDENTIFIER" % where)
+        if _arc_too_big(v):  # p256 reads sub-identifiers below 2^128 (X.667's UUID arcs)
+            out.append("%s: OID sub-identifier of 2^128 or more" % where)
+    elif node.tag == 0x17 and not _UTC.fullmatch(v):
+        out.append("%s: UTCTime not YYMMDDHHMMSSZ" % where)
+    elif node.tag == 0x18 and not _GENERALIZED.fullmatch(v):
+        out.append("%s: GeneralizedTime not in DER form" % where)
+
+
+def _arc_too_big(v: bytes) -> bool:
+    """Whether a sub-identifier of these OID contents is 2^128 or more."""
+    value = 0
+    for octet in v:
+        value = (value << 7) | (octet & 0x7F)
+        if value >> 128:
+            return True
+        if not octet & 0x80:
+            value = 0
+    return False
 
 
 def der_problems(data: bytes, set_tags=(0x31,)) -> list:

@@ -35,10 +35,14 @@ import) and must report it; ``make fuzz-smoke`` checks that they do.
 from __future__ import annotations
 
 import base64
+import collections
 import hashlib
+import itertools
 import json
 import os
 import re
+import time
+import tracemalloc
 
 import p256
 from p256 import _der, reference as ref
@@ -151,6 +155,35 @@ def attempt(what, fn, *args):
     except Exception as exc:  # noqa: BLE001 -- exactly what we are looking for
         raise Finding("%s raised %s (%s); only ValueError is documented for bad input"
                       % (what, type(exc).__name__, exc)) from exc
+
+
+#: Per-input limits of the DER targets: a slow or memory-hungry input is a finding (the
+#: readers' work is linear in the input, tests/test_bounded_work.py; inputs here are a
+#: few KiB, read in microseconds to a few milliseconds). CPU time, so a loaded machine
+#: does not make findings of its own; Python allocations as tracemalloc counts them.
+INPUT_CPU_SECONDS = 0.25
+INPUT_MEMORY_MULTIPLE, INPUT_MEMORY_SLACK = 64, 1 << 20
+
+
+def bounded(what, size, fn, *args):
+    """attempt(what, fn, *args) within the per-input limits for an input of size bytes."""
+    started = not tracemalloc.is_tracing()
+    if started:
+        tracemalloc.start()
+    tracemalloc.reset_peak()
+    begin = time.thread_time()
+    try:
+        return attempt(what, fn, *args)
+    finally:
+        spent = time.thread_time() - begin
+        peak = tracemalloc.get_traced_memory()[1]
+        if started:
+            tracemalloc.stop()
+        check(spent <= INPUT_CPU_SECONDS, "%s took %.2f s of CPU on %d bytes (the per-input limit "
+              "is %.2f s): unbounded work" % (what, spent, size, INPUT_CPU_SECONDS))
+        limit = INPUT_MEMORY_MULTIPLE * size + INPUT_MEMORY_SLACK
+        check(peak <= limit, "%s: peak memory %d bytes on %d bytes of input (the per-input limit "
+              "is %d)" % (what, peak, size, limit))
 
 
 def same_outcome(a, b, what, data):
@@ -342,7 +375,7 @@ def compare_spki(der, ours, theirs, what):
 @target("pub_der", "PublicKey.from_der (SPKI) vs cryptography load_der_public_key; strict DER; "
                    "re-encodes to the input")
 def pub_der(data: bytes) -> None:
-    ours = attempt("PublicKey.from_der", PublicKey.from_der, data)
+    ours = bounded("PublicKey.from_der", len(data), PublicKey.from_der, data)
     same_outcome(ours, attempt("PublicKey.from_der(memoryview)", PublicKey.from_der, memoryview(data)),
                  "PublicKey.from_der: bytes vs memoryview", data)
     theirs = oracle(lambda: c_point(ser.load_der_public_key(data)))
@@ -448,7 +481,7 @@ def _as_text(data: bytes):
 @target("pub_pem", "PublicKey.from_pem vs cryptography load_pem_public_key; the block's DER as "
                    "in pub_der; canonical PEM round trip; str and bytes agree")
 def pub_pem(data: bytes) -> None:
-    ours = attempt("PublicKey.from_pem", PublicKey.from_pem, data)
+    ours = bounded("PublicKey.from_pem", len(data), PublicKey.from_pem, data)
     text = _as_text(data)
     if text is not None:
         same_outcome(ours, attempt("PublicKey.from_pem(str)", PublicKey.from_pem, text),
@@ -630,7 +663,7 @@ def compare_private_der(der, ours, theirs, what):
 @target("priv_der", "PrivateKey.from_der (PKCS#8, SEC1) vs cryptography load_der_private_key; "
                     "strict DER; stored public keys are d*G; to_der equals cryptography's")
 def priv_der(data: bytes) -> None:
-    ours = attempt("PrivateKey.from_der", PrivateKey.from_der, data)
+    ours = bounded("PrivateKey.from_der", len(data), PrivateKey.from_der, data)
     same_outcome(ours, attempt("PrivateKey.from_der(bytearray)", PrivateKey.from_der, bytearray(data)),
                  "PrivateKey.from_der: bytes vs bytearray", data)
     return compare_private_der(data, ours, oracle(c_load_der_private, data), "PrivateKey.from_der")
@@ -642,7 +675,7 @@ _PRIVATE_LABELS = ("PRIVATE KEY", "EC PRIVATE KEY")
 @target("priv_pem", "PrivateKey.from_pem vs cryptography load_pem_private_key; the block's DER "
                     "as in priv_der; canonical PEM round trip; str and bytes agree")
 def priv_pem(data: bytes) -> None:
-    ours = attempt("PrivateKey.from_pem", PrivateKey.from_pem, data)
+    ours = bounded("PrivateKey.from_pem", len(data), PrivateKey.from_pem, data)
     text = _as_text(data)
     if text is not None:
         same_outcome(ours, attempt("PrivateKey.from_pem(str)", PrivateKey.from_pem, text),
@@ -859,13 +892,36 @@ def b64url32(value):
     return raw
 
 
+def _strict_pairs(pairs):
+    names = [name for name, _ in pairs]
+    if len(set(names)) != len(names):
+        raise ValueError("duplicate member")
+    return dict(pairs)
+
+
+def _no_constant(name):
+    raise ValueError("NaN or Infinity")
+
+
+def _short_number(convert):
+    def parse(text):
+        if len(text) > 64:
+            raise ValueError("a long number")
+        return convert(text)
+    return parse
+
+
 def _jwk_input(data: bytes):
-    """(JSON text, the parsed object or None) of a fuzz input."""
+    """(JSON text, the parsed object or None) of a fuzz input. The object is read by the
+    documented JOSE rules (docs/key-formats.md), written here independently of p256._jose:
+    a member twice, NaN/Infinity or a number over 64 characters make it None (the text is
+    then refused, and there is no dict to compare)."""
     text = _as_text(data)
     if text is None:
         text = data.decode("latin-1")
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, object_pairs_hook=_strict_pairs, parse_constant=_no_constant,
+                         parse_int=_short_number(int), parse_float=_short_number(float))
     except (ValueError, RecursionError):
         obj = None
     return text, obj
@@ -1304,7 +1360,44 @@ PLANTS = {
                             "recover_candidates differs from the reference"),
     "pad-message": ("bad PKCS#7 padding after decryption gets its own message (a padding "
                     "oracle)", "priv_encrypted", "a failure after decryption has its own message"),
+    "slow-der": ("the SPKI reader's work grows as 4^k for an input with k octets >= 0x80 in a "
+                 "row (a backtracking loop over long sub-identifiers)", "pub_der", "unbounded work"),
+    "der-memory": ("the SPKI reader buffers 2^(k+8) bytes for an input with k octets >= 0x80 "
+                   "in a row", "pub_der", "peak memory"),
 }
+
+
+def _high_run(data: bytes) -> int:
+    """The longest run of octets >= 0x80 in data, with a coverage ladder (one edge per
+    length, as _hint_point does), so that the fuzzer climbs towards the slow-der and
+    der-memory plants' trigger by mutation instead of having to guess it."""
+    run = best = 0
+    for octet in data:
+        run = run + 1 if octet & 0x80 else 0
+        best = max(best, run)
+    if best >= 2:
+        _ = "2"
+    if best >= 3:
+        _ = "3"
+    if best >= 4:
+        _ = "4"
+    if best >= 5:
+        _ = "5"
+    if best >= 6:
+        _ = "6"
+    if best >= 7:
+        _ = "7"
+    if best >= 8:
+        _ = "8"
+    if best >= 9:
+        _ = "9"
+    if best >= 10:
+        _ = "10"
+    if best >= 11:
+        _ = "11"
+    if best >= 12:
+        _ = "12"
+    return best
 
 
 def _plant(name, set_attr=setattr):
@@ -1377,6 +1470,19 @@ def _plant(name, set_attr=setattr):
                 raise ValueError("bad padding")
             return inner, bad
         set_attr(_pbes2, "_unpad", unpad)
+    elif name in ("slow-der", "der-memory"):
+        from p256 import _formats
+        real_from_der = _formats._public_from_der
+
+        def from_der(data):
+            run = _high_run(data)
+            if name == "slow-der":  # C-level iterations: the loop itself allocates nothing
+                collections.deque(itertools.repeat(None, 4 ** min(run, 14)), maxlen=0)
+            else:
+                hog = bytearray(1 << (min(run, 14) + 8))
+                del hog
+            return real_from_der(data)
+        set_attr(_formats, "_public_from_der", from_der)
     else:
         raise SystemExit("P256_FUZZ_PLANT=%s: unknown; known: %s" % (name, ", ".join(PLANTS)))
 
@@ -1417,8 +1523,10 @@ DIFFERENCES.update({
     "X1-structure": "p256 checks RFC 5280 4.1 rules that cryptography does not: unique identifiers "
                     "only from v2 and extensions only in v3, the inner signature algorithm equal to "
                     "the outer one, no parameters with ECDSA, a signatureValue of whole octets (no "
-                    "unused bits: an ECDSA signature is a DER SEQUENCE). Checked: the certificate "
-                    "(parsed by tests/fuzz/dertree.py) breaks one of them.",
+                    "unused bits: an ECDSA signature is a DER SEQUENCE), RDNs and the extensions "
+                    "list non-empty (SIZE (1..MAX)), no extension twice (4.2; cryptography finds "
+                    "that only when its extensions are read). Checked: the certificate (parsed by "
+                    "tests/fuzz/dertree.py) breaks one of them.",
     "X2-fields": "p256 does not interpret names, validity, serial number, extensions or the "
                  "subject key's algorithm (it checks them as DER only), which cryptography parses "
                  "and may reject. Checked: cryptography's error points into one of those fields.",
@@ -1493,7 +1601,7 @@ def _cose_expected(v):
 @target("cose_key", "PublicKey.from_cose (deterministic CBOR, COSE_Key rules) vs cbor2 plus the "
                     "rules written out; the mapping form agrees; to_cose round-trips")
 def cose_key(data: bytes):
-    ours = attempt("PublicKey.from_cose", PublicKey.from_cose, data)
+    ours = bounded("PublicKey.from_cose", len(data), PublicKey.from_cose, data)
     same_outcome(ours, attempt("PublicKey.from_cose(memoryview)", PublicKey.from_cose, memoryview(data)),
                  "PublicKey.from_cose: bytes vs memoryview", data)
     try:
@@ -1569,7 +1677,7 @@ def jws_verify(data: bytes):
         return None
     mode, token = data[0] % 3, data[1:]
     key = (INTEGRATION_PK[0], _JWKS, _JWKS["keys"][0])[mode]
-    ours = attempt("jws.verify", p_jws.verify, token, key)
+    ours = bounded("jws.verify", len(token), p_jws.verify, token, key)
     try:
         text = token.decode("ascii")
     except UnicodeDecodeError:
@@ -1633,6 +1741,17 @@ def _x509_structure_problem(data: bytes):
     for node in tbs[6:]:
         if node.tag in (0x81, 0x82) and version < 1 or node.tag == 0xA3 and version < 2:
             return "a field its version does not have"
+    for name in tbs[2:5:2]:  # issuer, subject: RDNs are SET SIZE (1..MAX)
+        if name.children is not None and any(rdn.children == [] for rdn in name.children):
+            return "an empty RelativeDistinguishedName"
+    exts = [node for node in tbs[6:] if node.tag == 0xA3]
+    if exts and exts[0].children and exts[0].children[0].children is not None:
+        items = exts[0].children[0].children
+        if not items:
+            return "an empty extensions list (SIZE (1..MAX))"
+        oids = [e.children[0].value for e in items if e.children]
+        if len(set(oids)) != len(oids):
+            return "an extension twice (RFC 5280 4.2)"
     return None
 
 
@@ -1641,7 +1760,7 @@ def _x509_structure_problem(data: bytes):
 def x509_cert(data: bytes):
     if data[:1] != b"\x30":
         return None  # PEM is the PEM reader's (pub_pem); this target is about the DER
-    ours = attempt("x509.parse", p_x509.parse, data)
+    ours = bounded("x509.parse", len(data), p_x509.parse, data)
     same_outcome(ours, attempt("x509.parse(memoryview)", p_x509.parse, memoryview(data)),
                  "x509.parse: bytes vs memoryview", data)
     key = attempt("PublicKey.from_certificate", PublicKey.from_certificate, data)

@@ -19,7 +19,7 @@ CORE_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo cc)
 CCS     ?= $(sort $(CORE_CC) $(shell for c in gcc clang; do command -v $$c >/dev/null 2>&1 && echo $$c; done))
 
 .PHONY: test pytest pytest-portable venv ctest ctime fuzz bench bench-c install clean asan \
-        ctest-ifma-plant ctest-ifma-asan bench-batch
+        ctest-ifma-plant ctest-ifma-asan bench-batch ctest-module-plants ctest-variants
 
 bootstrap-%:
 	@tools/bootstrap.sh $*
@@ -151,7 +151,7 @@ ctest: | bootstrap-ctest
 	        echo "ctest [$$cc$(comma) $(v)]: test_point_asm missed planted point bug $$k: the harness is broken"; exit 1; fi; \
 	    echo "ctest [$$cc$(comma) $(v)]: test_point_asm caught planted point bug $$k (negative control): $$(tail -1 $$b.log)"; \
 	done; done;))
-	@$(MAKE) --no-print-directory ctest-ifma-plant
+	@$(MAKE) --no-print-directory ctest-ifma-plant ctest-module-plants ctest-variants
 
 # The IFMA batch engine's negative controls: test_batch_ifma.c built with each planted
 # bug (P256_PLANT_IFMA_BUG: exceptional lanes not re-verified; a lost subtraction fixup
@@ -178,6 +178,34 @@ ctest-ifma-plant: | bootstrap-ctest
 	        echo "ctest-ifma-plant: planted emulation bug $$p went unnoticed: test_ifma_emu.c is broken"; exit 1; fi; \
 	    echo "ctest-ifma-plant: planted emulation bug $$p caught by the known answers: $$(tail -n 1 $$b.log)"; \
 	done
+
+# The core modules' negative controls: each harness built with its planted bug must
+# fail, or it is broken. test_recover.c: P256_PLANT_RECOVER_BUG=1 (s instead of s/r: the
+# module's verification of every key it recovers must catch it); test_batch.c:
+# P256_PLANT_BATCH_BUG=1 (a precomputed key's message left unhashed).
+MODULE_PLANTS ?= test_recover:P256_PLANT_RECOVER_BUG=1 test_batch:P256_PLANT_BATCH_BUG=1
+ctest-module-plants: | bootstrap-ctest
+	@mkdir -p tests/c/bin
+	@set -e; for p in $(MODULE_PLANTS); do t=$${p%%:*}; d=$${p#*:}; b=tests/c/bin/$$t-plant; \
+	    $(CORE_CC) $(CTEST_FLAGS) -D$$d -o $$b tests/c/$$t.c; \
+	    if $$b > $$b.log 2>&1; then \
+	        echo "ctest-module-plants: $$d went unnoticed: tests/c/$$t.c is broken"; exit 1; fi; \
+	    echo "ctest-module-plants: $$d caught: $$(tail -n 1 $$b.log)"; \
+	done
+
+# p256_pubkey is one representation in every variant (p256.h): tests/c/variants_pubkey.c
+# linked with an object of each variant this CPU runs (as the extension links them), per
+# compiler.
+ctest-variants: | bootstrap-ctest
+	@mkdir -p tests/c/bin
+	@set -e; for cc in $(CCS); do objs=""; srcs=""; defs=""; \
+	$(foreach v,$(RUN_VARIANTS),o=tests/c/bin/p256-$(v)-$$cc.o; \
+	    $$cc $(CTEST_FLAGS) -c -DP256_VARIANT=p256_api_$(v) $(call vcol,4,$(v)) -o $$o csrc/p256.c; \
+	    objs="$$objs $$o"; srcs="$$srcs $(call vcol,5,$(v))"; \
+	    defs="$$defs -DHAVE_$$(echo $(v) | tr a-z A-Z)";) \
+	b=tests/c/bin/variants_pubkey-$$cc; \
+	$$cc $(CTEST_FLAGS) $$defs -o $$b tests/c/variants_pubkey.c $$objs $$srcs; \
+	echo "ctest-variants [$$cc]: $$($$b)"; done
 
 # test_batch_ifma.c with ASan + UBSan (also run by make asan), natively and on the
 # emulation (at fewer rounds: 45 s here).

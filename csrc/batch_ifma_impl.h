@@ -644,16 +644,18 @@ P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_
             if (!ok[l])
                 results[g + l] = 0;
             else if ((bad >> l) & 1)
-                results[g + l] = (uint8_t)p256_verify(it[l].pub, it[l].pub_len, it[l].rs,
-                                                      it[l].digest, it[l].digest_len);
+                results[g + l] = (uint8_t)p256_ecdsa_verify_vartime(&q[l], it[l].rs,
+                                                                    it[l].digest,
+                                                                    it[l].digest_len);
             else
                 results[g + l] = (uint8_t)p256_ecdsa_x_matches_vartime(&x[l], &z[l], &r[l]);
         }
         g += cnt;
     }
     for (; g < n; g++)
-        results[g] = (uint8_t)p256_verify(items[g].pub, items[g].pub_len, items[g].rs,
-                                          items[g].digest, items[g].digest_len);
+        results[g] = (uint8_t)p256_ecdsa_verify_sec1_vartime(items[g].pub, items[g].pub_len,
+                                                             items[g].rs, items[g].digest,
+                                                             items[g].digest_len);
 #else
     (void)results, (void)items, (void)n;
 #endif

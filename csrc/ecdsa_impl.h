@@ -8,15 +8,31 @@
 #include "modules/pubtable/main_impl.h"
 #include "rfc6979_impl.h"
 
-P256_FN int p256_ecdsa_sign(uint8_t rs[64], const p256_scalar *d, const uint8_t *digest,
-                           size_t digest_len, p256_hash_id nonce_hash, const uint8_t *extra)
+P256_FN int p256_ecdsa_recovery_id(const p256_aff *r)
+{
+    /* x < n exactly when it loads as a scalar; both tests are masks, no branch. */
+    p256_scalar xs;
+    uint8_t x[32], y[32];
+    uint64_t id;
+    p256_fe_to_bytes(x, &r->x);
+    p256_fe_to_bytes(y, &r->y);
+    id = (uint64_t)(y[31] & 1) | (~p256_scalar_set_bytes_checked(&xs, x) & 2);
+    p256_memzero(&xs, sizeof xs);
+    p256_memzero(x, sizeof x);
+    p256_memzero(y, sizeof y);
+    return (int)id;
+}
+
+P256_FN int p256_ecdsa_sign_recoverable(uint8_t rs[64], int *recid, const p256_scalar *d,
+                                       const uint8_t *digest, size_t digest_len,
+                                       p256_hash_id nonce_hash, const uint8_t *extra)
 {
     p256_scalar e, k, kinv, r, s;
     p256_jac kg;
     p256_aff kga;
     p256_rfc6979 drbg;
     uint8_t x[32], h1[32], kb[32];
-    uint64_t ok;
+    uint64_t ok, id;
 
     /* e = bits2int(digest) mod n; its 32 bytes are also RFC 6979's bits2octets(h1). */
     p256_scalar_from_digest(&e, digest, digest_len);
@@ -53,6 +69,11 @@ P256_FN int p256_ecdsa_sign(uint8_t rs[64], const p256_scalar *d, const uint8_t 
     p256_scalar_to_bytes(rs, &r);
     p256_scalar_to_bytes(rs + 32, &s);
     P256_DECLASSIFY(rs, 64);
+    /* The recovery id, from R itself (no extra multiplication). */
+    id = (uint64_t)p256_ecdsa_recovery_id(&kga);
+    P256_DECLASSIFY(&id, sizeof id);
+    if (recid != NULL)
+        *recid = (int)id;
 
     p256_rfc6979_clear(&drbg);
     p256_memzero(&k, sizeof k);
@@ -62,6 +83,12 @@ P256_FN int p256_ecdsa_sign(uint8_t rs[64], const p256_scalar *d, const uint8_t 
     p256_memzero(&kg, sizeof kg);
     p256_memzero(&kga, sizeof kga);
     return 1;
+}
+
+P256_FN int p256_ecdsa_sign(uint8_t rs[64], const p256_scalar *d, const uint8_t *digest,
+                           size_t digest_len, p256_hash_id nonce_hash, const uint8_t *extra)
+{
+    return p256_ecdsa_sign_recoverable(rs, NULL, d, digest, digest_len, nonce_hash, extra);
 }
 
 /* p - n, for the rare x(R) in [n, p) whose residue mod n is r: then x = r + n. */
@@ -133,47 +160,143 @@ P256_FN int p256_ecdsa_verify_pubtable_vartime(const p256_pubtable *tab, const u
     return p256_ecdsa_verify_with_vartime(NULL, tab, rs, digest, digest_len);
 }
 
+P256_FN int p256_ecdsa_verify_sec1_vartime(const uint8_t *pub, size_t pub_len,
+                                          const uint8_t rs[64], const uint8_t *digest,
+                                          size_t digest_len)
+{
+    p256_aff q;
+    if (!p256_aff_decode_vartime(&q, pub, pub_len))
+        return 0;
+    return p256_ecdsa_verify_vartime(&q, rs, digest, digest_len);
+}
+
 /*
- * One DER INTEGER holding a value in [0, 2^256): minimal length (no leading 0x00 unless
- * the next byte has its top bit set), non-negative, at most 32 value bytes.
+ * One DER TLV at *p (strict: definite length, the short form below 128, a long form of
+ * at most 4 octets with no leading zero and only for lengths >= 128): its tag, value
+ * [*v, *v + *vlen), *p moved past it. P256_SIGDER_OK or the reason (EMPTY, LENGTH,
+ * OVERRUN).
  */
-P256_FN int p256_der_integer(uint8_t out[32], const uint8_t **p, const uint8_t *end)
+P256_FN int p256_der_tlv(const uint8_t **p, const uint8_t *end, uint8_t *tag,
+                         const uint8_t **v, size_t *vlen)
 {
     const uint8_t *c = *p;
     size_t len;
+    if (c >= end)
+        return P256_SIGDER_EMPTY;
+    *tag = *c++;
+    if (c >= end)
+        return P256_SIGDER_LENGTH;
+    len = *c++;
+    if (len == 0x80)
+        return P256_SIGDER_LENGTH; /* indefinite: BER */
+    if (len > 0x80) {
+        size_t count = len & 0x7f;
+        if (count > 4 || count > (size_t)(end - c) || c[0] == 0)
+            return P256_SIGDER_LENGTH;
+        for (len = 0; count > 0; count--)
+            len = (len << 8) | *c++;
+        if (len < 0x80)
+            return P256_SIGDER_LENGTH; /* long form where the short one fits */
+    }
+    if (len > (size_t)(end - c))
+        return P256_SIGDER_OVERRUN;
+    *v = c;
+    *vlen = len;
+    *p = c + len;
+    return P256_SIGDER_OK;
+}
 
-    if (end - c < 2 || c[0] != 0x02)
-        return 0;
-    len = c[1];
-    c += 2;
-    if (len == 0 || len > 33 || (size_t)(end - c) < len)
-        return 0; /* also rejects long-form lengths (0x81..): never needed below 128 */
-    if (c[0] & 0x80)
-        return 0; /* negative */
-    if (len > 1 && c[0] == 0x00 && !(c[1] & 0x80))
-        return 0; /* non-minimal */
-    if (len == 33) {
-        if (c[0] != 0x00)
-            return 0; /* a value of 2^256 or more */
-        c++;
-        len--; /* the sign byte; c[0] >= 0x80 now, 32 value bytes */
+/*
+ * One DER INTEGER at *p into out (32 bytes, big endian): OK; INTEGER for an empty or
+ * non-minimal one (a superfluous leading 0x00 or 0xFF); range_bad = 1 (and OK) for a
+ * minimal one that is negative or 2^256 or more; NOT_INTEGER / the TLV's reasons.
+ */
+P256_FN int p256_der_integer(uint8_t out[32], int *range_bad, const uint8_t **p,
+                             const uint8_t *end)
+{
+    const uint8_t *v;
+    size_t len;
+    uint8_t tag;
+    int st;
+    if (*p >= end)
+        return P256_SIGDER_NOT_INTEGER; /* r or s missing */
+    st = p256_der_tlv(p, end, &tag, &v, &len);
+    if (st != P256_SIGDER_OK)
+        return st;
+    if (tag != 0x02)
+        return P256_SIGDER_NOT_INTEGER;
+    if (len == 0)
+        return P256_SIGDER_INTEGER;
+    if (len > 1 && ((v[0] == 0x00 && !(v[1] & 0x80)) || (v[0] == 0xff && (v[1] & 0x80))))
+        return P256_SIGDER_INTEGER;
+    if (v[0] & 0x80) {
+        *range_bad = 1; /* negative */
+        return P256_SIGDER_OK;
+    }
+    if (v[0] == 0x00) { /* the sign byte of a value whose top bit is set */
+        v++;
+        len--;
+    }
+    if (len > 32) {
+        *range_bad = 1;
+        return P256_SIGDER_OK;
     }
     memset(out, 0, 32);
-    memcpy(out + 32 - len, c, len);
-    *p = c + len;
-    return 1;
+    memcpy(out + 32 - len, v, len);
+    return P256_SIGDER_OK;
+}
+
+P256_FN int p256_sig_der_parse(uint8_t rs[64], const uint8_t *der, size_t len)
+{
+    const uint8_t *p = der, *end = der + len, *body, *body_end;
+    size_t body_len;
+    uint8_t tag, tmp[64];
+    int st, r_bad = 0, s_bad = 0;
+
+    if (len == 0)
+        return P256_SIGDER_EMPTY;
+    if (der[0] != 0x30)
+        return P256_SIGDER_NOT_SEQUENCE;
+    st = p256_der_tlv(&p, end, &tag, &body, &body_len);
+    if (st != P256_SIGDER_OK)
+        return st;
+    if (p != end)
+        return P256_SIGDER_TRAILING;
+    body_end = body + body_len;
+    if ((st = p256_der_integer(tmp, &r_bad, &body, body_end)) != P256_SIGDER_OK ||
+        (st = p256_der_integer(tmp + 32, &s_bad, &body, body_end)) != P256_SIGDER_OK)
+        return st;
+    if (body != body_end)
+        return P256_SIGDER_EXTRA;
+    if (r_bad)
+        return P256_SIGDER_R_RANGE;
+    if (s_bad)
+        return P256_SIGDER_S_RANGE;
+    memcpy(rs, tmp, 64);
+    return P256_SIGDER_OK;
 }
 
 P256_FN int p256_sig_der_decode(uint8_t rs[64], const uint8_t *der, size_t len)
 {
-    const uint8_t *p = der, *end;
-    if (len < 2 || der[0] != 0x30 || der[1] >= 0x80 || (size_t)der[1] + 2 != len)
-        return 0; /* the content is at most 70 bytes, so DER uses the short length form */
-    p = der + 2;
-    end = der + len;
-    if (!p256_der_integer(rs, &p, end) || !p256_der_integer(rs + 32, &p, end))
-        return 0;
-    return p == end;
+    return p256_sig_der_parse(rs, der, len) == P256_SIGDER_OK;
+}
+
+P256_FN int p256_sig_parse_any(uint8_t rs[64], const uint8_t *sig, size_t len, int raw)
+{
+    p256_scalar v;
+    int st;
+    if (raw) {
+        if (len != 64)
+            return P256_SIGDER_RAW_LENGTH;
+        memcpy(rs, sig, 64);
+    } else if ((st = p256_sig_der_parse(rs, sig, len)) != P256_SIGDER_OK) {
+        return st;
+    }
+    if (!p256_scalar_set_bytes_checked(&v, rs) || p256_scalar_mask_is_zero(&v))
+        return P256_SIGDER_R_RANGE;
+    if (!p256_scalar_set_bytes_checked(&v, rs + 32) || p256_scalar_mask_is_zero(&v))
+        return P256_SIGDER_S_RANGE;
+    return P256_SIGDER_OK;
 }
 
 P256_FN size_t p256_der_put_integer(uint8_t *out, const uint8_t v[32])

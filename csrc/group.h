@@ -80,7 +80,20 @@ P256_FN uint64_t p256_aff_mask_on_curve(const p256_aff *a);
  * and fully validates: length and prefix, X and Y < p, on the curve, a square root for
  * compressed X. Returns 1 and sets r on success, 0 otherwise (the point at infinity,
  * a single 0x00 byte, is rejected). Public data: variable time.
+ *
+ * decode_status is the same check, returning why an input is refused: the first
+ * failing rule in the order below (p256.h's P256_POINT_* reasons are these values).
  */
+#define P256_SEC1_OK 0
+#define P256_SEC1_INFINITY 1          /* the single byte 0x00 */
+#define P256_SEC1_HYBRID 2            /* 65 bytes with prefix 06 or 07 (not supported) */
+#define P256_SEC1_X_RANGE 3           /* 04||X||Y with X >= p */
+#define P256_SEC1_Y_RANGE 4           /* 04||X||Y with Y >= p */
+#define P256_SEC1_NOT_ON_CURVE 5      /* 04||X||Y off the curve */
+#define P256_SEC1_COMPRESSED_RANGE 6  /* 02/03||X with X >= p */
+#define P256_SEC1_NO_POINT 7          /* 02/03||X: no curve point has this X */
+#define P256_SEC1_ENCODING 8          /* any other length or prefix */
+P256_FN int p256_aff_decode_status_vartime(p256_aff *r, const uint8_t *in, size_t len);
 P256_FN int p256_aff_decode_vartime(p256_aff *r, const uint8_t *in, size_t len);
 /* 65-byte uncompressed 04||X||Y. */
 P256_FN void p256_aff_encode(uint8_t out[65], const p256_aff *a);

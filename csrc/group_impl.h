@@ -486,18 +486,20 @@ P256_FN uint64_t p256_aff_mask_on_curve(const p256_aff *a)
     return p256_fe_mask_eq(&lhs, &rhs);
 }
 
-P256_FN int p256_aff_decode_vartime(p256_aff *r, const uint8_t *in, size_t len)
+P256_FN int p256_aff_decode_status_vartime(p256_aff *r, const uint8_t *in, size_t len)
 {
     if (len == 65 && in[0] == 0x04) {
-        if (!p256_fe_from_bytes(&r->x, in + 1) || !p256_fe_from_bytes(&r->y, in + 33))
-            return 0;
-        return p256_aff_mask_on_curve(r) != 0;
+        if (!p256_fe_from_bytes(&r->x, in + 1))
+            return P256_SEC1_X_RANGE;
+        if (!p256_fe_from_bytes(&r->y, in + 33))
+            return P256_SEC1_Y_RANGE;
+        return p256_aff_mask_on_curve(r) ? P256_SEC1_OK : P256_SEC1_NOT_ON_CURVE;
     }
     if (len == 33 && (in[0] == 0x02 || in[0] == 0x03)) {
         p256_fe rhs, t;
         uint8_t ybytes[32];
         if (!p256_fe_from_bytes(&r->x, in + 1))
-            return 0;
+            return P256_SEC1_COMPRESSED_RANGE;
         /* y^2 = x^3 - 3x + b; y = rhs^((p+1)/4) when rhs is a square. */
         p256_fe_sqr(&rhs, &r->x);
         p256_fe_mul(&rhs, &rhs, &r->x);
@@ -506,15 +508,24 @@ P256_FN int p256_aff_decode_vartime(p256_aff *r, const uint8_t *in, size_t len)
         p256_fe_sub(&rhs, &rhs, &t);
         p256_fe_add(&rhs, &rhs, &p256_fe_b);
         if (!p256_fe_sqrt(&r->y, &rhs))
-            return 0;
+            return P256_SEC1_NO_POINT;
         /* Pick the root whose parity matches the prefix (on the plain value). */
         p256_fe_to_bytes(ybytes, &r->y);
         if ((ybytes[31] & 1) != (in[0] & 1))
             p256_fe_neg(&r->y, &r->y);
         /* y = 0 has no odd twin: rhs = 0 never happens on P-256 (no 2-torsion). */
-        return 1;
+        return P256_SEC1_OK;
     }
-    return 0;
+    if (len == 1 && in[0] == 0x00)
+        return P256_SEC1_INFINITY;
+    if (len == 65 && (in[0] == 0x06 || in[0] == 0x07))
+        return P256_SEC1_HYBRID;
+    return P256_SEC1_ENCODING;
+}
+
+P256_FN int p256_aff_decode_vartime(p256_aff *r, const uint8_t *in, size_t len)
+{
+    return p256_aff_decode_status_vartime(r, in, len) == P256_SEC1_OK;
 }
 
 P256_FN void p256_aff_encode(uint8_t out[65], const p256_aff *a)

@@ -4,9 +4,9 @@
  * functions and PyInit__core. The types and the self-test have their own files
  * (py_binding.h lists them).
  *
- * The Python layer (src/p256/) does argument policy and hashing; the binding does the
- * work with as little per-call overhead as CPython allows: METH_FASTCALL, bytes in and
- * bytes out, the GIL released while the core computes.
+ * The Python layer (src/p256/) does argument policy and error messages; the binding does
+ * the work, hashing included, with as little per-call overhead as CPython allows:
+ * METH_FASTCALL, bytes in and bytes out, the GIL released while the core computes.
  */
 #include "py_binding.h"
 #include "backend.h"
@@ -38,63 +38,58 @@ static PyObject *core_backend(PyObject *self, PyObject *unused)
     return PyUnicode_FromString(p256_backend_name());
 }
 
-/* point_decode(data) -> 65-byte uncompressed point; ValueError if invalid. */
-static PyObject *core_point_decode(PyObject *self, PyObject *data)
+/* sig_parse(sig, raw) -> 64 bytes r||s with r, s in [1, n-1], or the int reason the core
+ * refuses it (P256_SIG_*): the one signature parser, for p256._sig's messages. */
+static PyObject *core_sig_parse(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    byteview b;
-    uint8_t out[65];
-    int ok;
+    byteview sig;
+    uint8_t rs[64];
+    int raw, st;
     (void)self;
-    if (byteview_get(&b, data, "public key") < 0)
+    if (check_nargs(nargs, 2, "sig_parse") < 0 || (raw = flag_get(args[1], "raw")) < 0)
         return NULL;
-    ok = p256_pubkey_parse(out, b.buf, (size_t)b.len);
-    if (!ok) {
-        const char *why;
-        if (b.len == 1 && b.buf[0] == 0x00)
-            why = "the point at infinity is not a valid public key";
-        else if (b.len == 65 && b.buf[0] == 0x04)
-            why = "invalid public key: coordinate >= p or point not on the curve";
-        else if (b.len == 33 && (b.buf[0] == 0x02 || b.buf[0] == 0x03))
-            why = "invalid compressed public key: x >= p or no curve point has this x";
-        else
-            why = "invalid SEC1 public key: expected 65 bytes 04||X||Y or 33 bytes 02/03||X";
-        byteview_release(&b);
-        PyErr_SetString(PyExc_ValueError, why);
+    if (byteview_get(&sig, args[0], "signature") < 0)
         return NULL;
-    }
-    byteview_release(&b);
-    /* Already canonical uncompressed bytes: hand the same immutable object back. */
-    if (PyBytes_CheckExact(data) && b.len == 65) {
-        Py_INCREF(data);
-        return data;
-    }
-    return PyBytes_FromStringAndSize((const char *)out, 65);
+    st = p256_sig_parse(rs, sig.buf, (size_t)sig.len, raw);
+    byteview_release(&sig);
+    if (st != P256_SIG_OK)
+        return PyLong_FromLong(st);
+    return PyBytes_FromStringAndSize((const char *)rs, 64);
 }
 
-/* verify(pub, sig, digest, raw) -> bool. Any malformed signature is just False. */
-static PyObject *core_verify(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* sig_encode(rs) -> the minimal DER of a 64-byte r||s (the one DER signature writer). */
+static PyObject *core_sig_encode(PyObject *self, PyObject *rs_obj)
 {
-    byteview q, dg;
-    uint8_t rs[64];
-    int ok = 0;
+    byteview rs;
+    uint8_t der[72];
+    size_t len;
     (void)self;
+    if (byteview_get(&rs, rs_obj, "signature") < 0)
+        return NULL;
+    if (rs.len != 64) {
+        byteview_release(&rs);
+        PyErr_SetString(PyExc_ValueError, "r||s must be 64 bytes");
+        return NULL;
+    }
+    len = p256_sig_to_der(der, rs.buf);
+    byteview_release(&rs);
+    return PyBytes_FromStringAndSize((const char *)der, (Py_ssize_t)len);
+}
 
-    if (check_nargs(nargs, 4, "verify") < 0)
+/* digest(hash_id, msg) -> bytes: the core's hash (the one every entry point uses). */
+static PyObject *core_digest(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    uint8_t out[P256_DIGEST_MAX];
+    size_t len;
+    long hash;
+    (void)self;
+    if (check_nargs(nargs, 2, "digest") < 0)
         return NULL;
-    if (byteview_get(&q, args[0], "public key") < 0)
+    if ((hash = PyLong_AsLong(args[0])) == -1 && PyErr_Occurred())
         return NULL;
-    if (sig_digest_get(rs, &ok, &dg, args[1], args[2], args[3]) < 0) {
-        byteview_release(&q);
+    if (p256py_digest(out, &len, args[1], hash) < 0)
         return NULL;
-    }
-    if (ok) {
-        RELEASE_GIL
-        ok = p256_verify(q.buf, (size_t)q.len, rs, dg.buf, (size_t)dg.len);
-        ACQUIRE_GIL
-    }
-    byteview_release(&q);
-    byteview_release(&dg);
-    return PyBool_FromLong(ok);
+    return PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)len);
 }
 
 static int get_scalar32(byteview *k, PyObject *obj)
@@ -193,10 +188,12 @@ static PyObject *core_p256verify(PyObject *self, PyObject *data)
 
 static PyMethodDef core_methods[] = {
     {"backend", core_backend, METH_NOARGS, "Name of the field-arithmetic backend in use."},
-    {"point_decode", core_point_decode, METH_O,
-     "point_decode(sec1) -> 65-byte uncompressed point; ValueError if invalid."},
-    {"verify", (PyCFunction)(void (*)(void))core_verify, METH_FASTCALL,
-     "verify(sec1_pub, sig, digest, raw) -> bool."},
+    {"sig_parse", (PyCFunction)(void (*)(void))core_sig_parse, METH_FASTCALL,
+     "sig_parse(sig, raw) -> 64-byte r||s (r, s in [1, n-1]), or the int reason (P256_SIG_*)."},
+    {"sig_encode", core_sig_encode, METH_O,
+     "sig_encode(rs) -> the minimal DER encoding of a 64-byte r||s."},
+    {"digest", (PyCFunction)(void (*)(void))core_digest, METH_FASTCALL,
+     "digest(hash_id, msg) -> the message's digest by the core's hash."},
     {"scalar_base_mult", core_scalar_base_mult, METH_O,
      "scalar_base_mult(k32) -> 65-byte k*G."},
     {"scalar_mult", (PyCFunction)(void (*)(void))core_scalar_mult, METH_FASTCALL,
@@ -250,7 +247,7 @@ PyMODINIT_FUNC PyInit__core(void)
     /* The field backend, once, before anything runs (backend.c; docs/backends.md). */
     {
         char err[300];
-        if (p256_backend_select(getenv("P256_BACKEND"), err, sizeof err) != 0) {
+        if (p256_backend_select(err, sizeof err) != 0) {
             PyErr_SetString(PyExc_ImportError, err);
             return NULL;
         }
@@ -260,7 +257,8 @@ PyMODINIT_FUNC PyInit__core(void)
     m = PyModule_Create(&core_module);
     if (m == NULL)
         return NULL;
-    if (p256py_add_secretkey(m) < 0 || p256py_add_batch(m) < 0 || p256py_add_pubtable(m) < 0) {
+    if (p256py_add_secretkey(m) < 0 || p256py_add_point(m) < 0 || p256py_add_batch(m) < 0 ||
+        p256py_add_pubtable(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

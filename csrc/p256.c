@@ -19,7 +19,6 @@
 #include "ecdsa_impl.h"
 #include "random_impl.h"
 #include "aes_impl.h"
-#include "batch_ifma_impl.h"
 #include "cpu_aarch64.h" /* PSTATE.DIT around secret work: p256_dit_on/restore */
 
 /* p256.h's nonce ids are hash.h's ids (C99 has no static_assert: a negative array size). */
@@ -31,6 +30,29 @@ typedef char p256_nonce_ids_agree[(P256_NONCE_SHA224 == P256_HASH_SHA224 &&
                                    P256_NONCE_SHA3_384 == P256_HASH_SHA3_384 &&
                                    P256_NONCE_SHA3_512 == P256_HASH_SHA3_512) ? 1 : -1];
 typedef char p256_digest_max_agrees[P256_DIGEST_MAX == P256_HASH_MAX_SIZE ? 1 : -1];
+/* The reasons of p256.h are the layers' (group.h, ecdsa.h); the key is an affine point. */
+typedef char p256_point_reasons_agree[(P256_POINT_OK == P256_SEC1_OK &&
+                                       P256_POINT_INFINITY == P256_SEC1_INFINITY &&
+                                       P256_POINT_HYBRID == P256_SEC1_HYBRID &&
+                                       P256_POINT_X_RANGE == P256_SEC1_X_RANGE &&
+                                       P256_POINT_Y_RANGE == P256_SEC1_Y_RANGE &&
+                                       P256_POINT_NOT_ON_CURVE == P256_SEC1_NOT_ON_CURVE &&
+                                       P256_POINT_COMPRESSED_RANGE == P256_SEC1_COMPRESSED_RANGE &&
+                                       P256_POINT_NO_POINT == P256_SEC1_NO_POINT &&
+                                       P256_POINT_ENCODING == P256_SEC1_ENCODING) ? 1 : -1];
+typedef char p256_sig_reasons_agree[(P256_SIG_OK == P256_SIGDER_OK &&
+                                     P256_SIG_RAW_LENGTH == P256_SIGDER_RAW_LENGTH &&
+                                     P256_SIG_DER_EMPTY == P256_SIGDER_EMPTY &&
+                                     P256_SIG_DER_NOT_SEQUENCE == P256_SIGDER_NOT_SEQUENCE &&
+                                     P256_SIG_DER_LENGTH == P256_SIGDER_LENGTH &&
+                                     P256_SIG_DER_OVERRUN == P256_SIGDER_OVERRUN &&
+                                     P256_SIG_DER_TRAILING == P256_SIGDER_TRAILING &&
+                                     P256_SIG_DER_NOT_INTEGER == P256_SIGDER_NOT_INTEGER &&
+                                     P256_SIG_DER_INTEGER == P256_SIGDER_INTEGER &&
+                                     P256_SIG_DER_EXTRA == P256_SIGDER_EXTRA &&
+                                     P256_SIG_R_RANGE == P256_SIGDER_R_RANGE &&
+                                     P256_SIG_S_RANGE == P256_SIGDER_S_RANGE) ? 1 : -1];
+typedef char p256_pubkey_is_an_affine_point[sizeof(p256_pubkey) == sizeof(p256_aff) ? 1 : -1];
 
 const char *p256_backend_name(void)
 {
@@ -91,7 +113,128 @@ static int p256_output_point(uint8_t out[65], const p256_jac *p)
     return 1;
 }
 
+/* The byte forms of the key functions below: load, compute, serialize. */
 int p256_pubkey_create(uint8_t pub[65], const uint8_t d32[32])
+{
+    p256_pubkey pk;
+    return p256_pubkey_derive(&pk, d32) && p256_pubkey_serialize(pub, &pk, 0);
+}
+
+int p256_pubkey_parse(uint8_t pub[65], const uint8_t *in, size_t len)
+{
+    p256_pubkey pk;
+    return p256_pubkey_load(&pk, in, len) == P256_POINT_OK && p256_pubkey_serialize(pub, &pk, 0);
+}
+
+/* n/2 (n is odd: the largest s of a low-s signature), big endian. */
+static const uint8_t p256_half_n[32] = {
+    0x7f, 0xff, 0xff, 0xff, 0x80, 0x00, 0x00, 0x00, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0xde, 0x73, 0x7d, 0x56, 0xd3, 0x8b, 0xcf, 0x42, 0x79, 0xdc, 0xe5, 0x61, 0x7e, 0x31, 0x92, 0xa8};
+
+int p256_sig_is_low_s(const uint8_t rs[64])
+{
+    return memcmp(rs + 32, p256_half_n, 32) <= 0; /* public: variable time */
+}
+
+int p256_sign_recoverable(uint8_t rs[64], int *recid, const uint8_t d32[32],
+                          const uint8_t *digest, size_t digest_len, int nonce, int low_s)
+{
+    const int dit = p256_dit_on();
+    p256_scalar d;
+    uint8_t extra[32];
+    int id = 0;
+    int ok = p256_load_seckey(&d, d32);
+    if (ok && nonce == P256_NONCE_HEDGED) {
+        ok = p256_random_bytes(extra, sizeof extra);
+        P256_SECRET(extra, sizeof extra);
+        if (ok)
+            ok = p256_ecdsa_sign_recoverable(rs, &id, &d, digest, digest_len, P256_HASH_SHA256,
+                                             extra);
+    } else if (ok && nonce >= P256_NONCE_SHA224 && nonce <= P256_NONCE_SHA3_512) {
+        ok = p256_ecdsa_sign_recoverable(rs, &id, &d, digest, digest_len, (p256_hash_id)nonce,
+                                         NULL);
+    } else {
+        ok = 0;
+    }
+    /* s is public now: s > n/2 becomes n - s, which signs with -R (the other y parity). */
+    if (ok && low_s && !p256_sig_is_low_s(rs)) {
+        p256_scalar s;
+        (void)p256_scalar_set_bytes_checked(&s, rs + 32);
+        p256_scalar_negate(&s, &s);
+        p256_scalar_to_bytes(rs + 32, &s);
+        id ^= 1;
+    }
+    if (ok && recid != NULL)
+        *recid = id;
+    p256_memzero(&d, sizeof d);
+    p256_memzero(extra, sizeof extra);
+    p256_dit_restore(dit);
+    return ok;
+}
+
+int p256_sign(uint8_t rs[64], const uint8_t d32[32], const uint8_t *digest, size_t digest_len,
+              int nonce)
+{
+    return p256_sign_recoverable(rs, NULL, d32, digest, digest_len, nonce, 0);
+}
+
+int p256_verify(const uint8_t *pub, size_t pub_len, const uint8_t rs[64], const uint8_t *digest,
+                size_t digest_len)
+{
+    return p256_ecdsa_verify_sec1_vartime(pub, pub_len, rs, digest, digest_len);
+}
+
+int p256_sig_parse(uint8_t rs[64], const uint8_t *sig, size_t len, int raw)
+{
+    return p256_sig_parse_any(rs, sig, len, raw);
+}
+
+/* -- the key object (p256_pubkey: a p256_aff, p256.h) ---------------------------------- */
+
+static const p256_aff *p256_pubkey_point(const p256_pubkey *pk)
+{
+    return (const p256_aff *)(const void *)pk;
+}
+
+int p256_pubkey_load(p256_pubkey *pk, const uint8_t *in, size_t len)
+{
+    p256_aff a;
+    int st = p256_aff_decode_status_vartime(&a, in, len);
+    if (st == P256_SEC1_OK)
+        memcpy(pk, &a, sizeof a);
+    return st;
+}
+
+size_t p256_pubkey_serialize(uint8_t out[65], const p256_pubkey *pk, int compressed)
+{
+    const p256_aff *a = p256_pubkey_point(pk);
+    if (!compressed) {
+        p256_aff_encode(out, a);
+        return 65;
+    }
+    {
+        uint8_t y[32];
+        p256_fe_to_bytes(y, &a->y);
+        out[0] = (uint8_t)(0x02 | (y[31] & 1));
+        p256_fe_to_bytes(out + 1, &a->x);
+    }
+    return 33;
+}
+
+/* *pk = the affine form of p unless p is infinity; the verdict is public. */
+static int p256_output_pubkey(p256_pubkey *pk, const p256_jac *p)
+{
+    p256_aff a;
+    uint64_t inf = p256_jac_to_aff(&a, p);
+    P256_DECLASSIFY(&inf, sizeof inf);
+    if (inf)
+        return 0;
+    P256_DECLASSIFY(&a, sizeof a);
+    memcpy(pk, &a, sizeof a);
+    return 1;
+}
+
+int p256_pubkey_derive(p256_pubkey *pk, const uint8_t d32[32])
 {
     const int dit = p256_dit_on();
     p256_scalar d;
@@ -99,7 +242,7 @@ int p256_pubkey_create(uint8_t pub[65], const uint8_t d32[32])
     int ok = p256_load_seckey(&d, d32);
     if (ok) {
         p256_ecmult_gen(&q, &d);
-        ok = p256_output_point(pub, &q);
+        ok = p256_output_pubkey(pk, &q);
     }
     p256_memzero(&d, sizeof d);
     p256_memzero(&q, sizeof q);
@@ -107,45 +250,16 @@ int p256_pubkey_create(uint8_t pub[65], const uint8_t d32[32])
     return ok;
 }
 
-int p256_pubkey_parse(uint8_t pub[65], const uint8_t *in, size_t len)
+int p256_pubkey_equal(const p256_pubkey *a, const p256_pubkey *b)
 {
-    p256_aff a;
-    if (!p256_aff_decode_vartime(&a, in, len))
-        return 0;
-    p256_aff_encode(pub, &a);
-    return 1;
+    /* One representation per element (field.h): equal points have equal limbs. */
+    return memcmp(a, b, sizeof *a) == 0;
 }
 
-int p256_sign(uint8_t rs[64], const uint8_t d32[32], const uint8_t *digest, size_t digest_len,
-              int nonce)
+int p256_pubkey_verify(const p256_pubkey *pk, const uint8_t rs[64], const uint8_t *digest,
+                       size_t digest_len)
 {
-    const int dit = p256_dit_on();
-    p256_scalar d;
-    uint8_t extra[32];
-    int ok = p256_load_seckey(&d, d32);
-    if (ok && nonce == P256_NONCE_HEDGED) {
-        ok = p256_random_bytes(extra, sizeof extra);
-        P256_SECRET(extra, sizeof extra);
-        if (ok)
-            ok = p256_ecdsa_sign(rs, &d, digest, digest_len, P256_HASH_SHA256, extra);
-    } else if (ok && nonce >= P256_NONCE_SHA224 && nonce <= P256_NONCE_SHA3_512) {
-        ok = p256_ecdsa_sign(rs, &d, digest, digest_len, (p256_hash_id)nonce, NULL);
-    } else {
-        ok = 0;
-    }
-    p256_memzero(&d, sizeof d);
-    p256_memzero(extra, sizeof extra);
-    p256_dit_restore(dit);
-    return ok;
-}
-
-int p256_verify(const uint8_t *pub, size_t pub_len, const uint8_t rs[64], const uint8_t *digest,
-                size_t digest_len)
-{
-    p256_aff q;
-    if (!p256_aff_decode_vartime(&q, pub, pub_len))
-        return 0;
-    return p256_ecdsa_verify_vartime(&q, rs, digest, digest_len);
+    return p256_ecdsa_verify_vartime(p256_pubkey_point(pk), rs, digest, digest_len);
 }
 
 size_t p256_pubtable_size(int bits)
@@ -166,13 +280,32 @@ int p256_pubtable_build_vartime(void *table, size_t table_len, int bits, const u
     return 1;
 }
 
-int p256_verify_pubtable_vartime(const void *table, const uint8_t rs[64], const uint8_t *digest,
-                                 size_t digest_len)
+int p256_pubtable_build_pubkey_vartime(void *table, size_t table_len, int bits,
+                                       const p256_pubkey *pk)
+{
+    const size_t need = p256_pubtable_size_of(bits);
+    if (table_len >= sizeof(p256_pubtable))
+        ((p256_pubtable *)table)->magic = 0; /* whatever follows, not a table until done */
+    if (need == 0 || table_len < need)
+        return 0;
+    p256_pubtable_build_core_vartime((p256_pubtable *)table, bits, p256_pubkey_point(pk));
+    return 1;
+}
+
+/* table as a completed per-key table, or NULL for memory that is not one's header. */
+static const p256_pubtable *p256_pubtable_checked(const void *table)
 {
     const p256_pubtable *tab = (const p256_pubtable *)table;
     if (tab->magic != P256_PUBTABLE_MAGIC || p256_pubtable_size_of((int)tab->bits) == 0)
-        return 0;
-    return p256_ecdsa_verify_pubtable_vartime(tab, rs, digest, digest_len);
+        return NULL;
+    return tab;
+}
+
+int p256_verify_pubtable_vartime(const void *table, const uint8_t rs[64], const uint8_t *digest,
+                                 size_t digest_len)
+{
+    const p256_pubtable *tab = p256_pubtable_checked(table);
+    return tab != NULL && p256_ecdsa_verify_pubtable_vartime(tab, rs, digest, digest_len);
 }
 
 int p256_sig_from_der(uint8_t rs[64], const uint8_t *der, size_t len)
@@ -185,16 +318,16 @@ size_t p256_sig_to_der(uint8_t der[72], const uint8_t rs[64])
     return p256_sig_der_encode(der, rs);
 }
 
-int p256_ecdh(uint8_t out[32], const uint8_t d32[32], const uint8_t *pub, size_t pub_len)
+/* out = x(d*Q) for a valid point q; 0 if d is invalid (or d*Q infinity: cannot be). */
+static int p256_ecdh_point(uint8_t out[32], const uint8_t d32[32], const p256_aff *q)
 {
     const int dit = p256_dit_on();
     p256_scalar d;
-    p256_aff q;
     p256_jac s;
     uint8_t pt[65];
-    int ok = p256_load_seckey(&d, d32) && p256_aff_decode_vartime(&q, pub, pub_len);
+    int ok = p256_load_seckey(&d, d32);
     if (ok) {
-        p256_ecmult_const(&s, &d, &q);
+        p256_ecmult_const(&s, &d, q);
         ok = p256_output_point(pt, &s);
         if (ok)
             memcpy(out, pt + 1, 32);
@@ -204,6 +337,17 @@ int p256_ecdh(uint8_t out[32], const uint8_t d32[32], const uint8_t *pub, size_t
     p256_memzero(pt, sizeof pt);
     p256_dit_restore(dit);
     return ok;
+}
+
+int p256_ecdh(uint8_t out[32], const uint8_t d32[32], const uint8_t *pub, size_t pub_len)
+{
+    p256_aff q;
+    return p256_aff_decode_vartime(&q, pub, pub_len) && p256_ecdh_point(out, d32, &q);
+}
+
+int p256_pubkey_ecdh(uint8_t out[32], const uint8_t d32[32], const p256_pubkey *pk)
+{
+    return p256_ecdh_point(out, d32, p256_pubkey_point(pk));
 }
 
 /* k mod n, and whether it is nonzero (public: a zero k has an infinite, refused result). */
@@ -232,21 +376,27 @@ int p256_mult_base(uint8_t out[65], const uint8_t k32[32])
     return ok;
 }
 
-int p256_mult(uint8_t out[65], const uint8_t k32[32], const uint8_t *pub, size_t pub_len)
+int p256_pubkey_mult(p256_pubkey *out, const uint8_t k32[32], const p256_pubkey *pk)
 {
     const int dit = p256_dit_on();
     p256_scalar k;
-    p256_aff q;
     p256_jac r;
-    int ok = p256_aff_decode_vartime(&q, pub, pub_len) && p256_load_any_scalar(&k, k32);
+    int ok = p256_load_any_scalar(&k, k32);
     if (ok) {
-        p256_ecmult_const(&r, &k, &q);
-        ok = p256_output_point(out, &r);
+        p256_ecmult_const(&r, &k, p256_pubkey_point(pk));
+        ok = p256_output_pubkey(out, &r);
     }
     p256_memzero(&k, sizeof k);
     p256_memzero(&r, sizeof r);
     p256_dit_restore(dit);
     return ok;
+}
+
+int p256_mult(uint8_t out[65], const uint8_t k32[32], const uint8_t *pub, size_t pub_len)
+{
+    p256_pubkey q, r;
+    return p256_pubkey_load(&q, pub, pub_len) == P256_POINT_OK && p256_pubkey_mult(&r, k32, &q) &&
+           p256_pubkey_serialize(out, &r, 0);
 }
 
 /* Hashing is the hash layer's: compiled once per variant, the binding has no copy. */
@@ -275,36 +425,15 @@ const char *p256_aes_impl(void)
     return p256_aes_impl_name();
 }
 
-/* The 8-lane IFMA engine (batch_ifma.h) where it runs, else the loop of p256_verify. */
-int p256_verify_batch_vartime(uint8_t *results, const p256_verify_item *items, size_t n,
-                              int engine)
-{
-    if (engine == P256_BATCH_AUTO)
-        engine = p256_ifma_available() ? P256_BATCH_IFMA : P256_BATCH_SCALAR;
-    if (engine == P256_BATCH_IFMA) {
-        if (!p256_ifma_available())
-            return 0;
-        p256_ifma_verify_batch_vartime(results, items, n);
-        return 1;
-    }
-    if (engine != P256_BATCH_SCALAR)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        results[i] = (uint8_t)p256_verify(items[i].pub, items[i].pub_len, items[i].rs,
-                                          items[i].digest, items[i].digest_len);
-    return 1;
-}
-
-const char *p256_batch_engine(void)
-{
-    return p256_ifma_available() ? P256_IFMA_ENGINE_NAME : "scalar";
-}
-
 void *p256_wipe(void *p, size_t n)
 {
     p256_memzero(p, n);
     return p;
 }
+
+/* The modules of the core, after it (each defines its API functions). */
+#include "modules/recovery/main_impl.h"
+#include "modules/batch/main_impl.h"
 
 /* In the extension, this variant's table (p256.h, Variants); backend.c picks one. */
 #if defined(P256_VARIANT)

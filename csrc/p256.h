@@ -46,6 +46,60 @@
 #define P256_API
 #endif
 
+/*
+ * A validated public key in the core's internal form: the affine point (x, y), each
+ * coordinate four 64-bit limbs in the Montgomery domain, fully reduced (field.h). Every
+ * variant of the core (every field backend) uses this representation, so a p256_pubkey
+ * that one variant wrote is read correctly by any other (tests/c/test_pubkey.c checks it
+ * across the variants a host builds); equal keys have equal bytes. Opaque: made only by
+ * p256_pubkey_load, _derive, _mult and _recover, so it always holds a point of the
+ * group (never infinity).
+ */
+typedef struct {
+    uint64_t opaque[8];
+} p256_pubkey;
+
+/*
+ * Why p256_pubkey_load refuses a SEC1 input (P256_POINT_OK: it does not): the first rule
+ * that fails, in this order. The Python layer turns each into its message.
+ */
+#define P256_POINT_OK 0
+#define P256_POINT_INFINITY 1          /* the single byte 00: the point at infinity */
+#define P256_POINT_HYBRID 2            /* 65 bytes with prefix 06/07 (hybrid: refused) */
+#define P256_POINT_X_RANGE 3           /* 04||X||Y with X >= p */
+#define P256_POINT_Y_RANGE 4           /* 04||X||Y with Y >= p */
+#define P256_POINT_NOT_ON_CURVE 5      /* 04||X||Y not on the curve */
+#define P256_POINT_COMPRESSED_RANGE 6  /* 02/03||X with X >= p */
+#define P256_POINT_NO_POINT 7          /* 02/03||X: no curve point has this X */
+#define P256_POINT_ENCODING 8          /* any other length or prefix */
+
+/*
+ * Why p256_sig_parse refuses a signature (P256_SIG_OK: it does not). The DER reasons
+ * (P256_SIG_DER_*) say the bytes are not a strict DER SEQUENCE { INTEGER, INTEGER }; the
+ * others that the signature is well formed but cannot be valid.
+ */
+#define P256_SIG_OK 0
+#define P256_SIG_RAW_LENGTH 1       /* raw r||s that is not 64 bytes */
+#define P256_SIG_DER_EMPTY 2        /* no data */
+#define P256_SIG_DER_NOT_SEQUENCE 3 /* it does not start with a SEQUENCE */
+#define P256_SIG_DER_LENGTH 4       /* a length that is not DER (indefinite, not minimal,
+                                     * cut short) */
+#define P256_SIG_DER_OVERRUN 5      /* an element runs past the end of the data */
+#define P256_SIG_DER_TRAILING 6     /* data after the SEQUENCE */
+#define P256_SIG_DER_NOT_INTEGER 7  /* r or s missing, or not an INTEGER */
+#define P256_SIG_DER_INTEGER 8      /* an empty or non-minimal INTEGER */
+#define P256_SIG_DER_EXTRA 9        /* an element after s inside the SEQUENCE */
+#define P256_SIG_R_RANGE 10         /* r not in [1, n-1] */
+#define P256_SIG_S_RANGE 11         /* s not in [1, n-1] */
+
+/* Why p256_pubkey_recover finds no key (P256_RECOVER_OK: it found one). */
+#define P256_RECOVER_OK 0
+#define P256_RECOVER_R_PLUS_N 1   /* recovery id 2 or 3, and r + n >= p */
+#define P256_RECOVER_NO_POINT 2   /* no curve point has the x the id names */
+#define P256_RECOVER_INFINITY 3   /* the key would be the point at infinity */
+#define P256_RECOVER_UNVERIFIED 4 /* the key does not verify the signature */
+#define P256_RECOVER_RANGE 5      /* r or s outside [1, n-1], or the id outside 0..3 */
+
 /* Name of the field backend this build of the core uses ("portable", "x86_64-adx", ...). */
 P256_API const char *p256_backend_name(void);
 
@@ -59,17 +113,56 @@ P256_API int p256_pubkey_create(uint8_t pub[65], const uint8_t d[32]);
 P256_API int p256_pubkey_parse(uint8_t pub[65], const uint8_t *in, size_t len);
 
 /*
+ * The key object. load validates SEC1 (65-byte 04||X||Y or 33-byte 02/03||X) into *pk:
+ * P256_POINT_OK, or the reason (then *pk is unusable). serialize writes 65 bytes
+ * uncompressed, or 33 compressed when `compressed` is nonzero, and returns the length.
+ * derive sets *pk = d*G (0 if d is not a valid secret key; constant time in d). equal
+ * is 1 for the same point. verify, ecdh and mult are p256_verify, p256_ecdh and
+ * p256_mult on a loaded key (no decoding); mult writes k*Q as a key (0 for k = 0 mod n).
+ */
+P256_API int p256_pubkey_load(p256_pubkey *pk, const uint8_t *in, size_t len);
+P256_API size_t p256_pubkey_serialize(uint8_t out[65], const p256_pubkey *pk, int compressed);
+P256_API int p256_pubkey_derive(p256_pubkey *pk, const uint8_t d[32]);
+P256_API int p256_pubkey_equal(const p256_pubkey *a, const p256_pubkey *b);
+P256_API int p256_pubkey_verify(const p256_pubkey *pk, const uint8_t rs[64],
+                                const uint8_t *digest, size_t digest_len);
+P256_API int p256_pubkey_ecdh(uint8_t out[32], const uint8_t d[32], const p256_pubkey *pk);
+P256_API int p256_pubkey_mult(p256_pubkey *out, const uint8_t k[32], const p256_pubkey *pk);
+/*
+ * Public-key recovery (SEC 1 v2 4.1.6) from r||s, the digest and the recovery id 0..3:
+ * P256_RECOVER_OK with *pk set (a key under which the signature verifies), or the reason
+ * there is none. Variable time (public data).
+ */
+P256_API int p256_pubkey_recover(p256_pubkey *pk, const uint8_t rs[64], const uint8_t *digest,
+                                 size_t digest_len, int recid);
+
+/*
  * ECDSA signature r||s of a digest (leftmost 256 bits used). nonce: P256_NONCE_HEDGED
  * mixes 32 fresh OS random bytes into RFC 6979's DRBG (HMAC-SHA-256); a hash id gives
  * plain RFC 6979 with HMAC over that hash. 0 if d is invalid or the OS RNG fails.
  */
 P256_API int p256_sign(uint8_t rs[64], const uint8_t d[32], const uint8_t *digest, size_t digest_len,
               int nonce);
+/*
+ * p256_sign, also writing the recovery id (0..3, of the signature returned) to *recid
+ * when recid is not NULL, and, when low_s is nonzero, the signature with s <= n/2 (s
+ * replaced by n - s, the recovery id's parity bit flipped with it: -R has the other y).
+ */
+P256_API int p256_sign_recoverable(uint8_t rs[64], int *recid, const uint8_t d[32],
+                                   const uint8_t *digest, size_t digest_len, int nonce,
+                                   int low_s);
 /* 1 if r||s is a valid signature of digest under the SEC1 public key pub. */
 P256_API int p256_verify(const uint8_t *pub, size_t pub_len, const uint8_t rs[64], const uint8_t *digest,
                 size_t digest_len);
 /* Strict DER <-> r||s. encode returns the DER length (<= 72). */
 P256_API int p256_sig_from_der(uint8_t rs[64], const uint8_t *der, size_t len);
+/*
+ * A signature, strict DER or (raw nonzero) exactly 64 bytes r||s, into r||s with r and s
+ * in [1, n-1]: P256_SIG_OK, or the first reason it is refused (P256_SIG_*).
+ */
+P256_API int p256_sig_parse(uint8_t rs[64], const uint8_t *sig, size_t len, int raw);
+/* 1 if s <= n/2 (the low-s form, BIP 62/146 and EIP-2's rule), for a parsed r||s. */
+P256_API int p256_sig_is_low_s(const uint8_t rs[64]);
 P256_API size_t p256_sig_to_der(uint8_t der[72], const uint8_t rs[64]);
 
 /* ECDH: the x coordinate of d*Q (SEC 1 3.3.1, RFC 5903); 0 on invalid d or Q. */
@@ -101,6 +194,9 @@ P256_API int p256_pubtable_build_vartime(void *table, size_t table_len, int bits
                                          const uint8_t *pub, size_t pub_len);
 P256_API int p256_verify_pubtable_vartime(const void *table, const uint8_t rs[64],
                                           const uint8_t *digest, size_t digest_len);
+/* build for a loaded key: 0 if bits is out of range or table_len too small. */
+P256_API int p256_pubtable_build_pubkey_vartime(void *table, size_t table_len, int bits,
+                                                const p256_pubkey *pk);
 
 /*
  * AES-CBC without padding (FIPS 197, SP 800-38A 6.2), for password-encrypted keys: out =
@@ -143,6 +239,30 @@ P256_API int p256_verify_batch_vartime(uint8_t *results, const p256_verify_item 
 /* "avx512-ifma" or "scalar": the engine P256_BATCH_AUTO uses on this CPU. */
 P256_API const char *p256_batch_engine(void);
 
+/*
+ * A batch as callers hold it (the batch module, csrc/modules/batch, decides the rest):
+ * per item the key, loaded (key) or as SEC1 bytes (key NULL: validated here, an invalid
+ * one is False), its per-key table or NULL, the signature as it came (strict DER, or
+ * r||s when raw), and the message, hashed with `hash` (a P256_NONCE_SHA* id), or for
+ * P256_BATCH_PREHASHED the digest itself. results[i] = 1 exactly when
+ * p256_verify(key, parsed signature, H(msg)) would be 1, for every i < n, on `engine`
+ * (P256_BATCH_*). Returns 1, or 0 with results untouched for an unknown engine or hash,
+ * or IFMA asked for where it cannot run. Public data: variable time.
+ */
+typedef struct {
+    const p256_pubkey *key;
+    const uint8_t *pub; /* when key is NULL */
+    size_t pub_len;
+    const void *table;  /* NULL, or a table p256_pubtable_build* made for this key */
+    const uint8_t *sig;
+    size_t sig_len;
+    const uint8_t *msg;
+    size_t msg_len;
+} p256_batch_item;
+#define P256_BATCH_PREHASHED (-2)
+P256_API int p256_batch_verify_vartime(uint8_t *results, const p256_batch_item *items, size_t n,
+                                       int raw, int hash, int engine);
+
 /* Wipes n bytes at p (secrets the caller held) in a way the compiler may not drop;
  * returns p, as memset does (and so that every API function returns a value). */
 P256_API void *p256_wipe(void *p, size_t n);
@@ -157,6 +277,32 @@ P256_API void *p256_wipe(void *p, size_t n);
     X(int, seckey_generate, (uint8_t d[32]), (d))                                         \
     X(int, pubkey_create, (uint8_t pub[65], const uint8_t d[32]), (pub, d))               \
     X(int, pubkey_parse, (uint8_t pub[65], const uint8_t *in, size_t len), (pub, in, len)) \
+    X(int, pubkey_load, (p256_pubkey *pk, const uint8_t *in, size_t len), (pk, in, len))  \
+    X(size_t, pubkey_serialize, (uint8_t out[65], const p256_pubkey *pk, int compressed),   \
+      (out, pk, compressed))                                                              \
+    X(int, pubkey_derive, (p256_pubkey *pk, const uint8_t d[32]), (pk, d))                \
+    X(int, pubkey_equal, (const p256_pubkey *a, const p256_pubkey *b), (a, b))            \
+    X(int, pubkey_verify,                                                                 \
+      (const p256_pubkey *pk, const uint8_t rs[64], const uint8_t *digest, size_t digest_len), \
+      (pk, rs, digest, digest_len))                                                       \
+    X(int, pubkey_ecdh, (uint8_t out[32], const uint8_t d[32], const p256_pubkey *pk),    \
+      (out, d, pk))                                                                       \
+    X(int, pubkey_mult, (p256_pubkey *out, const uint8_t k[32], const p256_pubkey *pk),   \
+      (out, k, pk))                                                                       \
+    X(int, pubkey_recover,                                                                \
+      (p256_pubkey *pk, const uint8_t rs[64], const uint8_t *digest, size_t digest_len,   \
+       int recid),                                                                        \
+      (pk, rs, digest, digest_len, recid))                                                \
+    X(int, sign_recoverable,                                                              \
+      (uint8_t rs[64], int *recid, const uint8_t d[32], const uint8_t *digest,            \
+       size_t digest_len, int nonce, int low_s),                                          \
+      (rs, recid, d, digest, digest_len, nonce, low_s))                                   \
+    X(int, sig_parse, (uint8_t rs[64], const uint8_t *sig, size_t len, int raw),          \
+      (rs, sig, len, raw))                                                                \
+    X(int, sig_is_low_s, (const uint8_t rs[64]), (rs))                                    \
+    X(int, pubtable_build_pubkey_vartime,                                                 \
+      (void *table, size_t table_len, int bits, const p256_pubkey *pk),                   \
+      (table, table_len, bits, pk))                                                       \
     X(int, sign,                                                                          \
       (uint8_t rs[64], const uint8_t d[32], const uint8_t *digest, size_t digest_len,     \
        int nonce),                                                                        \
@@ -195,6 +341,10 @@ P256_API void *p256_wipe(void *p, size_t n);
       (uint8_t *results, const p256_verify_item *items, size_t n, int engine),            \
       (results, items, n, engine))                                                        \
     X(const char *, batch_engine, (void), ())                                             \
+    X(int, batch_verify_vartime,                                                          \
+      (uint8_t *results, const p256_batch_item *items, size_t n, int raw, int hash,       \
+       int engine),                                                                       \
+      (results, items, n, raw, hash, engine))                                             \
     X(void *, wipe, (void *p, size_t n), (p, n))
 
 /* One variant of the core: a pointer per API function, in list order. */

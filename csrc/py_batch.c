@@ -1,34 +1,35 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * py_batch.c: p256._core.Batch, behind p256.verify_many and p256.p256verify_many, and the
- * choice of batch engine (P256_BATCH).
+ * batch engine's name in P256_BATCH.
  *
  * Batch(items, PublicKey, raw, hash_id, offset, group, limit) takes one chunk of the
  * caller's stream (at most `limit` items from an iterator) apart under the GIL: for
- * verify_many, (PublicKey, sig, msg) triples (the key's 65 bytes and the signature's
- * bytes, at most 72, are copied; a precomputed key's table, PublicKey._t, is referenced; a
- * bytes message is referenced, any other buffer copied); for p256verify_many (hash_id ==
- * BATCH_EIP7951, PublicKey ignored), 160-byte EIP-7951 inputs h || r || s || qx || qy. A
- * wrong type raises TypeError naming the item's index plus `offset` (its index in the
- * whole stream), before any work on this chunk, and the iterator is left just after it.
+ * verify_many, (PublicKey, sig, msg) triples (the key object and its table, if it has
+ * one, are referenced; the signature's bytes, at most 72, are copied; a bytes message is
+ * referenced, any other buffer copied); for p256verify_many (hash_id == BATCH_EIP7951,
+ * PublicKey ignored), 160-byte EIP-7951 inputs h || r || s || qx || qy. A wrong type
+ * raises TypeError naming the item's index plus `offset` (its index in the whole
+ * stream), before any work on this chunk, and the iterator is left just after it.
  *
  * run() releases the GIL once and verifies until nothing is left; several Python threads
  * may call run() on one batch: each claims `group` items at a time (dynamic balancing: a
- * core slowed by other load takes fewer groups), hashes (p256_digest) and DER-decodes
- * them, answers malformed ones False at once, verifies items of precomputed keys with
- * their table, and hands the rest to p256_verify_batch_vartime in one call with the
- * engine chosen at import. results() gives the answers in input order.
+ * core slowed by other load takes fewer groups) and hands them to the core's batch
+ * module (p256_batch_verify_vartime: it decodes, hashes, answers malformed items False,
+ * uses a precomputed key's table, runs the engine chosen at import on the rest).
+ * results() gives the answers in input order.
  *
- * The engine: P256_BATCH at import ("avx512-ifma", "scalar"; unset or empty: automatic,
- * the core's P256_BATCH_AUTO); an unknown or unavailable name is an ImportError listing
- * the valid ones, as P256_BACKEND is (backend.c). _core.batch_backend() names it;
- * _core._batch_select(name) changes it (tests); _core.batch_engines() lists those that
- * run here.
+ * The engine: P256_BATCH at import ("avx512-ifma", "scalar"; unset or empty: the first
+ * that runs here), by the extension's one chooser (backend.h, which also picks the field
+ * backend): an unknown or unavailable name is an ImportError listing the valid ones.
+ * _core.batch_backend() names it; _core._batch_select(name) changes it (tests);
+ * _core.batch_engines() lists those that run here.
  */
 #include "py_binding.h"
+#include "backend.h"
 
 /* hash_id of an EIP-7951 batch: the 32-byte hash is the digest itself. */
-#define BATCH_EIP7951 (-2)
+#define BATCH_EIP7951 P256_BATCH_PREHASHED
 /* The largest claim, in items (the per-claim work space is on the stack). */
 #define BATCH_GROUP_MAX 64
 
@@ -37,12 +38,13 @@ typedef struct {
     size_t msg_len;
     PyObject *keep;
     uint8_t *copy;
+    PyObject *key_obj;    /* the key (a reference): its p256_pubkey is `key` */
+    const p256_pubkey *key;
     PyObject *table_obj;  /* the key's PublicTable (a reference), or NULL */
     const void *table;    /* its core table: verified with it when not NULL */
-    uint8_t pub[65];
+    uint8_t pub[65];      /* EIP-7951: 04 || qx || qy (key is NULL) */
     uint8_t sig[72];      /* EIP-7951: r || s */
-    uint8_t sig_len;
-    uint8_t well_formed;  /* 0: the lengths already rule it out */
+    uint8_t sig_len;      /* 0 when the length already rules it out */
     uint8_t result;
 } batch_item;
 
@@ -72,62 +74,31 @@ typedef struct {
 
 /* -- the engine --------------------------------------------------------------------------- */
 
-static const struct {
-    const char *name; /* the P256_BATCH / batch_backend() name */
-    int engine;
-} batch_engines[] = {
-    {"avx512-ifma", P256_BATCH_IFMA},
-    {"scalar", P256_BATCH_SCALAR},
+/* The core's automatic choice is IFMA exactly where IFMA runs (p256.h). */
+static int batch_ifma_runs(void)
+{
+    return strcmp(p256_batch_engine(), "avx512-ifma") == 0;
+}
+
+/* The engines in preference order, for the extension's one chooser (backend.h). */
+static const p256_choice batch_choices[] = {
+    {"avx512-ifma", 1, batch_ifma_runs,
+     "AVX512F, AVX512VL, AVX512IFMA with the OS saving zmm registers (or this build lacks "
+     "the engine)"},
+    {"scalar", 1, NULL, NULL},
 };
-#define BATCH_N_ENGINES (sizeof batch_engines / sizeof batch_engines[0])
+static const int batch_choice_engines[] = {P256_BATCH_IFMA, P256_BATCH_SCALAR};
+#define BATCH_N_ENGINES (sizeof batch_choices / sizeof batch_choices[0])
 
 /* Set at import, under the GIL (and by _batch_select); each Batch copies it when made. */
-static int batch_engine = P256_BATCH_AUTO;
-
-/* Whether `engine` runs here: the core's automatic choice is IFMA exactly where IFMA runs
- * (p256.h), and the scalar loop runs everywhere. */
-static int batch_engine_runs(int engine)
-{
-    if (engine == P256_BATCH_IFMA)
-        return strcmp(p256_batch_engine(), "avx512-ifma") == 0;
-    return 1;
-}
-
-/* 0 with *engine set, or -1 with a message in err: the P256_BATCH rules. */
-static int batch_engine_choose(const char *request, int *engine, char *err, size_t errlen)
-{
-    size_t i, len;
-    if (request == NULL || request[0] == '\0') {
-        *engine = P256_BATCH_AUTO;
-        return 0;
-    }
-    for (i = 0; i < BATCH_N_ENGINES; i++) {
-        if (strcmp(request, batch_engines[i].name) != 0)
-            continue;
-        if (!batch_engine_runs(batch_engines[i].engine)) {
-            snprintf(err, errlen,
-                     "P256_BATCH=%s: the %s batch engine does not run here (it needs a build "
-                     "with it and AVX512F, AVX512VL, AVX512IFMA with the OS saving zmm "
-                     "registers); valid values here: scalar", request, request);
-            return -1;
-        }
-        *engine = batch_engines[i].engine;
-        return 0;
-    }
-    snprintf(err, errlen, "P256_BATCH=%.40s: unknown batch engine; valid values:", request);
-    for (i = 0; i < BATCH_N_ENGINES; i++) {
-        len = strlen(err);
-        snprintf(err + len, errlen - len, "%s %s", i ? "," : "", batch_engines[i].name);
-    }
-    return -1;
-}
+static int batch_engine = P256_BATCH_SCALAR;
 
 static const char *batch_engine_name(int engine)
 {
     for (size_t i = 0; i < BATCH_N_ENGINES; i++)
-        if (batch_engines[i].engine == engine)
-            return batch_engines[i].name;
-    return p256_batch_engine(); /* P256_BATCH_AUTO */
+        if (batch_choice_engines[i] == engine)
+            return batch_choices[i].name;
+    return "?";
 }
 
 /* batch_backend() -> "avx512-ifma" | "scalar": what verify_many uses now. */
@@ -148,9 +119,9 @@ static PyObject *batch_engines_here(PyObject *self, PyObject *unused)
         return NULL;
     for (size_t i = 0; i < BATCH_N_ENGINES; i++) {
         PyObject *s;
-        if (!batch_engine_runs(batch_engines[i].engine))
+        if (batch_choices[i].cpu_ok != NULL && !batch_choices[i].cpu_ok())
             continue;
-        s = PyUnicode_FromString(batch_engines[i].name);
+        s = PyUnicode_FromString(batch_choices[i].name);
         if (s == NULL || PyList_Append(names, s) < 0) {
             Py_XDECREF(s);
             Py_DECREF(names);
@@ -169,15 +140,17 @@ static PyObject *batch_select(PyObject *self, PyObject *arg)
 {
     char err[300];
     const char *request = NULL;
-    int engine;
+    int i;
     (void)self;
     if (arg != Py_None && (request = PyUnicode_AsUTF8(arg)) == NULL)
         return NULL;
-    if (batch_engine_choose(request, &engine, err, sizeof err) < 0) {
+    i = p256_choose("P256_BATCH", "batch engine", batch_choices, BATCH_N_ENGINES, request, err,
+                    sizeof err);
+    if (i < 0) {
         PyErr_SetString(PyExc_ValueError, err);
         return NULL;
     }
-    batch_engine = engine;
+    batch_engine = batch_choice_engines[i];
     Py_RETURN_NONE;
 }
 
@@ -188,6 +161,7 @@ static PyTypeObject Batch_Type;
 static void batch_item_clear(batch_item *it)
 {
     Py_CLEAR(it->keep);
+    Py_CLEAR(it->key_obj);
     Py_CLEAR(it->table_obj);
     PyMem_Free(it->copy);
     memset(it, 0, sizeof *it);
@@ -253,8 +227,7 @@ static int batch_take_eip(batch_item *it, PyObject *obj, Py_ssize_t index)
         batch_name_index("inputs", index);
         return -1;
     }
-    it->well_formed = b.len == 160;
-    if (it->well_formed) {
+    if (b.len == 160) {
         it->pub[0] = 0x04;
         memcpy(it->pub + 1, b.buf + 96, 64);
         memcpy(it->sig, b.buf + 32, 64);
@@ -269,16 +242,10 @@ static int batch_take_eip(batch_item *it, PyObject *obj, Py_ssize_t index)
 static int batch_take(batch_item *it, PyObject *triple, Py_ssize_t index, PyObject *pk_type,
                       int raw)
 {
-    static PyObject *name_b = NULL; /* interned "_b", the PublicKey's uncompressed SEC1 */
-    static PyObject *name_t = NULL; /* interned "_t", its PublicTable or None */
-    PyObject *t, *pk, *pub, *tab;
+    PyObject *t, *pk;
     byteview sig, msg;
     int rc = -1;
 
-    if (name_b == NULL && (name_b = PyUnicode_InternFromString("_b")) == NULL)
-        return -1;
-    if (name_t == NULL && (name_t = PyUnicode_InternFromString("_t")) == NULL)
-        return -1;
     t = PyTuple_CheckExact(triple) ? (Py_INCREF(triple), triple) : PySequence_Tuple(triple);
     if (t == NULL && !PyErr_ExceptionMatches(PyExc_TypeError))
         return -1;
@@ -297,34 +264,22 @@ static int batch_take(batch_item *it, PyObject *triple, Py_ssize_t index, PyObje
         return -1;
     }
     pk = PyTuple_GET_ITEM(t, 0);
-    if (!PyObject_TypeCheck(pk, (PyTypeObject *)pk_type)) {
+    if (!PyObject_TypeCheck(pk, (PyTypeObject *)pk_type) || p256py_point_get(pk) == NULL) {
         PyErr_Format(PyExc_TypeError, "items[%zd][0] must be a PublicKey, not %.100s", index,
                      Py_TYPE(pk)->tp_name);
         goto out;
     }
-    pub = PyObject_GetAttr(pk, name_b);
-    if (pub == NULL)
-        goto out;
-    if (!PyBytes_CheckExact(pub) || PyBytes_GET_SIZE(pub) != 65) {
-        Py_DECREF(pub);
-        PyErr_Format(PyExc_TypeError, "items[%zd][0] is a corrupted PublicKey", index);
-        goto out;
-    }
-    memcpy(it->pub, PyBytes_AS_STRING(pub), 65);
-    Py_DECREF(pub);
-    tab = PyObject_GetAttr(pk, name_t); /* None, or a table built for exactly this _b */
-    if (tab == NULL)
-        goto out;
-    it->table = p256py_pubtable_get(tab);
-    if (it->table != NULL)
-        it->table_obj = tab;
-    else
-        Py_DECREF(tab);
+    /* The key object's own fields: its point and its table, if any (references: a
+     * precompute() of another window may replace the key's table meanwhile). */
+    it->key_obj = pk;
+    Py_INCREF(pk);
+    it->key = p256py_point_get(pk);
+    it->table_obj = p256py_point_table(pk);
+    it->table = p256py_pubtable_get(it->table_obj);
 
     if (byteview_get(&sig, PyTuple_GET_ITEM(t, 1), "signature") < 0)
         goto bad_buffer;
-    it->well_formed = raw ? sig.len == 64 : sig.len <= 72;
-    if (it->well_formed) {
+    if (raw ? sig.len == 64 : sig.len <= 72) {
         memcpy(it->sig, sig.buf, (size_t)sig.len);
         it->sig_len = (uint8_t)sig.len;
     }
@@ -522,48 +477,27 @@ fail:
 
 /* -- verifying, without the GIL ----------------------------------------------------------- */
 
-/* items[0..count): decode and hash each, answer the malformed ones and those with a table,
- * and pass the others to the engine in one call. 0, or -1 if the engine refused. */
+/* items[0..count): the core's batch module verifies them (it decodes, hashes, chooses a
+ * key's table or the engine). 0, or -1 if the engine refused. */
 static int batch_verify_group(batch_item *items, Py_ssize_t count, int raw, int hash, int engine)
 {
-    uint8_t rs[BATCH_GROUP_MAX][64], digest[BATCH_GROUP_MAX][P256_DIGEST_MAX];
+    p256_batch_item in[BATCH_GROUP_MAX];
     uint8_t res[BATCH_GROUP_MAX];
-    p256_verify_item todo[BATCH_GROUP_MAX];
-    Py_ssize_t where[BATCH_GROUP_MAX];
-    size_t m = 0;
     for (Py_ssize_t i = 0; i < count; i++) {
-        batch_item *it = &items[i];
-        size_t digest_len = 32;
-        int ok = it->well_formed;
-        it->result = 0;
-        if (ok && raw)
-            memcpy(rs[m], it->sig, 64);
-        else if (ok)
-            ok = p256_sig_from_der(rs[m], it->sig, it->sig_len);
-        if (!ok)
-            continue;
-        if (hash == BATCH_EIP7951)
-            memcpy(digest[m], it->msg, 32); /* the hash as a 256-bit integer (EIP-7951) */
-        else if ((digest_len = p256_digest(hash, it->msg, it->msg_len, digest[m])) == 0)
-            continue;
-        if (it->table != NULL) {
-            it->result = (uint8_t)(p256_verify_pubtable_vartime(it->table, rs[m], digest[m],
-                                                                 digest_len) != 0);
-            continue;
-        }
-        todo[m].pub = it->pub;
-        todo[m].pub_len = sizeof it->pub;
-        todo[m].rs = rs[m];
-        todo[m].digest = digest[m];
-        todo[m].digest_len = digest_len;
-        where[m++] = i;
+        const batch_item *it = &items[i];
+        in[i].key = it->key;
+        in[i].pub = it->pub;
+        in[i].pub_len = sizeof it->pub;
+        in[i].table = it->table;
+        in[i].sig = it->sig;
+        in[i].sig_len = it->sig_len;
+        in[i].msg = it->msg;
+        in[i].msg_len = it->msg_len;
     }
-    if (m == 0)
-        return 0;
-    if (!p256_verify_batch_vartime(res, todo, m, engine))
+    if (!p256_batch_verify_vartime(res, in, (size_t)count, raw, hash, engine))
         return -1;
-    for (size_t j = 0; j < m; j++)
-        items[where[j]].result = (uint8_t)(res[j] != 0);
+    for (Py_ssize_t i = 0; i < count; i++)
+        items[i].result = res[i];
     return 0;
 }
 
@@ -769,10 +703,13 @@ static PyMethodDef batch_functions[] = {
 int p256py_add_batch(PyObject *module)
 {
     char err[300];
-    if (batch_engine_choose(getenv("P256_BATCH"), &batch_engine, err, sizeof err) < 0) {
+    int i = p256_choose_env("P256_BATCH", "batch engine", batch_choices, BATCH_N_ENGINES, err,
+                            sizeof err);
+    if (i < 0) {
         PyErr_SetString(PyExc_ImportError, err);
         return -1;
     }
+    batch_engine = batch_choice_engines[i];
     if (PyModule_AddFunctions(module, batch_functions) < 0 ||
         PyModule_AddIntConstant(module, "BATCH_EIP7951", BATCH_EIP7951) < 0 ||
         PyModule_AddIntConstant(module, "BATCH_GROUP_MAX", BATCH_GROUP_MAX) < 0)

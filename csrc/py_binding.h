@@ -5,6 +5,7 @@
  *
  *   module.c        the module: functions (verify, point_decode, ...) and PyInit__core
  *   py_secretkey.c  the SecretKey type (the private scalar, held and wiped in C)
+ *   py_pubkey.c     the PublicPoint type, the native object of p256.PublicKey
  *   py_batch.c      the Batch type behind p256.verify_many
  *   py_pubtable.c   the PublicTable type behind p256.PublicKey.precompute
  *   py_selftest.c   the known-answer self-test run at import
@@ -96,24 +97,45 @@ static inline void byteview_release(byteview *b)
     }
 }
 
-/*
- * The signature and digest arguments of the verify functions: *rs_ok says whether sig
- * (DER, or exactly 64 bytes r||s when raw is true) decoded into rs. 0 with *dg taken (release
- * it), or -1 with an exception set and nothing held.
- */
-static inline int sig_digest_get(uint8_t rs[64], int *rs_ok, byteview *dg, PyObject *sig_obj,
-                                 PyObject *dg_obj, PyObject *raw_obj)
+/* A flag argument as 0 or 1; -1 with TypeError for anything but True or False. */
+static inline int flag_get(PyObject *obj, const char *what)
 {
-    byteview sig;
-    int raw = PyObject_IsTrue(raw_obj);
-    if (raw < 0 || byteview_get(&sig, sig_obj, "signature") < 0)
+    if (obj == Py_False)
+        return 0;
+    if (obj == Py_True)
+        return 1;
+    PyErr_Format(PyExc_TypeError, "%s must be True or False, not %.100s", what,
+                 Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
+/* Messages at least this long are hashed with the GIL released (as hashlib does). */
+#define P256PY_HASH_NOGIL 2048
+
+/*
+ * out = H(msg) for a P256_NONCE_SHA* id (the one hashing layer of every entry point:
+ * the core's SHA-2/SHA-3), *len its size. 0, or -1 with TypeError (msg not bytes-like)
+ * or ValueError (an unknown id).
+ */
+static inline int p256py_digest(uint8_t out[P256_DIGEST_MAX], size_t *len, PyObject *msg,
+                                long hash)
+{
+    byteview m;
+    if (hash < P256_NONCE_SHA224 || hash > P256_NONCE_SHA3_512) {
+        PyErr_SetString(PyExc_ValueError, "unknown hash id");
         return -1;
-    if (raw)
-        *rs_ok = sig.len == 64 && (memcpy(rs, sig.buf, 64), 1);
-    else
-        *rs_ok = p256_sig_from_der(rs, sig.buf, (size_t)sig.len);
-    byteview_release(&sig);
-    return byteview_get(dg, dg_obj, "digest");
+    }
+    if (byteview_get(&m, msg, "msg") < 0)
+        return -1;
+    if (m.len >= P256PY_HASH_NOGIL) {
+        RELEASE_GIL
+        *len = p256_digest((int)hash, m.buf, (size_t)m.len, out);
+        ACQUIRE_GIL
+    } else {
+        *len = p256_digest((int)hash, m.buf, (size_t)m.len, out);
+    }
+    byteview_release(&m);
+    return 0;
 }
 
 /* For METH_FASTCALL functions: 0, or -1 with TypeError unless nargs == want. */
@@ -139,14 +161,27 @@ static inline int p256py_add_type(PyObject *module, const char *name, PyTypeObje
     return 0;
 }
 
-/* py_secretkey.c, py_batch.c: ready the type and add it to the module; 0 or -1. */
+/* py_secretkey.c, py_pubkey.c, py_batch.c, py_pubtable.c: ready the type and add it to
+ * the module; 0 or -1. */
 int p256py_add_secretkey(PyObject *module);
+int p256py_add_point(PyObject *module);
 int p256py_add_batch(PyObject *module);
 int p256py_add_pubtable(PyObject *module);
 
+/* py_pubkey.c: a new key object of `type` (_core.PublicPoint or a subclass: p256.PublicKey)
+ * holding *pk, or NULL with an exception. */
+PyObject *p256py_point_new(PyTypeObject *type, const p256_pubkey *pk);
+/* The p256_pubkey of a key object (it lives as long as the object), or NULL for any other. */
+const p256_pubkey *p256py_point_get(PyObject *obj);
+/* A key object's PublicTable (a new reference) or NULL; its uncompressed SEC1 bytes (a
+ * new reference, NULL with MemoryError). obj must be a key object. */
+PyObject *p256py_point_table(PyObject *obj);
+PyObject *p256py_point_sec1(PyObject *obj);
+
 /* py_pubtable.c: the core table of a _core.PublicTable, or NULL for any other object. The
- * table lives as long as the object. */
+ * table lives as long as the object. bits: its window (obj must be a PublicTable). */
 const void *p256py_pubtable_get(PyObject *obj);
+int p256py_pubtable_bits(PyObject *obj);
 
 /* py_selftest.c: 0 if every known answer is right, else -1 with ImportError set.
  * corrupt (tests only): 1-4 corrupt one expected value, to see the check fail. */

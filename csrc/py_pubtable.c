@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * py_pubtable.c: p256._core.PublicTable, the per-key table behind
- * p256.PublicKey.precompute (issue 14; the core's p256_pubtable_* in p256.h).
+ * p256.PublicKey.precompute (the core's p256_pubtable_* in p256.h).
  *
- * PublicTable(sec1_pub, bits) builds the table with the GIL released; the object is
- * complete when the constructor returns and never changes afterwards, so a reference
- * published by one thread is safe to use from any other without a lock. verify() has
- * core_verify's contract. Public data only: variable time.
+ * PublicTable(key, bits) builds the table of a key object (_core.PublicPoint) with the
+ * GIL released; the object is complete when the constructor returns and never changes
+ * afterwards, so a reference published by one thread (the key's, py_pubkey.c) is safe to
+ * use from any other without a lock. Public data only: variable time.
  */
 #include "py_binding.h"
 
@@ -27,9 +27,9 @@ static void pubtable_dealloc(PublicTableObject *self)
 
 static PyObject *pubtable_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    PyObject *pubobj;
+    PyObject *key;
+    const p256_pubkey *pk;
     int bits, ok;
-    byteview q;
     size_t size;
     void *table;
     PublicTableObject *self;
@@ -39,27 +39,29 @@ static PyObject *pubtable_new(PyTypeObject *type, PyObject *args, PyObject *kwar
         PyErr_SetString(PyExc_TypeError, "PublicTable() takes no keyword arguments");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "Oi:PublicTable", &pubobj, &bits))
+    if (!PyArg_ParseTuple(args, "Oi:PublicTable", &key, &bits))
         return NULL;
     size = p256_pubtable_size(bits);
     if (size == 0) {
         PyErr_Format(PyExc_ValueError, "window must be 4 to 8 bits, got %d", bits);
         return NULL;
     }
-    if (byteview_get(&q, pubobj, "public key") < 0)
+    if ((pk = p256py_point_get(key)) == NULL) {
+        PyErr_Format(PyExc_TypeError, "PublicTable() takes a PublicKey, not %.100s",
+                     Py_TYPE(key)->tp_name);
         return NULL;
-    table = PyMem_RawMalloc(size); /* Raw: usable without the GIL, and not tracked per call */
-    if (table == NULL) {
-        byteview_release(&q);
-        return PyErr_NoMemory();
     }
+    table = PyMem_RawMalloc(size); /* Raw: usable without the GIL, and not tracked per call */
+    if (table == NULL)
+        return PyErr_NoMemory();
+    Py_INCREF(key); /* pk lives in it */
     RELEASE_GIL
-    ok = p256_pubtable_build_vartime(table, size, bits, q.buf, (size_t)q.len);
+    ok = p256_pubtable_build_pubkey_vartime(table, size, bits, pk);
     ACQUIRE_GIL
-    byteview_release(&q);
-    if (!ok) {
+    Py_DECREF(key);
+    if (!ok) { /* unreachable: size is right and the key valid */
         PyMem_RawFree(table);
-        PyErr_SetString(PyExc_ValueError, "not a valid P-256 public key");
+        PyErr_SetString(PyExc_ValueError, "the table could not be built");
         return NULL;
     }
     self = PyObject_New(PublicTableObject, &PublicTable_Type);
@@ -80,25 +82,9 @@ const void *p256py_pubtable_get(PyObject *obj)
     return ((PublicTableObject *)obj)->table;
 }
 
-/* verify(sig, digest, raw) -> bool, as _core.verify for the table's key. */
-static PyObject *pubtable_verify(PublicTableObject *self, PyObject *const *args, Py_ssize_t nargs)
+int p256py_pubtable_bits(PyObject *obj)
 {
-    byteview dg;
-    uint8_t rs[64];
-    int ok;
-
-    if (check_nargs(nargs, 3, "verify") < 0)
-        return NULL;
-    if (sig_digest_get(rs, &ok, &dg, args[0], args[1], args[2]) < 0)
-        return NULL;
-    if (ok) {
-        /* The object (and so its table) outlives the call: the caller holds a reference. */
-        RELEASE_GIL
-        ok = p256_verify_pubtable_vartime(self->table, rs, dg.buf, (size_t)dg.len);
-        ACQUIRE_GIL
-    }
-    byteview_release(&dg);
-    return PyBool_FromLong(ok);
+    return ((PublicTableObject *)obj)->bits;
 }
 
 static PyObject *pubtable_sizeof(PublicTableObject *self, PyObject *unused)
@@ -128,8 +114,6 @@ static PyObject *pubtable_reduce(PublicTableObject *self, PyObject *unused)
 }
 
 static PyMethodDef pubtable_methods[] = {
-    {"verify", (PyCFunction)(void (*)(void))pubtable_verify, METH_FASTCALL,
-     "verify(sig, digest, raw) -> bool, for the key the table was built from."},
     {"__sizeof__", (PyCFunction)pubtable_sizeof, METH_NOARGS, "Bytes held, table included."},
     {"__reduce__", (PyCFunction)pubtable_reduce, METH_NOARGS, "Refuses: not picklable."},
     {NULL, NULL, 0, NULL},
@@ -147,7 +131,7 @@ static PyTypeObject PublicTable_Type = {
     .tp_basicsize = sizeof(PublicTableObject),
     .tp_dealloc = (destructor)pubtable_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "PublicTable(sec1_pub, bits): a per-key table for verification (vartime).",
+    .tp_doc = "PublicTable(key, bits): a per-key table for verification (vartime).",
     .tp_methods = pubtable_methods,
     .tp_getset = pubtable_getset,
     .tp_new = pubtable_new,

@@ -14,18 +14,13 @@
 typedef struct {
     PyObject_HEAD
     uint8_t d[32];
-    uint8_t pub[65];
-    int have_pub;
 } SecretKeyObject;
 
 static PyTypeObject SecretKey_Type;
 
 static SecretKeyObject *secretkey_alloc(void)
 {
-    SecretKeyObject *self = PyObject_New(SecretKeyObject, &SecretKey_Type);
-    if (self != NULL)
-        self->have_pub = 0;
-    return self;
+    return PyObject_New(SecretKeyObject, &SecretKey_Type);
 }
 
 static void secretkey_dealloc(SecretKeyObject *self)
@@ -92,80 +87,112 @@ static PyObject *secretkey_to_bytes(SecretKeyObject *self, PyObject *unused)
     return PyBytes_FromStringAndSize((const char *)self->d, 32);
 }
 
-/*
- * d*G, computed once per key and kept (it is public). It is computed into a local
- * buffer with the GIL released and stored under the GIL, so threads racing on the same
- * key at worst both compute it.
- */
-static PyObject *secretkey_public_key(SecretKeyObject *self, PyObject *unused)
+/* public_key(cls) -> d*G as a new key object of class cls (a _core.PublicPoint type). */
+static PyObject *secretkey_public_key(SecretKeyObject *self, PyObject *cls)
 {
-    (void)unused;
-    if (!self->have_pub) {
-        uint8_t pub[65];
-        int ok;
-        RELEASE_GIL
-        ok = p256_pubkey_create(pub, self->d);
-        ACQUIRE_GIL
-        if (!ok) { /* unreachable: d was validated at construction */
-            PyErr_SetString(PyExc_ValueError, "invalid private key");
-            return NULL;
-        }
-        memcpy(self->pub, pub, sizeof pub);
-        self->have_pub = 1;
+    p256_pubkey pk;
+    int ok;
+    if (!PyType_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "public_key() takes the PublicKey class");
+        return NULL;
     }
-    return PyBytes_FromStringAndSize((const char *)self->pub, 65);
+    RELEASE_GIL
+    ok = p256_pubkey_derive(&pk, self->d);
+    ACQUIRE_GIL
+    if (!ok) { /* unreachable: d was validated at construction */
+        PyErr_SetString(PyExc_ValueError, "invalid private key");
+        return NULL;
+    }
+    return p256py_point_new((PyTypeObject *)cls, &pk);
 }
 
-/* sign(digest, raw: bool, nonce: int) -> signature bytes (DER, or r||s when raw). */
+/*
+ * sign(data, hash_id, size, nonce_id, raw, deterministic, low_s, recoverable) -> signature
+ * (DER, or r||s when raw), or (signature, recovery id) when recoverable. hash_id >= 0:
+ * data is the message, hashed by the core; -1: data is the digest, exactly `size` bytes
+ * (size -1: any length but 0). The nonce: hedged when deterministic is False, RFC 6979
+ * with HMAC over nonce_id when True. The arguments come normalized from the Python layer
+ * (_args.py): anything else is a TypeError or ValueError it explains.
+ */
 static PyObject *secretkey_sign(SecretKeyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    byteview dg;
-    uint8_t rs[64], der[72];
-    int raw, ok;
-    long nonce;
+    uint8_t digest[P256_DIGEST_MAX], rs[64], der[72];
+    const uint8_t *dg = digest;
+    size_t dg_len = 0;
+    byteview view;
+    long hash, size, nonce;
+    int raw, det, low_s, recoverable, ok, recid = 0;
+    PyObject *sig;
 
-    if (check_nargs(nargs, 3, "sign") < 0)
+    view.view.obj = NULL; /* released below whether or not a digest was taken */
+    view.copy = NULL;
+    if (check_nargs(nargs, 8, "sign") < 0)
         return NULL;
-    raw = PyObject_IsTrue(args[1]);
-    if (raw < 0)
+    if ((hash = PyLong_AsLong(args[1])) == -1 && PyErr_Occurred())
         return NULL;
-    nonce = PyLong_AsLong(args[2]);
-    if (nonce == -1 && PyErr_Occurred())
+    if ((size = PyLong_AsLong(args[2])) == -1 && PyErr_Occurred())
         return NULL;
-    if (nonce < P256_NONCE_HEDGED || nonce > P256_NONCE_SHA3_512) {
+    if ((nonce = PyLong_AsLong(args[3])) == -1 && PyErr_Occurred())
+        return NULL;
+    if ((raw = flag_get(args[4], "raw")) < 0 || (det = flag_get(args[5], "deterministic")) < 0 ||
+        (low_s = flag_get(args[6], "low_s")) < 0 ||
+        (recoverable = flag_get(args[7], "recoverable")) < 0)
+        return NULL;
+    if (det && (nonce < P256_NONCE_SHA224 || nonce > P256_NONCE_SHA3_512)) {
         PyErr_SetString(PyExc_ValueError, "unknown nonce mode");
         return NULL;
     }
-    if (byteview_get(&dg, args[0], "digest") < 0)
-        return NULL;
+    if (hash >= 0) {
+        if (p256py_digest(digest, &dg_len, args[0], hash) < 0)
+            return NULL;
+    } else {
+        if (byteview_get(&view, args[0], "digest") < 0)
+            return NULL;
+        if (size >= 0 ? view.len != size : view.len == 0) {
+            byteview_release(&view);
+            PyErr_SetString(PyExc_ValueError, "digest of the wrong size");
+            return NULL;
+        }
+        dg = view.buf;
+        dg_len = (size_t)view.len;
+    }
     RELEASE_GIL
-    ok = p256_sign(rs, self->d, dg.buf, (size_t)dg.len, (int)nonce);
+    ok = p256_sign_recoverable(rs, &recid, self->d, dg, dg_len, det ? (int)nonce : P256_NONCE_HEDGED,
+                               low_s);
     ACQUIRE_GIL
-    byteview_release(&dg);
+    byteview_release(&view);
     if (!ok) {
         PyErr_SetString(PyExc_OSError, P256_RNG_FAILED);
         return NULL;
     }
     if (raw)
-        return PyBytes_FromStringAndSize((const char *)rs, 64);
-    return PyBytes_FromStringAndSize((const char *)der, (Py_ssize_t)p256_sig_to_der(der, rs));
+        sig = PyBytes_FromStringAndSize((const char *)rs, 64);
+    else
+        sig = PyBytes_FromStringAndSize((const char *)der, (Py_ssize_t)p256_sig_to_der(der, rs));
+    if (sig == NULL || !recoverable)
+        return sig;
+    return Py_BuildValue("(Ni)", sig, recid);
 }
 
-/* exchange(public SEC1 bytes) -> 32-byte shared x. */
+/* exchange(public key object) -> 32-byte shared x. */
 static PyObject *secretkey_exchange(SecretKeyObject *self, PyObject *pub)
 {
-    byteview q;
+    const p256_pubkey *pk = p256py_point_get(pub);
     uint8_t out[32];
     int ok;
     PyObject *res;
 
-    if (byteview_get(&q, pub, "public key") < 0)
+    if (pk == NULL) {
+        PyErr_Format(PyExc_TypeError, "exchange() takes a PublicKey, not %.100s",
+                     Py_TYPE(pub)->tp_name);
         return NULL;
+    }
+    Py_INCREF(pub); /* pk lives in it */
     RELEASE_GIL
-    ok = p256_ecdh(out, self->d, q.buf, (size_t)q.len);
+    ok = p256_pubkey_ecdh(out, self->d, pk);
     ACQUIRE_GIL
-    byteview_release(&q);
-    if (!ok) {
+    Py_DECREF(pub);
+    if (!ok) { /* unreachable: d and the key were validated at construction */
         PyErr_SetString(PyExc_ValueError, "invalid public key");
         return NULL;
     }
@@ -187,12 +214,13 @@ static PyMethodDef secretkey_methods[] = {
     {"generate", secretkey_generate, METH_NOARGS | METH_CLASS,
      "New key with d uniform in [1, n-1] from the OS CSPRNG."},
     {"to_bytes", (PyCFunction)secretkey_to_bytes, METH_NOARGS, "The 32-byte big-endian scalar."},
-    {"public_key", (PyCFunction)secretkey_public_key, METH_NOARGS,
-     "The 65-byte uncompressed SEC1 public key d*G."},
+    {"public_key", (PyCFunction)secretkey_public_key, METH_O,
+     "public_key(cls) -> the public key d*G as an object of class cls."},
     {"sign", (PyCFunction)(void (*)(void))secretkey_sign, METH_FASTCALL,
-     "sign(digest, raw, nonce) -> signature (DER, or r||s when raw)."},
+     "sign(data, hash_id, size, nonce_id, raw, deterministic, low_s, recoverable) -> "
+     "signature, or (signature, recovery id)."},
     {"exchange", (PyCFunction)secretkey_exchange, METH_O,
-     "exchange(sec1_point) -> 32-byte x coordinate of d*Q."},
+     "exchange(key) -> 32-byte x coordinate of d*Q."},
     {"__reduce__", secretkey_reduce, METH_NOARGS, NULL},
     {"__reduce_ex__", (PyCFunction)secretkey_reduce, METH_O, NULL},
     {NULL, NULL, 0, NULL},

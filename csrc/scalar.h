@@ -27,6 +27,8 @@ P256_FN void p256_scalar_to_bytes(uint8_t b[32], const p256_scalar *a);
 
 /* All-ones if a == 0. */
 P256_FN uint64_t p256_scalar_mask_is_zero(const p256_scalar *a);
+/* r = -a mod n (n - a, and 0 for 0). Input < n, output < n. Constant time. r may alias a. */
+P256_FN void p256_scalar_negate(p256_scalar *r, const p256_scalar *a);
 
 /* r = a + b, r = a * b (mod n). Inputs < n, output < n. */
 P256_FN void p256_scalar_add(p256_scalar *r, const p256_scalar *a, const p256_scalar *b);

@@ -104,6 +104,14 @@ P256_FN uint64_t p256_scalar_mask_is_zero(const p256_scalar *a)
     return p256_mask_is_zero(a->v[0] | a->v[1] | a->v[2] | a->v[3]);
 }
 
+P256_FN void p256_scalar_negate(p256_scalar *r, const p256_scalar *a)
+{
+    const uint64_t keep = ~p256_scalar_mask_is_zero(a); /* n - 0 = n is not < n: 0 stays 0 */
+    unsigned char c = 0;
+    for (int i = 0; i < 4; i++)
+        r->v[i] = p256_sbb(p256_n[i], a->v[i], &c) & keep;
+}
+
 P256_FN void p256_scalar_add(p256_scalar *r, const p256_scalar *a, const p256_scalar *b)
 {
     p256_words_add_mod(r->v, a->v, b->v, p256_n[0], p256_n[1], p256_n[2], p256_n[3]);

@@ -84,9 +84,10 @@ def test_a_wrong_table_is_noticed(monkeypatch):
     in the build) make the Wycheproof comparison above fail."""
     real = keys_module._PublicTable
 
-    def negated(sec1, bits):
+    def negated(key, bits):
+        sec1 = key.to_bytes()
         y = (-int.from_bytes(sec1[33:], "big")) % CURVE.p
-        return real(sec1[:33] + y.to_bytes(32, "big"), bits)
+        return real(p256.PublicKey.from_bytes(sec1[:33] + y.to_bytes(32, "big")), bits)
 
     monkeypatch.setattr(keys_module, "_PublicTable", negated)
     assert len(_wycheproof_disagreements(ECDSA_P1363[0])) > 100
@@ -290,26 +291,27 @@ def test_table_sizes():
     pk = p256.PrivateKey.generate().public_key
     want = {4: 33296, 5: 53264, 6: 88080, 7: 151568, 8: 270352}
     for w, size in want.items():
-        t = keys_module._PublicTable(pk.to_bytes(), w)
+        t = keys_module._PublicTable(pk, w)
         assert t.bits == w and t.nbytes == size and t.__sizeof__() > size
     assert _core.PUBTABLE_BITS == 7
 
 
 def test_core_table_refuses_bad_input():
-    with pytest.raises(ValueError):
-        keys_module._PublicTable(b"\x04" + bytes(64), 7)
-    with pytest.raises(ValueError):
-        keys_module._PublicTable(b"", 7)
-    with pytest.raises(TypeError):
-        keys_module._PublicTable("04", 7)
+    """A table is built only from a key object (a validated point): bytes, even a valid
+    point's, are refused, and so is a window outside 4..8; a precomputed key answers
+    malformed signatures False and refuses a signature that is not bytes-like."""
     pk = p256.PrivateKey.generate().public_key
+    for bad in (b"\x04" + bytes(64), b"", "04", pk.to_bytes()):
+        with pytest.raises(TypeError):
+            keys_module._PublicTable(bad, 7)
     with pytest.raises(ValueError):
-        keys_module._PublicTable(pk.to_bytes(), 9)
-    t = keys_module._PublicTable(pk.to_bytes(compressed=True), 7)  # compressed is fine
-    assert t.verify(b"", bytes(32), True) is False
-    assert t.verify(b"\x30\x00", bytes(32), False) is False
+        keys_module._PublicTable(pk, 9)
+    t = p256.PublicKey.from_bytes(pk.to_bytes(compressed=True)).precompute()
+    assert t._t.bits == 7 and t == pk
+    assert t.verify_digest(b"", bytes(32), encoding="raw") is False
+    assert t.verify_digest(b"\x30\x00", bytes(32)) is False
     with pytest.raises(TypeError):
-        t.verify("sig", bytes(32), True)
+        t.verify_digest("sig", bytes(32), encoding="raw")
 
 
 def test_verify_many_mixes_plain_and_precomputed_keys():

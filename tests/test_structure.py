@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 """The package's structure: every module imports, and the import graph of src/p256 has
 no cycle (lazy imports inside functions included: a cycle through one still ties the
-modules together); no module reads another's private key attributes."""
+modules together); no module reads another's private key attributes; in C, the binding
+reads no Python attribute by name and no core file calls the byte-level API."""
 
 import ast
 import importlib
 import os
 import pkgutil
+import re
 
 import pytest
 
@@ -120,11 +122,15 @@ def test_cycle_detector_finds_cycles():
     assert find_cycle(import_graph(via_package)) is not None
 
 
-PRIVATE_KEY_ATTRIBUTES = {"_sk", "_b", "_pub", "_t"}
+# The key classes' internals: PrivateKey's slots and the native key object's private
+# methods and its table (_core.SecretKey, _core.PublicPoint: csrc/py_secretkey.c,
+# csrc/py_pubkey.c). Only _keys, which defines the classes, uses them.
+PRIVATE_KEY_ATTRIBUTES = {"_sk", "_pub", "_t", "_load", "_encode", "_verify", "_verify_digest",
+                          "_table_bits", "_set_table", "_recover"}
 
 
 def _foreign_private_reads(name, text):
-    """`x._sk`, `x._b`, `x._pub`, `x._t` in a module other than _keys (which owns them)."""
+    """`x._sk`, `x._verify(...)`, ... in a module other than _keys (which owns them)."""
     return [(name, node.lineno, node.attr) for node in ast.walk(ast.parse(text))
             if isinstance(node, ast.Attribute) and node.attr in PRIVATE_KEY_ATTRIBUTES]
 
@@ -133,9 +139,83 @@ def test_no_module_reads_the_key_classes_private_attributes():
     found = [hit for name, text in _sources().items() if name != "p256._keys"
              for hit in _foreign_private_reads(name, text)]
     assert found == []
-    # negative control: what _cli and _formats used to do is found
+    # negative control: what _cli, _formats and _batch used to do is found
     assert _foreign_private_reads("p256._cli", "sk._sk.sign(d, raw, nonce)\n")
-    assert _foreign_private_reads("p256._formats", "b = pk._b\n")
+    assert _foreign_private_reads("p256._formats", "b = pk._encode(False)\n")
+    assert _foreign_private_reads("p256._batch", "t = pk._t\n")
+
+
+# ---- the C house ---------------------------------------------------------------------
+
+CSRC = os.path.join(os.path.dirname(__file__), "..", "csrc")
+
+
+def _c_files(*, binding):
+    """{path relative to csrc: text}: the binding (module.c, py_*.c, py_binding.h) or the
+    core (every other file: the layers, p256.c, backend.c, the modules)."""
+    out = {}
+    for root, _, files in os.walk(CSRC):
+        for fname in files:
+            if not fname.endswith((".c", ".h")):
+                continue
+            rel = os.path.relpath(os.path.join(root, fname), CSRC)
+            is_binding = rel == "module.c" or rel.startswith("py_")
+            if is_binding == binding:
+                with open(os.path.join(root, fname), encoding="utf-8") as f:
+                    out[rel] = f.read()
+    return out
+
+
+def _attribute_reads(text):
+    """The CPython calls by which C code would read a Python object's attribute by name."""
+    return re.findall(r"\b(PyObject_GetAttr\w*|_PyObject_GetAttrId|PyObject_GetOptionalAttr\w*|"
+                      r"PyObject_HasAttr\w*|PyObject_LookupAttr\w*)\s*\(", text)
+
+
+def test_no_c_code_reads_a_python_attribute():
+    """The binding takes the native objects (a key's point and table are C fields), never
+    an attribute of a Python object by name."""
+    found = {rel: _attribute_reads(text) for rel, text in _c_files(binding=True).items()}
+    assert {rel: hits for rel, hits in found.items() if hits} == {}
+    # negative control: what py_batch.c's batch_take used to do is found
+    assert _attribute_reads('pub = PyObject_GetAttr(pk, name_b);\n')
+    assert _attribute_reads('PyObject_GetAttrString(obj, "_t")')
+
+
+def _api_names():
+    """The names (without p256_) of the byte-level API functions, from p256.h's list."""
+    with open(os.path.join(CSRC, "p256.h"), encoding="utf-8") as f:
+        text = f.read()
+    body = text[text.index("#define P256_API_LIST(X)"):]
+    return set(re.findall(r"X\([^,]+,\s*(\w+),", body))
+
+
+def _api_calls(text, names):
+    """Calls of p256.h's API functions (p256_<name>(...)) in a core file, its own
+    definitions of API functions (a line starting with the return type) aside."""
+    calls = []
+    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    for line in text.splitlines():
+        if re.match(r"^\w[\w\s\*]*\bp256_\w+\(", line):  # a definition
+            continue
+        calls += [m for m in re.findall(r"\bp256_(\w+)\s*\(", line) if m in names]
+    return calls
+
+
+def test_no_core_file_calls_the_byte_api():
+    """The layers and the modules of the core use each other's internal functions (decoded
+    points, scalars); only p256.c, the byte API itself, forwards between API functions, and
+    backend.c forwards to a variant's table. So no core file climbs back up to p256.h."""
+    names = _api_names()
+    assert {"verify", "pubkey_load", "sign", "pubkey_recover"} <= names
+    found = {rel: _api_calls(text, names) for rel, text in _c_files(binding=False).items()
+             if rel not in ("p256.c", "p256.h", "backend.c")}
+    assert {rel: hits for rel, hits in found.items() if hits} == {}
+    # negative control: the IFMA engine's old fallback is found, a definition is not
+    assert _api_calls("results[g] = (uint8_t)p256_verify(it[l].pub, it[l].pub_len, rs, d, n);\n",
+                      names) == ["verify"]
+    assert _api_calls("int p256_pubkey_recover(p256_pubkey *pk, const uint8_t rs[64],\n",
+                      names) == []
 
 
 def _public_callables():
@@ -169,3 +249,17 @@ def test_every_public_callable_has_a_google_style_docstring():
         if "Returns:" not in doc:
             missing.append(name + ": no Returns:")
     assert missing == []
+
+
+def test_bench_is_not_imported_at_run_time():
+    """`import p256` and the command line's parser leave p256._bench (p256 bench's code,
+    its tables and timers) unimported: only `p256 bench` loads it."""
+    import subprocess
+    import sys
+
+    code = ("import sys, p256, p256._cli\n"
+            "p256._cli.build_parser()\n"
+            "print(sorted(m for m in sys.modules if m.startswith('p256.')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "p256._bench" not in out.stdout and "p256._keys" in out.stdout

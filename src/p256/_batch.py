@@ -65,7 +65,7 @@ def verify_many(items: Iterable[Tuple[PublicKey, Buffer, Buffer]], *, hash: Hash
         ValueError: Unknown hash or encoding name (even for an empty batch), or
             threads < 1.
     """
-    hash_id = _lookup(_HASHES, hash, "hash")[1]
+    hash_id = _lookup(_HASHES, hash, "hash")
     raw = _lookup(_ENCODINGS, encoding, "encoding")
     return _run(items, PublicKey, raw, hash_id, _threads(threads), "items")
 

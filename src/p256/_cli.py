@@ -365,23 +365,11 @@ def _read_signature(path: str, raw: bool) -> bytes:
 
 def _der_signature_problem(sig: bytes) -> Optional[str]:
     """None if sig is a strict DER SEQUENCE { INTEGER, INTEGER } (X.690 10), else what is
-    wrong. Every signature the core's stricter decoder (p256_sig_der_decode: short lengths,
-    non-negative integers of at most 33 bytes) accepts passes; what passes here but not
-    there (a negative or huge r) is a well-formed invalid signature: FAIL."""
-    from . import _der
+    wrong: the core's parser says (p256._sig.der_problem). What passes here but does not
+    verify (a negative, zero or huge r) is a well-formed invalid signature: FAIL."""
+    from . import _sig
 
-    if sig[:1] != b"\x30":
-        return "it does not start with a SEQUENCE"
-    try:
-        top = _der.Reader(sig, "DER signature")
-        r = top.enter(_der.SEQUENCE, "SEQUENCE")
-        top.finish()
-        r.integer("r")
-        r.integer("s")
-        r.finish()
-    except ValueError as exc:
-        return str(exc)
-    return None
+    return _sig.der_problem(sig)
 
 
 def _not_an_input(path: Optional[str], *inputs: str) -> None:

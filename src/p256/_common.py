@@ -5,13 +5,9 @@ native core, so any module may import it without a cycle."""
 
 from __future__ import annotations
 
-import hashlib
-from typing import TYPE_CHECKING, Any, Callable, Dict, Literal, Mapping, NoReturn, Optional, Tuple, TypeVar, Union
+from typing import Any, Dict, Literal, Mapping, NoReturn, Optional, Tuple, TypeVar, Union
 
 from . import _core
-
-if TYPE_CHECKING:
-    from hashlib import _Hash
 
 #: The hash names of ``sign``/``verify`` (``hash=``).
 HashName = Literal["sha256", "sha224", "sha384", "sha512", "sha3_256", "sha3_384", "sha3_512"]
@@ -29,17 +25,15 @@ Password = Union[str, bytes, bytearray, memoryview]  # str is encoded as UTF-8
 #: The field prime p and the group order n of P-256 (FIPS 186-5, SEC 2).
 P = 2**256 - 2**224 + 2**192 + 2**96 - 1
 N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
-#: The curve's b (y^2 = x^3 - 3x + b).
-B = 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B
 
-# hash name -> (hashlib constructor, the core's RFC 6979 id for that hash)
-HASHES: Dict[str, Tuple[Callable[[Buffer], _Hash], int]] = {
-    name: (getattr(hashlib, name), ident) for name, ident in _core.NONCE_HASH.items()}
+# hash name -> the core's id for that hash (the core hashes every message, and keys RFC
+# 6979's HMAC with it)
+HASHES: Dict[str, int] = dict(_core.NONCE_HASH)
 # hash name (None: any length, the explicit opt-in) -> (digest size, or -1 for any
 # non-empty length; the RFC 6979 id)
 DIGESTS: Dict[Optional[str], Tuple[int, int]] = {
-    name: (hashlib.new(name).digest_size, ident) for name, ident in _core.NONCE_HASH.items()}
-DIGESTS[None] = (-1, _core.NONCE_HASH["sha256"])
+    name: (len(_core.digest(ident, b"")), ident) for name, ident in HASHES.items()}
+DIGESTS[None] = (-1, HASHES["sha256"])
 ENCODINGS: Dict[str, bool] = {"der": False, "raw": True}  # name -> the core's `raw` flag
 HEDGED: int = _core.NONCE_HEDGED
 
@@ -93,31 +87,28 @@ def byte_length(data: object, what: str) -> int:
         raise buffer_error(what, data) from None
 
 
-def point_problem(data: Buffer) -> str:
-    """Why SEC1 bytes that the core refused are not a public key (only on the error path:
-    the core's answer is the check, this names the reason). Public data only."""
+#: Why the core refuses a SEC1 point, by its reason (p256.h, P256_POINT_*; 8, a wrong
+#: length or prefix, is worded from the data by point_problem).
+POINT_PROBLEMS: Dict[int, str] = {
+    1: "the point at infinity is not a valid public key",
+    2: "hybrid SEC1 encoding (prefix 0x%02x) is not supported; use 04||X||Y or 02/03||X",
+    3: "invalid public key: coordinate x >= p",
+    4: "invalid public key: coordinate y >= p",
+    5: "invalid public key: the point (x, y) is not on the curve",
+    6: "invalid compressed public key: coordinate x >= p",
+    7: "invalid compressed public key: no point of the curve has this x",
+}
+
+
+def point_problem(reason: int, data: Buffer) -> str:
+    """The message for SEC1 bytes that the core refused for `reason` (P256_POINT_*)."""
     b = bytes(data)
+    if reason in POINT_PROBLEMS:
+        return POINT_PROBLEMS[reason] % b[0] if reason == 2 else POINT_PROBLEMS[reason]
     n = len(b)
-    head = b[0] if b else None
-    if b == b"\x00":
-        return "the point at infinity is not a valid public key"
-    if head in (6, 7) and n == 65:
-        return ("hybrid SEC1 encoding (prefix 0x%02x) is not supported; use 04||X||Y or "
-                "02/03||X" % head)
-    if head == 4 and n == 65:
-        x, y = int.from_bytes(b[1:33], "big"), int.from_bytes(b[33:], "big")
-        if x >= P or y >= P:
-            return "invalid public key: coordinate %s >= p" % ("x" if x >= P else "y")
-        if (y * y - (x * x * x - 3 * x + B)) % P:
-            return "invalid public key: the point (x, y) is not on the curve"
-        return "invalid public key"
-    if head in (2, 3) and n == 33:
-        if int.from_bytes(b[1:], "big") >= P:
-            return "invalid compressed public key: coordinate x >= p"
-        return "invalid compressed public key: no point of the curve has this x"
     return ("invalid SEC1 public key: expected 65 bytes 04||X||Y or 33 bytes 02/03||X, got %d "
             "byte%s%s" % (n, "" if n == 1 else "s",
-                          " starting with 0x%02x" % head if head is not None else ""))
+                          " starting with 0x%02x" % b[0] if n else ""))
 
 
 def small(value: int) -> str:

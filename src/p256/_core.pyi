@@ -4,9 +4,9 @@ p256.PrivateKey/PublicKey; these signatures follow the C argument parsing exactl
 (METH_O, METH_NOARGS and METH_FASTCALL arguments are positional-only)."""
 
 from collections.abc import Iterable
-from typing import NoReturn, SupportsIndex, TypeVar, final
+from typing import Literal, NoReturn, SupportsIndex, TypeVar, final, overload
 
-from typing_extensions import Buffer
+from typing_extensions import Buffer, disjoint_base
 
 _T = TypeVar("_T")
 
@@ -17,6 +17,8 @@ NONCE_HASH: dict[str, int]
 # sign's `nonce` for a hedged (randomised) nonce.
 NONCE_HEDGED: int
 
+_P = TypeVar("_P", bound="PublicPoint")
+
 @final
 class SecretKey:
     """A P-256 private scalar held and wiped by the native core."""
@@ -26,24 +28,54 @@ class SecretKey:
     @classmethod
     def generate(cls) -> SecretKey: ...  # OSError if the OS generator fails
     def to_bytes(self) -> bytes: ...
-    def public_key(self) -> bytes: ...  # 65-byte uncompressed SEC1
-    # nonce: NONCE_HEDGED or a NONCE_HASH value; DER, or r||s (64 bytes) when raw.
-    def sign(self, digest: Buffer, raw: bool, nonce: int, /) -> bytes: ...
-    def exchange(self, sec1_point: Buffer, /) -> bytes: ...  # 32-byte x of d*Q
+    def public_key(self, cls: type[_P], /) -> _P: ...  # d*G as an object of class cls
+    # hash_id >= 0: data is a message hashed by the core with it; -1: data is the digest,
+    # exactly `size` bytes (-1: any but none). The nonce: hedged when deterministic is
+    # False, RFC 6979 with HMAC over nonce_id when True. DER, or r||s when raw; with
+    # recoverable, (signature, recovery id). Flags must be bools, else TypeError.
+    @overload
+    def sign(self, data: Buffer, hash_id: int, size: int, nonce_id: int, raw: bool,
+             deterministic: bool, low_s: bool, recoverable: Literal[False], /) -> bytes: ...
+    @overload
+    def sign(self, data: Buffer, hash_id: int, size: int, nonce_id: int, raw: bool,
+             deterministic: bool, low_s: bool, recoverable: Literal[True], /
+             ) -> tuple[bytes, int]: ...
+    def exchange(self, key: PublicPoint, /) -> bytes: ...  # 32-byte x of d*Q
     # Always TypeError: a private key is not pickled or copied implicitly.
     def __reduce__(self) -> NoReturn: ...
     def __reduce_ex__(self, protocol: SupportsIndex, /) -> NoReturn: ...
+
+@disjoint_base
+class PublicPoint:
+    """A validated P-256 point in the core's form: the native part of a PublicKey."""
+
+    # A key of this class, or the int reason (P256_POINT_*) the core refuses data.
+    @classmethod
+    def _load(cls: type[_P], sec1: Buffer, /) -> _P | int: ...
+    def _encode(self, compressed: bool, /) -> bytes: ...  # TypeError unless a bool
+    # hash_id: a NONCE_HASH value (the core hashes msg); size: the digest's (-1: any).
+    def _verify(self, sig: Buffer, msg: Buffer, hash_id: int, raw: bool, low_s: bool, /) -> bool: ...
+    def _verify_digest(self, sig: Buffer, digest: Buffer, size: int, raw: bool, low_s: bool, /
+                       ) -> bool: ...
+    def _table_bits(self) -> int: ...  # the table's window in bits, 0 without one
+    def _set_table(self, table: PublicTable, /) -> None: ...
+    # A key of this class, or the int reason (P256_RECOVER_*) there is none.
+    @classmethod
+    def _recover(cls: type[_P], rs: Buffer, digest: Buffer, recovery_id: int, /) -> _P | int: ...
+    @property
+    def _t(self) -> PublicTable | None: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
 
 # The default window of PublicTable, in bits.
 PUBTABLE_BITS: int
 
 @final
 class PublicTable:
-    """PublicTable(sec1_pub, bits): a per-key table for verification (vartime)."""
+    """PublicTable(key, bits): a per-key table for verification (vartime)."""
 
-    # bits: 4..8 (ValueError otherwise, and for an invalid key); built without the GIL.
-    def __new__(cls, sec1_pub: Buffer, bits: int, /) -> PublicTable: ...
-    def verify(self, sig: Buffer, digest: Buffer, raw: bool, /) -> bool: ...
+    # bits: 4..8 (ValueError otherwise); built without the GIL.
+    def __new__(cls, key: PublicPoint, bits: int, /) -> PublicTable: ...
     @property
     def bits(self) -> int: ...
     @property
@@ -81,8 +113,10 @@ def batch_engines() -> tuple[str, ...]: ...  # the engines that run here, prefer
 def _batch_select(name: str | None, /) -> None: ...  # as P256_BATCH; ValueError if not valid
 
 def backend() -> str: ...
-def point_decode(sec1: Buffer, /) -> bytes: ...  # 65-byte uncompressed; ValueError if invalid
-def verify(sec1_pub: Buffer, sig: Buffer, digest: Buffer, raw: bool, /) -> bool: ...
+# r||s (64 bytes, r and s in [1, n-1]) of a signature, or the int reason (P256_SIG_*).
+def sig_parse(sig: Buffer, raw: bool, /) -> bytes | int: ...
+def sig_encode(rs: Buffer, /) -> bytes: ...  # minimal DER of 64-byte r||s; ValueError otherwise
+def digest(hash_id: int, msg: Buffer, /) -> bytes: ...  # the core's hash of msg
 def scalar_base_mult(k: Buffer, /) -> bytes: ...
 def scalar_mult(k: Buffer, sec1_point: Buffer, /) -> bytes: ...
 def _selftest(corrupt: int = 0, /) -> None: ...  # ImportError if an answer is wrong

@@ -1,20 +1,27 @@
 # SPDX-License-Identifier: Apache-2.0
-"""PrivateKey and PublicKey: the public API over the native core (docs/api.md).
+"""PrivateKey and PublicKey: the public API over the native key objects (docs/api.md).
 
-The key formats are read and written by _formats and the per-format modules, on bytes;
-the classes here wrap them and check what they return (the scalar's range, the stored
-public key against d*G, the point's validity)."""
+The scalar lives in _core.SecretKey, which hashes and signs (the recovery id and the
+low-s form included); the point lives in the core's form in _core.PublicPoint, which
+PublicKey extends: verification, recovery, equality and hashing run there, the byte
+forms are made on demand. Arguments go to the core through _args' fast tables, and
+_args explains any the core refuses. The key formats are read and written by _formats
+and the per-format modules, on bytes; each format method here is a delegation to one of
+them, and the classes check what they return (the scalar's range, a stored public key
+against d*G)."""
 
 from __future__ import annotations
 
 import threading
 from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Tuple, Union
 
-from . import _bridge, _core, _cose, _formats, _jose, _jwk, _pbes2, _recover, _sig, _spki, _x509
-from ._common import DIGESTS as _DIGESTS
+from . import _bridge, _core, _cose, _formats, _jose, _jwk, _pbes2, _sig, _spki, _x509
+from ._args import DIGEST_NONCES as _DIGEST_NONCES
+from ._args import DIGEST_SIZES as _DIGEST_SIZES
+from ._args import MESSAGE as _MESSAGE
+from ._args import normalize as _normalize
 from ._common import ENCODINGS as _ENCODINGS
 from ._common import HASHES as _HASHES
-from ._common import HEDGED as _HEDGED
 from ._common import (
     JWK,
     Buffer,
@@ -25,10 +32,7 @@ from ._common import (
     PrivateFormat,
     SigEncoding,
     as_bytes,
-    buffer_error,
-    byte_length,
     flag_error,
-    lookup,
     point_problem,
     small,
 )
@@ -47,29 +51,11 @@ __all__ = ["PrivateKey", "PublicKey", "scalar_base_mult", "scalar_mult", "normal
 
 _new = object.__new__
 _generate = _core.SecretKey.generate
-_verify = _core.verify
-_point_decode = _core.point_decode
 _PublicTable = _core.PublicTable
-# precompute() builds under one of these, chosen by the key's bytes: two threads
+# precompute() builds under one of these, chosen by the key's hash: two threads
 # precomputing one key build one table, different keys mostly build in parallel.
 _BUILD_LOCKS = tuple(threading.Lock() for _ in range(16))
-_HALF_N = _sig.HALF_N
 normalize_s = _sig.normalize_s
-
-
-def _check_digest(digest: object, size: int, hash: Optional[str]) -> None:
-    """The slow path of sign_digest/verify_digest's check (anything but bytes of the right
-    size): TypeError unless bytes-like, ValueError unless `size` bytes (-1: any but none)."""
-    n = byte_length(digest, "digest")
-    if size < 0:
-        if n == 0:
-            raise ValueError("digest must not be empty")
-        return
-    if n == size:
-        return
-    raise ValueError("digest must be %d bytes for hash=%r (the size of its output), got %d; "
-                     "name the hash that made it, or use sign()/verify() on the message"
-                     % (size, hash, n))
 
 
 class PrivateKey:
@@ -170,12 +156,9 @@ class PrivateKey:
         """The public key d*G (computed once, then cached)."""
         pub = self._pub
         if pub is None:
-            # Complete the object before publishing it: public_key() releases the GIL,
-            # and another thread must never see a PublicKey without its point.
-            pub = _new(PublicKey)
-            pub._b = self._sk.public_key()
-            pub._t = None
-            self._pub = pub
+            # Made complete by the core, then published: threads racing here at worst
+            # both compute it.
+            pub = self._pub = self._sk.public_key(PublicKey)
         return pub
 
     def sign(self, msg: Buffer, *, hash: HashName = "sha256", encoding: SigEncoding = "der",
@@ -204,22 +187,13 @@ class PrivateKey:
             ValueError: Unknown hash or encoding name.
             OSError: The OS random generator failed (hedged nonces only).
         """
-        try:  # the common case in two dict probes; lookup explains any failure
-            h, ident = _HASHES[hash]
-            raw = _ENCODINGS[encoding]
-        except (KeyError, TypeError):
-            (h, ident), raw = lookup(_HASHES, hash, "hash"), lookup(_ENCODINGS, encoding, "encoding")
-        nonce = _HEDGED if deterministic is False else ident if deterministic is True \
-            else flag_error("deterministic", deterministic)
-        try:
-            digest = h(msg).digest()
-        except TypeError:
-            raise buffer_error("msg", msg) from None
-        except BufferError:  # a non-contiguous view: hashed as bytes(msg), as the core reads it
-            digest = h(as_bytes(msg, "msg")).digest()
-        if low_s is False:
-            return self._sk.sign(digest, raw, nonce)
-        return self._sign_low_s(digest, raw, nonce, low_s)
+        try:  # the common case: two dict probes and the core; _normalize explains failures
+            ident = _HASHES[hash]
+            return self._sk.sign(msg, ident, _MESSAGE, ident, _ENCODINGS[encoding], deterministic,
+                                 low_s, False)
+        except (KeyError, TypeError, ValueError):
+            args = _normalize(msg, False, hash, encoding, deterministic, low_s)
+            return self._sk.sign(msg, *args, False)
 
     def sign_digest(self, digest: Buffer, *, hash: Optional[HashName] = "sha256",
                     encoding: SigEncoding = "der", deterministic: bool = False,
@@ -257,26 +231,11 @@ class PrivateKey:
             OSError: The OS random generator failed (hedged nonces only).
         """
         try:
-            size, ident = _DIGESTS[hash]
-            raw = _ENCODINGS[encoding]
-        except (KeyError, TypeError):
-            (size, ident), raw = lookup(_DIGESTS, hash, "hash"), lookup(_ENCODINGS, encoding, "encoding")
-        if type(digest) is not bytes or len(digest) != size:
-            _check_digest(digest, size, hash)
-        nonce = _HEDGED if deterministic is False else ident if deterministic is True \
-            else flag_error("deterministic", deterministic)
-        if low_s is False:
-            return self._sk.sign(digest, raw, nonce)
-        return self._sign_low_s(digest, raw, nonce, low_s)
-
-    def _sign_low_s(self, digest: Buffer, raw: bool, nonce: int, low_s: object) -> bytes:
-        """sign/sign_digest with low_s not False: the signature with s <= n/2 (s is part
-        of the public output, so the choice between s and n - s leaks nothing)."""
-        if low_s is not True:
-            flag_error("low_s", low_s)
-        rs = self._sk.sign(digest, True, nonce)
-        r, s = int.from_bytes(rs[:32], "big"), int.from_bytes(rs[32:], "big")
-        return _sig.encode(*_sig.low(r, s), raw)
+            return self._sk.sign(digest, -1, _DIGEST_SIZES[hash], _DIGEST_NONCES[hash],
+                                 _ENCODINGS[encoding], deterministic, low_s, False)
+        except (KeyError, TypeError, ValueError):
+            args = _normalize(digest, True, hash, encoding, deterministic, low_s)
+            return self._sk.sign(digest, *args, False)
 
     def sign_recoverable(self, msg: Buffer, *, hash: HashName = "sha256",
                          encoding: SigEncoding = "raw", deterministic: bool = False,
@@ -304,14 +263,9 @@ class PrivateKey:
             ValueError: Unknown hash or encoding name.
             OSError: The OS random generator failed (hedged nonces only).
         """
-        h, ident = lookup(_HASHES, hash, "hash")
-        try:
-            digest = h(msg).digest()
-        except TypeError:
-            raise buffer_error("msg", msg) from None
-        except BufferError:  # a non-contiguous view: hashed as bytes(msg), as the core reads it
-            digest = h(as_bytes(msg, "msg")).digest()
-        return self._sign_recoverable(digest, ident, encoding, deterministic, low_s)
+        args = _normalize(msg, False, hash, encoding, deterministic, low_s)
+        sig, recovery_id = self._sk.sign(msg, *args, True)
+        return sig, recovery_id
 
     def sign_digest_recoverable(self, digest: Buffer, *, hash: Optional[HashName] = "sha256",
                                 encoding: SigEncoding = "raw", deterministic: bool = False,
@@ -337,24 +291,9 @@ class PrivateKey:
             TypeError: digest is not bytes-like, a name is not a str, or a flag not a bool.
             OSError: The OS random generator failed (hedged nonces only).
         """
-        size, ident = lookup(_DIGESTS, hash, "hash")
-        _check_digest(digest, size, hash)
-        return self._sign_recoverable(as_bytes(digest, "digest"), ident, encoding,
-                                      deterministic, low_s)
-
-    def _sign_recoverable(self, digest: bytes, ident: int, encoding: object,
-                          deterministic: object, low_s: object) -> Tuple[bytes, int]:
-        raw = lookup(_ENCODINGS, encoding, "encoding")
-        nonce = _HEDGED if deterministic is False else ident if deterministic is True \
-            else flag_error("deterministic", deterministic)
-        if low_s is not False and low_s is not True:
-            flag_error("low_s", low_s)
-        rs = self._sk.sign(digest, True, nonce)
-        r, s = int.from_bytes(rs[:32], "big"), int.from_bytes(rs[32:], "big")
-        recovery_id = _recover.recovery_id_vartime(self.public_key._b, r, s, digest)
-        if low_s and s > _HALF_N:  # -R signs with n - s: the other parity of R.y
-            s, recovery_id = N - s, recovery_id ^ 1
-        return _sig.encode(r, s, raw), recovery_id
+        args = _normalize(digest, True, hash, encoding, deterministic, low_s)
+        sig, recovery_id = self._sk.sign(digest, *args, True)
+        return sig, recovery_id
 
     def exchange(self, public_key: PublicKey) -> bytes:
         """ECDH shared secret (SEC 1 3.3.1, RFC 5903).
@@ -372,7 +311,7 @@ class PrivateKey:
         """
         if not isinstance(public_key, PublicKey):
             raise TypeError("exchange() takes a PublicKey, not %s" % type(public_key).__name__)
-        return self._sk.exchange(public_key._b)
+        return self._sk.exchange(public_key)
 
     def __repr__(self) -> str:
         return "<p256.PrivateKey (secret)>"
@@ -403,7 +342,7 @@ class PrivateKey:
             ValueError: Unknown format name, or a password with format "sec1".
             TypeError: format is not a str, or password neither str nor bytes.
         """
-        return _formats.private_to_der(self._sk.to_bytes(), self.public_key._b, format, password)
+        return _formats.private_to_der(self._sk.to_bytes(), self.public_key.to_bytes(), format, password)
 
     def to_pem(self, format: PrivateFormat = "pkcs8", password: Optional[Password] = None) -> bytes:
         """The key in PEM: "PRIVATE KEY" (PKCS#8), "EC PRIVATE KEY" (``format="sec1"``) or,
@@ -421,7 +360,7 @@ class PrivateKey:
             ValueError: Unknown format name, or a password with format "sec1".
             TypeError: format is not a str, or password neither str nor bytes.
         """
-        return _formats.private_to_pem(self._sk.to_bytes(), self.public_key._b, format, password)
+        return _formats.private_to_pem(self._sk.to_bytes(), self.public_key.to_bytes(), format, password)
 
     def to_jwk(self) -> JWK:
         """The key as an RFC 7517 JWK.
@@ -429,7 +368,7 @@ class PrivateKey:
         Returns:
             {"kty": "EC", "crv": "P-256", "x", "y", "d"}, values in base64url.
         """
-        return _jwk.encode(self.public_key._b, self._sk.to_bytes())
+        return _jwk.encode(self.public_key.to_bytes(), self._sk.to_bytes())
 
     @classmethod
     def from_der(cls, data: Buffer, password: Optional[Password] = None) -> PrivateKey:
@@ -542,12 +481,7 @@ class PrivateKey:
         d, stored = parts
         self = cls.from_bytes(d)
         for point, where in stored:
-            try:
-                q = _point_decode(point)
-            except ValueError:
-                raise ValueError("invalid public key in %s: %s"
-                                 % (where, point_problem(point))) from None
-            if q != self.public_key._b:
+            if PublicKey._from_point(point, where) != self.public_key:
                 raise ValueError("the public key in %s does not match the private key" % where)
         return self
 
@@ -563,7 +497,7 @@ class PrivateKey:
             raise ValueError(_pbes2.WRONG_PASSWORD) from None
 
 
-class PublicKey:
+class PublicKey(_core.PublicPoint):
     """A P-256 public key: always a valid point of the group, never infinity.
 
     Constructed by [from_bytes][p256.PublicKey.from_bytes] (SEC1),
@@ -572,19 +506,9 @@ class PublicKey:
     load).
     """
 
-    __slots__ = ("_b", "_t")
-    _b: bytes
-    _t: Optional[_core.PublicTable]  # set once by precompute(), complete when set
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        raise TypeError("use PublicKey.from_bytes()")
-
-    @classmethod
-    def _wrap(cls, uncompressed: bytes) -> PublicKey:
-        self = _new(cls)
-        self._b = uncompressed
-        self._t = None
-        return self
+    # The point (in the core's form) and the table of precompute() live in the native
+    # object (csrc/py_pubkey.c): a PublicKey has no attributes of its own.
+    __slots__ = ()
 
     @classmethod
     def from_bytes(cls, data: Buffer) -> PublicKey:
@@ -603,13 +527,10 @@ class PublicKey:
                 the point at infinity.
             TypeError: data is not bytes-like.
         """
-        self = _new(cls)
-        try:
-            self._b = _point_decode(data)
-        except ValueError:
-            raise ValueError(point_problem(data)) from None
-        self._t = None
-        return self
+        pk = cls._load(data)
+        if isinstance(pk, int):
+            raise ValueError(point_problem(pk, data))
+        return pk
 
     @classmethod
     def from_xy(cls, x: int, y: int) -> PublicKey:
@@ -646,22 +567,20 @@ class PublicKey:
         Raises:
             TypeError: compressed is not a bool.
         """
-        b = self._b
-        if compressed is False:
-            return b
-        if compressed is True:
-            return (b"\x03" if b[64] & 1 else b"\x02") + b[1:33]
-        flag_error("compressed", compressed)
+        try:
+            return self._encode(compressed)
+        except TypeError:
+            flag_error("compressed", compressed)
 
     @property
     def x(self) -> int:
         """The affine x coordinate."""
-        return int.from_bytes(self._b[1:33], "big")
+        return int.from_bytes(self._encode(False)[1:33], "big")
 
     @property
     def y(self) -> int:
         """The affine y coordinate."""
-        return int.from_bytes(self._b[33:], "big")
+        return int.from_bytes(self._encode(False)[33:], "big")
 
     def verify(self, sig: Buffer, msg: Buffer, *, hash: HashName = "sha256",
                encoding: SigEncoding = "der", low_s: bool = False) -> bool:
@@ -685,20 +604,10 @@ class PublicKey:
             ValueError: Unknown hash or encoding name.
         """
         try:
-            h = _HASHES[hash][0]
-            raw = _ENCODINGS[encoding]
-        except (KeyError, TypeError):
-            h, raw = lookup(_HASHES, hash, "hash")[0], lookup(_ENCODINGS, encoding, "encoding")
-        try:
-            digest = h(msg).digest()
-        except TypeError:
-            raise buffer_error("msg", msg) from None
-        except BufferError:  # a non-contiguous view: hashed as bytes(msg), as the core reads it
-            digest = h(as_bytes(msg, "msg")).digest()
-        if low_s is False:
-            t = self._t
-            return _verify(self._b, sig, digest, raw) if t is None else t.verify(sig, digest, raw)
-        return self._verify_low_s(sig, digest, raw, low_s)
+            return self._verify(sig, msg, _HASHES[hash], _ENCODINGS[encoding], low_s)
+        except (KeyError, TypeError, ValueError):
+            ident, _, _, raw, _, low_s = _normalize(msg, False, hash, encoding, False, low_s)
+            return self._verify(sig, msg, ident, raw, low_s)
 
     def verify_digest(self, sig: Buffer, digest: Buffer, *, hash: Optional[HashName] = "sha256",
                       encoding: SigEncoding = "der", low_s: bool = False) -> bool:
@@ -725,25 +634,10 @@ class PublicKey:
                 not a bool.
         """
         try:
-            size = _DIGESTS[hash][0]
-            raw = _ENCODINGS[encoding]
-        except (KeyError, TypeError):
-            size, raw = lookup(_DIGESTS, hash, "hash")[0], lookup(_ENCODINGS, encoding, "encoding")
-        if type(digest) is not bytes or len(digest) != size:
-            _check_digest(digest, size, hash)
-        if low_s is False:
-            t = self._t
-            return _verify(self._b, sig, digest, raw) if t is None else t.verify(sig, digest, raw)
-        return self._verify_low_s(sig, digest, raw, low_s)
-
-    def _verify_low_s(self, sig: Buffer, digest: Buffer, raw: bool, low_s: object) -> bool:
-        """verify/verify_digest with low_s not False. The core judges the signature; only
-        one it accepts is decoded (its strict DER is a subset of what _sig reads)."""
-        if low_s is not True:
-            flag_error("low_s", low_s)
-        t = self._t
-        ok = _verify(self._b, sig, digest, raw) if t is None else t.verify(sig, digest, raw)
-        return ok and _sig.decode(sig, raw)[1] <= _HALF_N
+            return self._verify_digest(sig, digest, _DIGEST_SIZES[hash], _ENCODINGS[encoding], low_s)
+        except (KeyError, TypeError, ValueError):
+            _, size, _, raw, _, low_s = _normalize(digest, True, hash, encoding, False, low_s)
+            return self._verify_digest(sig, digest, size, raw, low_s)
 
     # Precomputed keys (docs/precompute.md).
 
@@ -772,23 +666,21 @@ class PublicKey:
         """
         if type(window) is not int:
             raise TypeError("window must be an int, not %s" % type(window).__name__)
-        t = self._t
-        if t is not None and t.bits == window:
+        if self._table_bits() == window:
             return self
         if not 4 <= window <= 8:
             raise ValueError("window must be 4 to 8 bits, got %d" % window)
-        with _BUILD_LOCKS[hash(self._b) & 15]:
-            t = self._t
-            if t is None or t.bits != window:
-                self._t = _PublicTable(self._b, window)  # published only once complete
+        with _BUILD_LOCKS[hash(self) & 15]:
+            if self._table_bits() != window:
+                self._set_table(_PublicTable(self, window))  # published only once complete
         return self
 
     @property
     def is_precomputed(self) -> bool:
         """Whether [precompute][p256.PublicKey.precompute] has built this key's table."""
-        return self._t is not None
+        return self._table_bits() != 0
 
-    # Key recovery (SEC 1 v2, 4.1.6; the code is in _recover).
+    # Key recovery (SEC 1 v2, 4.1.6; the native core recovers, this checks the arguments).
 
     @classmethod
     def recover(cls, sig: Buffer, digest: Buffer, recovery_id: int, *,
@@ -827,11 +719,12 @@ class PublicKey:
             raise TypeError("recovery_id must be an int, not %s" % type(recovery_id).__name__)
         if not 0 <= recovery_id <= 3:
             raise ValueError("recovery_id must be 0, 1, 2 or 3, not %s" % small(recovery_id))
-        r, s, d = _recovery_input(sig, digest, hash, encoding)
-        pk = cls._wrap(_point_decode(_recover.candidate_vartime(r, s, d, recovery_id)))
-        if not pk.verify_digest(sig, d, hash=hash, encoding=encoding):
-            raise ValueError("no public key for this signature and digest: the key for "
-                             "recovery id %d does not verify it" % recovery_id)
+        rs, d = _recovery_input(sig, digest, hash, encoding)
+        pk = cls._recover(rs, d, recovery_id)
+        if isinstance(pk, int):
+            raise ValueError("no public key for this signature and digest: "
+                             + _NO_KEY[pk] % {"id": recovery_id,
+                                              "x": "r + n" if recovery_id & 2 else "r"})
         return pk
 
     @classmethod
@@ -859,25 +752,19 @@ class PublicKey:
                 wrong length, or an unknown name.
             TypeError: sig or digest is not bytes-like, or a name is not a str.
         """
-        r, s, d = _recovery_input(sig, digest, hash, encoding)
-        keys = [cls._wrap(_point_decode(q)) for _, q in _recover.candidates_vartime(r, s, d)]
-        return [pk for pk in keys if pk.verify_digest(sig, d, hash=hash, encoding=encoding)]
+        rs, d = _recovery_input(sig, digest, hash, encoding)
+        keys = [cls._recover(rs, d, recovery_id) for recovery_id in range(4)]
+        return [pk for pk in keys if not isinstance(pk, int)]
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, PublicKey):
-            return NotImplemented
-        return self._b == other._b
-
-    def __hash__(self) -> int:
-        return hash((PublicKey, self._b))
+    # == and hash() are the native object's: by value (the point).
 
     def __repr__(self) -> str:
-        return "p256.PublicKey.from_bytes(bytes.fromhex(%r))" % self._b.hex()
+        return "p256.PublicKey.from_bytes(bytes.fromhex(%r))" % self._encode(False).hex()
 
     def __reduce__(self) -> tuple[Any, tuple[bytes]]:
         # pickle, copy and deepcopy go through the SEC1 bytes and from_bytes, which
         # validates the point again on load.
-        return (PublicKey.from_bytes, (self._b,))
+        return (PublicKey.from_bytes, (self._encode(False),))
 
     # Key formats (the code is in _formats and the modules it names).
 
@@ -915,7 +802,7 @@ class PublicKey:
         Returns:
             {"kty": "EC", "crv": "P-256", "x", "y"}, values in base64url.
         """
-        return _jwk.encode(self._b)
+        return _jwk.encode(self._encode(False))
 
     @classmethod
     def from_der(cls, data: Buffer) -> PublicKey:
@@ -1054,25 +941,32 @@ class PublicKey:
         Raises:
             ImportError: cryptography is not installed (``pip install cryptography``).
         """
-        return _bridge.public_to_cryptography(self._b)
+        return _bridge.public_to_cryptography(self._encode(False))
 
     @classmethod
     def _from_point(cls, point: bytes, where: str) -> PublicKey:
         """The key of a SEC1 point found in a format (where names it in errors)."""
-        try:
-            return cls._wrap(_point_decode(point))
-        except ValueError:
-            raise ValueError("invalid public key in %s: %s" % (where, point_problem(point))) from None
+        pk = cls._load(point)
+        if isinstance(pk, int):
+            raise ValueError("invalid public key in %s: %s" % (where, point_problem(pk, point)))
+        return pk
 
 
 def _recovery_input(sig: Buffer, digest: Buffer, hash: Optional[str],
-                    encoding: str) -> Tuple[int, int, bytes]:
-    """recover's checks: (r, s, the digest as bytes), or the error for the argument."""
-    size = lookup(_DIGESTS, hash, "hash")[0]
-    raw = lookup(_ENCODINGS, encoding, "encoding")
-    _check_digest(digest, size, hash)
+                    encoding: str) -> Tuple[bytes, bytes]:
+    """recover's checks: (r||s, the digest as bytes), or the error for the argument."""
+    raw = _normalize(digest, True, hash, encoding)[3]
     r, s = _sig.decode(sig, raw)
-    return r, s, as_bytes(digest, "digest")
+    return _sig.encode(r, s, True), as_bytes(digest, "digest")
+
+
+# Why the core recovers no key, by its reason (p256.h, P256_RECOVER_*).
+_NO_KEY = {
+    1: "recovery id %(id)d needs R.x = r + n < p, and r + n >= p here",
+    2: "no curve point has x = %(x)s",
+    3: "recovery id %(id)d gives the point at infinity",
+    4: "the key for recovery id %(id)d does not verify it",
+}
 
 
 def scalar_base_mult(k: Buffer) -> bytes:

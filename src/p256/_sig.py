@@ -1,20 +1,44 @@
 # SPDX-License-Identifier: Apache-2.0
-"""ECDSA signature values in Python: (r, s) from DER or raw r||s and back, and the low-s
-form (s <= n/2, as Bitcoin's BIP 62/146 and Ethereum's EIP-2 require).
+"""ECDSA signature values: (r, s) from DER or raw r||s and back, the messages for the
+core's reasons to refuse one, and the low-s form (s <= n/2, as Bitcoin's BIP 62/146
+and Ethereum's EIP-2 require).
 
-Signatures are public, so this is ordinary variable-time code. The native core stays
-the judge of validity: what is decoded here is only used on signatures that the core
-accepts, or to say why one is refused."""
+The one signature parser and DER writer are the native core's (p256_sig_parse: strict
+DER, r and s in [1, n-1]; p256_sig_to_der); here the parser's reason codes become
+messages, in one table. Signatures are public: ordinary variable-time code."""
 
 from __future__ import annotations
 
-from typing import Tuple
+from typing import Dict, Optional, Tuple
 
-from . import _der
+from . import _core, _der
 from ._common import ENCODINGS, Buffer, N, SigEncoding, as_bytes, lookup
 
 #: The largest s of a low-s signature: floor(n/2) (n is odd).
 HALF_N = N // 2
+
+# The core's reasons (p256.h, P256_SIG_*).
+RAW_LENGTH, R_RANGE, S_RANGE = 1, 10, 11
+#: What is wrong with bytes that are not a strict DER SEQUENCE { INTEGER r, INTEGER s }, by
+#: the core's reason (P256_SIG_DER_*, 2..9).
+DER_PROBLEMS: Dict[int, str] = {
+    2: "data ends where an element was expected",
+    3: "it does not start with a SEQUENCE",
+    4: "a length that is not DER (indefinite, not minimal, or cut short)",
+    5: "an element runs past the end of the data",
+    6: "unexpected octets after the SEQUENCE",
+    7: "expected two INTEGERs (r, s) in the SEQUENCE",
+    8: "an empty or non-minimal INTEGER",
+    9: "unexpected octets after s in the SEQUENCE",
+}
+
+
+def der_problem(sig: bytes) -> Optional[str]:
+    """None if sig is a strict DER SEQUENCE of two INTEGERs (whatever their values), else
+    what is wrong with it (the p256 command tells a malformed file from an invalid
+    signature by this)."""
+    got = _core.sig_parse(sig, False)
+    return DER_PROBLEMS.get(got) if isinstance(got, int) else None
 
 
 def decode(sig: object, raw: bool) -> Tuple[int, int]:
@@ -32,34 +56,23 @@ def decode(sig: object, raw: bool) -> Tuple[int, int]:
         TypeError: sig is not bytes-like.
     """
     b = as_bytes(sig, "sig")
-    if raw:
-        if len(b) != 64:
-            raise ValueError("a raw signature is r||s, 64 bytes; got %d byte%s%s"
-                             % (len(b), "" if len(b) == 1 else "s",
-                                ' (it looks like DER: encoding="der")' if b[:1] == b"\x30" else ""))
-        r, s = int.from_bytes(b[:32], "big"), int.from_bytes(b[32:], "big")
-    else:
-        try:
-            top = _der.Reader(b, "DER signature")
-            body = top.enter(_der.SEQUENCE, "SEQUENCE")
-            top.finish()
-            r, s = body.integer("r"), body.integer("s")
-            body.finish()
-        except _der.DerError as exc:
-            if len(b) != 64:
-                raise
-            raise ValueError('%s; a raw r||s signature? encoding="raw"' % exc) from None
-    for name, v in (("r", r), ("s", s)):
-        if not 1 <= v < N:
-            raise ValueError("invalid signature: %s is not in [1, n-1]" % name)
-    return r, s
+    got = _core.sig_parse(b, raw)
+    if not isinstance(got, int):
+        return int.from_bytes(got[:32], "big"), int.from_bytes(got[32:], "big")
+    if got == RAW_LENGTH:
+        raise ValueError("a raw signature is r||s, 64 bytes; got %d byte%s%s"
+                         % (len(b), "" if len(b) == 1 else "s",
+                            ' (it looks like DER: encoding="der")' if b[:1] == b"\x30" else ""))
+    if got in (R_RANGE, S_RANGE):
+        raise ValueError("invalid signature: %s is not in [1, n-1]" % ("r" if got == R_RANGE else "s"))
+    hint = '; a raw r||s signature? encoding="raw"' if len(b) == 64 else ""
+    raise _der.DerError("malformed DER signature: %s%s" % (DER_PROBLEMS[got], hint))
 
 
 def encode(r: int, s: int, raw: bool) -> bytes:
-    """The signature (r, s), as the core writes it (minimal DER, or 32+32 bytes)."""
-    if raw:
-        return r.to_bytes(32, "big") + s.to_bytes(32, "big")
-    return _der.sequence(_der.integer(r), _der.integer(s))
+    """The signature (r, s) with r, s < 2^256: 32+32 bytes, or the core's minimal DER."""
+    rs = r.to_bytes(32, "big") + s.to_bytes(32, "big")
+    return rs if raw else _core.sig_encode(rs)
 
 
 def low(r: int, s: int) -> Tuple[int, int]:

@@ -55,11 +55,27 @@ int main(void)
             public(&ok, sizeof ok);
         }
 
-        /* ECDH against the previous round's key (public). */
+        /* The recoverable form, low-s or not: the recovery id comes from the secret R. */
+        {
+            int recid;
+            ok = p256_sign_recoverable(rs, &recid, d, digest, 32, P256_NONCE_HEDGED, i & 1);
+            public(&ok, sizeof ok);
+            public(&recid, sizeof recid);
+        }
+
+        /* ECDH against the previous round's key (public), by bytes and by key object. */
         if (i == 0)
             memcpy(peer, pub, sizeof peer);
         ok = p256_ecdh(shared, d, peer, sizeof peer);
         public(&ok, sizeof ok);
+        {
+            p256_pubkey q;
+            ok = p256_pubkey_load(&q, peer, sizeof peer) == P256_POINT_OK &&
+                 p256_pubkey_ecdh(shared, d, &q);
+            public(&ok, sizeof ok);
+            ok = p256_pubkey_derive(&q, d);
+            public(&ok, sizeof ok);
+        }
         memcpy(peer, pub, sizeof peer);
 
         /* The low-level multiplications with a secret scalar (any 32 bytes). */

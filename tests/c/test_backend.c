@@ -231,33 +231,40 @@ static int cpu_no(void) { return 0; }
 
 static void test_choose(void)
 {
-    static const p256_api dummy;
-    p256_backend t[] = {
-        {"fast", &dummy, cpu_no},
-        {"absent", NULL, NULL},
-        {"medium", &dummy, cpu_yes},
-        {"portable", &dummy, NULL},
+    p256_choice t[] = {
+        {"fast", 1, cpu_no, "FAST"},
+        {"absent", 0, NULL, NULL},
+        {"medium", 1, cpu_yes, "MEDIUM"},
+        {"portable", 1, NULL, NULL},
     };
     char err[300];
     const size_t n = sizeof t / sizeof t[0];
+#define CHOOSE(req) p256_choose("P256_BACKEND", "backend", t, n, (req), err, sizeof err)
 
-    CHECK(p256_backend_choose(t, n, NULL, err, sizeof err) == 2, "auto picks the first runnable");
-    CHECK(p256_backend_choose(t, n, "", err, sizeof err) == 2, "empty = auto");
-    CHECK(p256_backend_choose(t, n, "portable", err, sizeof err) == 3, "forced portable");
-    CHECK(p256_backend_choose(t, n, "medium", err, sizeof err) == 2, "forced medium");
-    CHECK(p256_backend_choose(t, n, "fast", err, sizeof err) == -1 &&
-              strstr(err, "this CPU lacks") != NULL,
+    CHECK(CHOOSE(NULL) == 2, "auto picks the first runnable");
+    CHECK(CHOOSE("") == 2, "empty = auto");
+    CHECK(CHOOSE("portable") == 3, "forced portable");
+    CHECK(CHOOSE("medium") == 2, "forced medium");
+    CHECK(CHOOSE("fast") == -1 && strstr(err, "this CPU lacks") != NULL &&
+              strstr(err, "P256_BACKEND=fast: the fast backend does not run here: this CPU lacks "
+                          "FAST; valid values here: medium, portable") != NULL,
           "forced backend the CPU cannot run: %s", err);
-    CHECK(p256_backend_choose(t, n, "absent", err, sizeof err) == -1 &&
-              strstr(err, "has no absent backend") != NULL,
+    CHECK(CHOOSE("absent") == -1 && strstr(err, "has no absent backend") != NULL &&
+              strstr(err, "; valid values here: medium, portable") != NULL,
           "forced backend missing from the build: %s", err);
-    CHECK(p256_backend_choose(t, n, "bogus", err, sizeof err) == -1 &&
-              strstr(err, "unknown backend") != NULL &&
+    CHECK(CHOOSE("bogus") == -1 && strstr(err, "unknown backend") != NULL &&
               strstr(err, "fast, absent, medium, portable") != NULL,
           "unknown name lists the valid ones: %s", err);
-    CHECK(p256_backend_choose(t, n, "Portable", err, sizeof err) == -1, "names are exact");
+    CHECK(CHOOSE("Portable") == -1, "names are exact");
     t[2].cpu_ok = cpu_no;
-    CHECK(p256_backend_choose(t, n, NULL, err, sizeof err) == 3, "auto falls back to portable");
+    CHECK(CHOOSE(NULL) == 3, "auto falls back to portable");
+    CHECK(p256_choose("P256_BATCH", "batch engine", t, n, "x", err, sizeof err) == -1 &&
+              strstr(err, "P256_BATCH=x: unknown batch engine; valid values: ") != NULL,
+          "the variable and the kind are the caller's: %s", err);
+    t[3].built = 0;
+    CHECK(CHOOSE(NULL) == -1 && strstr(err, "no backend of this build runs") != NULL,
+          "nothing runs: %s", err);
+#undef CHOOSE
 }
 
 /* ---- The assembly ---- */

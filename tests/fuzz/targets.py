@@ -1404,7 +1404,10 @@ def _plant(name, set_attr=setattr):
     """Break p256 as PLANTS[name] says (set_attr: how to patch; pytest passes its
     monkeypatch.setattr so the damage is undone after the test)."""
     if name == "offcurve":
+        # An invalid point cannot be held by a key object: the bug is that from_bytes
+        # answers such input with a key (here the generator's) instead of refusing it.
         real = PublicKey.from_bytes.__func__
+        some_key = PrivateKey.from_int(1).public_key
 
         def from_bytes(cls, data):
             try:
@@ -1413,7 +1416,7 @@ def _plant(name, set_attr=setattr):
                 b = bytes(data)
                 if len(b) == 65 and b[0] == 4 and max(int.from_bytes(b[1:33], "big"),
                                                       int.from_bytes(b[33:], "big")) < P:
-                    return cls._wrap(b)
+                    return some_key
                 raise
         set_attr(PublicKey, "from_bytes", classmethod(from_bytes))
     elif name == "ber-length":
@@ -1451,8 +1454,12 @@ def _plant(name, set_attr=setattr):
         real_eip = p256.p256verify
         set_attr(p256, "p256verify", lambda data: real_eip(bytes(data)[:160]))
     elif name == "recover-digest-tail":
-        from p256 import _recover
-        set_attr(_recover, "digest_scalar", lambda digest: int.from_bytes(digest[-32:], "big") % N)
+        # the core recovers with e from the digest it is given: hand it the last 32 bytes
+        real_recover = PublicKey._recover  # a native class method, bound to PublicKey
+
+        def recover(cls, rs, digest, recovery_id):
+            return real_recover(rs, bytes(digest)[-32:], recovery_id)
+        set_attr(PublicKey, "_recover", classmethod(recover))
     elif name == "pad-message":
         from p256 import _pbes2
         real_unpad = _pbes2._unpad

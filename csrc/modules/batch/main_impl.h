@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* modules/batch/main_impl.h: batch verification (batch.h) and its API functions. */
+#ifndef P256_MODULE_BATCH_MAIN_IMPL_H
+#define P256_MODULE_BATCH_MAIN_IMPL_H
+
+#include "batch.h"
+#include "../../ecdsa_impl.h"
+#include "../../batch_ifma_impl.h"
+
+/* The chosen engine: the IFMA engine, or the loop of the core's verification. */
+P256_FN int p256_batch_engine_run_vartime(uint8_t *results, const p256_verify_item *items,
+                                         size_t n, int engine)
+{
+    if (engine == P256_BATCH_AUTO)
+        engine = p256_ifma_available() ? P256_BATCH_IFMA : P256_BATCH_SCALAR;
+    if (engine == P256_BATCH_IFMA) {
+        if (!p256_ifma_available())
+            return 0;
+        p256_ifma_verify_batch_vartime(results, items, n);
+        return 1;
+    }
+    if (engine != P256_BATCH_SCALAR)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        results[i] = (uint8_t)p256_ecdsa_verify_sec1_vartime(items[i].pub, items[i].pub_len,
+                                                             items[i].rs, items[i].digest,
+                                                             items[i].digest_len);
+    return 1;
+}
+
+int p256_verify_batch_vartime(uint8_t *results, const p256_verify_item *items, size_t n,
+                              int engine)
+{
+    return p256_batch_engine_run_vartime(results, items, n, engine);
+}
+
+const char *p256_batch_engine(void)
+{
+    return p256_ifma_available() ? P256_IFMA_ENGINE_NAME : "scalar";
+}
+
+/*
+ * Each group of P256_BATCH_GROUP items: the malformed and out-of-range signatures and
+ * invalid SEC1 keys are False at once, a precomputed key's item is verified with its
+ * table, and the rest go to the engine in one call (the keys as SEC1, which the engines
+ * take).
+ */
+int p256_batch_verify_vartime(uint8_t *results, const p256_batch_item *items, size_t n,
+                              int raw, int hash, int engine)
+{
+    uint8_t rs[P256_BATCH_GROUP][64], digest[P256_BATCH_GROUP][P256_HASH_MAX_SIZE];
+    uint8_t pub[P256_BATCH_GROUP][65], res[P256_BATCH_GROUP];
+    p256_verify_item todo[P256_BATCH_GROUP];
+    size_t where[P256_BATCH_GROUP];
+
+    if (hash != P256_BATCH_PREHASHED && (hash < P256_HASH_SHA224 || hash > P256_HASH_SHA3_512))
+        return 0;
+    if (engine == P256_BATCH_IFMA ? !p256_ifma_available()
+                                  : engine != P256_BATCH_SCALAR && engine != P256_BATCH_AUTO)
+        return 0;
+    for (size_t g = 0; g < n; g += P256_BATCH_GROUP) {
+        const size_t count = n - g < P256_BATCH_GROUP ? n - g : P256_BATCH_GROUP;
+        size_t m = 0;
+        for (size_t i = 0; i < count; i++) {
+            const p256_batch_item *it = &items[g + i];
+            const p256_pubtable *tab = it->table != NULL ? p256_pubtable_checked(it->table) : NULL;
+            const uint8_t *dg = it->msg;
+            size_t dg_len = it->msg_len;
+            results[g + i] = 0;
+            if (p256_sig_parse_any(rs[m], it->sig, it->sig_len, raw) != P256_SIGDER_OK)
+                continue;
+#if defined(P256_PLANT_BATCH_BUG) && P256_PLANT_BATCH_BUG == 1
+            if (hash != P256_BATCH_PREHASHED && tab == NULL) { /* control: tables unhashed */
+#else
+            if (hash != P256_BATCH_PREHASHED) {
+#endif
+                p256_hash((p256_hash_id)hash, it->msg, it->msg_len, digest[m]);
+                dg = digest[m];
+                dg_len = p256_hash_size((p256_hash_id)hash);
+            }
+            if (tab != NULL) {
+                results[g + i] = (uint8_t)p256_ecdsa_verify_pubtable_vartime(tab, rs[m], dg, dg_len);
+                continue;
+            }
+            if (it->key != NULL) {
+                p256_aff_encode(pub[m], (const p256_aff *)(const void *)it->key);
+                todo[m].pub = pub[m];
+                todo[m].pub_len = 65;
+            } else {
+                todo[m].pub = it->pub;
+                todo[m].pub_len = it->pub_len;
+            }
+            todo[m].rs = rs[m];
+            todo[m].digest = dg;
+            todo[m].digest_len = dg_len;
+            where[m++] = g + i;
+        }
+        if (m > 0 && !p256_batch_engine_run_vartime(res, todo, m, engine))
+            return 0; /* unreachable: the engine was checked above */
+        for (size_t j = 0; j < m; j++)
+            results[where[j]] = (uint8_t)(res[j] != 0);
+    }
+    return 1;
+}
+
+#endif /* P256_MODULE_BATCH_MAIN_IMPL_H */

@@ -339,10 +339,15 @@ static int p256_ecdh_point(uint8_t out[32], const uint8_t d32[32], const p256_af
     return ok;
 }
 
+/* The byte forms below hold DIT over the whole call, decoding included: the peer's point is
+ * public, but one DIT region per entry point is what tests/c/arm64_dit.c can check. */
 int p256_ecdh(uint8_t out[32], const uint8_t d32[32], const uint8_t *pub, size_t pub_len)
 {
+    const int dit = p256_dit_on();
     p256_aff q;
-    return p256_aff_decode_vartime(&q, pub, pub_len) && p256_ecdh_point(out, d32, &q);
+    int ok = p256_aff_decode_vartime(&q, pub, pub_len) && p256_ecdh_point(out, d32, &q);
+    p256_dit_restore(dit);
+    return ok;
 }
 
 int p256_pubkey_ecdh(uint8_t out[32], const uint8_t d32[32], const p256_pubkey *pk)
@@ -394,9 +399,12 @@ int p256_pubkey_mult(p256_pubkey *out, const uint8_t k32[32], const p256_pubkey 
 
 int p256_mult(uint8_t out[65], const uint8_t k32[32], const uint8_t *pub, size_t pub_len)
 {
+    const int dit = p256_dit_on();
     p256_pubkey q, r;
-    return p256_pubkey_load(&q, pub, pub_len) == P256_POINT_OK && p256_pubkey_mult(&r, k32, &q) &&
-           p256_pubkey_serialize(out, &r, 0);
+    int ok = p256_pubkey_load(&q, pub, pub_len) == P256_POINT_OK &&
+             p256_pubkey_mult(&r, k32, &q) && p256_pubkey_serialize(out, &r, 0);
+    p256_dit_restore(dit);
+    return ok;
 }
 
 /* Hashing is the hash layer's: compiled once per variant, the binding has no copy. */

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import binascii
 import hashlib
+import re
+from itertools import accumulate
 from typing import Any, Callable, Dict, List, Tuple
 
 __all__ = ["b64url_encode", "b64url_decode", "thumbprint", "parse_json_object", "parse_json_text",
-           "MAX_NUMBER_LENGTH", "MAX_MEMBERS"]
+           "MAX_NUMBER_LENGTH", "MAX_MEMBERS", "MAX_DEPTH"]
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 _DELETE = str.maketrans("", "", _ALPHABET)
@@ -60,6 +62,22 @@ MAX_NUMBER_LENGTH = 64
 #: characters (an upper bound: a ":" inside a string counts too). A JWK set of a thousand
 #: keys fits; a million members would be a dict of 100 MB, built at the speed of cache misses.
 MAX_MEMBERS = 10_000
+#: The deepest nesting of arrays and objects read. JOSE texts nest three or four levels
+#: (a JWK set's "keys" array of objects, a header's "jwk"); the bound is p256's own, not
+#: the interpreter's (json's C scanner recurses on the C stack, and how deep it may go
+#: differs between CPython versions).
+MAX_DEPTH = 32
+
+# A JSON string, or an unterminated one up to the end: every match attempt succeeds, so
+# removing strings is one linear pass even on hostile text (json then refuses the rest).
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*(?:"|\\?\Z)', re.S)
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]")
+
+
+def _nesting_depth(text: str) -> int:
+    """The deepest nesting of [ and { outside strings (linear in the text)."""
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    return max(accumulate(1 if c in "[{" else -1 for c in brackets), default=0)
 
 
 def _no_duplicates(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
@@ -95,13 +113,16 @@ def parse_json_text(text: str, what: str) -> Dict[str, Any]:
     (RFC 7515 4 and RFC 7517 4 allow refusing them; p256 does, so no two readers see
     different values), NaN/Infinity refused, numbers longer than MAX_NUMBER_LENGTH and
     more than MAX_MEMBERS members refused before they are built (so the work and memory
-    stay linear in the text), nesting bounded by the interpreter's recursion limit;
+    stay linear in the text), nesting deeper than MAX_DEPTH refused before parsing;
     ValueError naming ``what``."""
     import json  # only when needed: json costs ~1 ms of `import p256`
 
     if text.count(":") > MAX_MEMBERS:
         raise ValueError("%s has more than %d members (':' characters); JOSE objects have a few"
                          % (what, MAX_MEMBERS))
+    if _nesting_depth(text) > MAX_DEPTH:
+        raise ValueError("%s is not valid JSON: nested too deeply (more than %d levels)"
+                         % (what, MAX_DEPTH))
     try:
         value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant,
                            parse_int=_INT, parse_float=_FLOAT)

@@ -26,27 +26,16 @@ import atheris  # noqa: E402
 # The harness (targets, dertree) is instrumented too: its branches tell libFuzzer what
 # reached the C core, whose own coverage it cannot see (see targets._hint_verify).
 with atheris.instrument_imports(include=["p256", "targets", "dertree"]):
-    import p256  # noqa: F401
-    import p256._common  # noqa: F401
-    import p256._der  # noqa: F401
-    import p256._ecparams  # noqa: F401
-    import p256._formats  # noqa: F401
-    import p256._jwk  # noqa: F401
-    import p256._pem  # noqa: F401
-    import p256._pkcs8  # noqa: F401
-    import p256._sec1  # noqa: F401
-    import p256._spki  # noqa: F401
-    import p256._keys  # noqa: F401
-    import p256._batch  # noqa: F401
-    import p256._cose  # noqa: F401
-    import p256._jose  # noqa: F401
-    import p256._x509  # noqa: F401
-    import p256.jws  # noqa: F401
-    import p256.webauthn  # noqa: F401
-    import p256.x509  # noqa: F401
-    import p256._sig  # noqa: F401
-    import p256._recover  # noqa: F401
-    import p256.reference  # noqa: F401
+    import importlib
+    import pkgutil
+
+    import p256
+
+    # Every module of the package, listed from the package itself (a hand list goes
+    # stale when a module is added or removed); not __main__, which runs the CLI.
+    for _module in pkgutil.iter_modules(p256.__path__, "p256."):
+        if not _module.name.endswith(".__main__"):
+            importlib.import_module(_module.name)
     import targets
 
 

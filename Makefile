@@ -116,10 +116,14 @@ CVARIANTS := $(foreach v,$(VARIANTS),$(if $(filter any $(shell uname -m),$(call 
 RUN_VARIANTS := $(foreach v,$(CVARIANTS),$(if $(VRUNS_$(v)),$(v)))
 
 # C harnesses: every tests/c/test_*.c is built against the core's sources and run,
-# once per compiler and per field backend. First: every variant has its backend.c entry
-# (without one it would be built and never chosen).
+# once per compiler and per field backend. The harnesses that tests/c/run_core.c
+# includes run from that one binary (the core compiled once for all of them; the files
+# still build alone: `cc $(CTEST_FLAGS) -o t tests/c/test_api.c`), the others each from
+# their own. `tests/c/bin/run_core-gcc-portable -t api` runs one. First: every variant
+# has its backend.c entry (without one it would be built and never chosen).
 CTEST_FLAGS ?= -O2 -std=c99 -Wall -Wextra -Werror -Icsrc
-CTESTS      := $(wildcard tests/c/test_*.c)
+CORE_HARNESSES := $(shell sed -n 's/^\#include "\(test_[a-z0-9_]*\.c\)"/tests\/c\/\1/p' tests/c/run_core.c)
+CTESTS      := tests/c/run_core.c $(filter-out $(CORE_HARNESSES),$(wildcard tests/c/test_*.c))
 
 ctest: | bootstrap-ctest
 	@for v in $(VARIANTS); do grep -q "&p256_api_$$v\b" csrc/backend.c || { \
@@ -128,7 +132,7 @@ ctest: | bootstrap-ctest
 	@set -e; $(foreach v,$(CVARIANTS),for cc in $(CCS); do for t in $(CTESTS); do \
 	    b=tests/c/bin/$$(basename $$t .c)-$$cc-$(v); \
 	    echo "ctest [$$cc, $(v)]: $$b"; \
-	    $$cc $(CTEST_FLAGS) -o $$b $$t $(VFLAGS_$(v)); \
+	    $$cc $(CTEST_FLAGS) -Itests/c -o $$b $$t $(VFLAGS_$(v)); \
 	    if [ "$(VRUNS_$(v))" = yes ] || [ $$t = tests/c/test_backend.c ]; then \
 	        $$b; \
 	    else \
@@ -144,8 +148,9 @@ ctest: | bootstrap-ctest
 	@# Negative controls of test_point_asm, per variant with assembly point formulas that
 	@# this CPU runs: P256_PLANT_POINT_BUG=1 drops the complete additions' degenerate-case
 	@# mask, 2 the vartime addition's fallback, 3 the partial addition's Z = 1 at a = inf.
+	@# A negative control shows what the harness's source can see: one compiler does.
 	@set -e; $(foreach v,$(RUN_VARIANTS),$(if $(findstring asm/group_,$(VFLAGS_$(v))),\
-	for cc in $(CCS); do for k in 1 2 3; do b=tests/c/bin/test_point_asm-planted$$k-$$cc-$(v); \
+	for cc in $(CORE_CC); do for k in 1 2 3; do b=tests/c/bin/test_point_asm-planted$$k-$$cc-$(v); \
 	    $$cc $(CTEST_FLAGS) -DP256_PLANT_POINT_BUG=$$k -o $$b tests/c/test_point_asm.c $(VFLAGS_$(v)); \
 	    if POINT_ASM_ROUNDS=1000 $$b >$$b.log 2>&1; then \
 	        echo "ctest [$$cc$(comma) $(v)]: test_point_asm missed planted point bug $$k: the harness is broken"; exit 1; fi; \
@@ -225,8 +230,9 @@ bench-batch:
 # Negative controls of tests/c/test_scalar_asm.c, run before ctest: with each planted bug
 # (P256_PLANT_SCALAR_BUG: 1 the assembly drops its final subtraction mod n, 3 its AVX2
 # table scan miscounts (only where the CPU has AVX2), 4 the Fermat chain mod n drops a
-# multiplication) the harness must fail, per compiler, on each assembly variant this CPU
-# runs; a run that passes means the harness cannot see that bug.
+# multiplication) the harness must fail, on each assembly variant this CPU
+# runs; a run that passes means the harness cannot see that bug. One compiler, as for
+# the point plants.
 SCALAR_PLANTS := 1 $(if $(filter avx2,$(CPU_FLAGS)),3) 4
 ASM_RUN_VARIANTS = $(foreach v,$(RUN_VARIANTS),$(if $(call vcol,5,$(v)),$(v)))
 
@@ -234,7 +240,7 @@ ASM_RUN_VARIANTS = $(foreach v,$(RUN_VARIANTS),$(if $(call vcol,5,$(v)),$(v)))
 ctest: ctest-scalar-plant
 ctest-scalar-plant: | bootstrap-ctest
 	@mkdir -p tests/c/bin
-	@set -e; $(foreach v,$(ASM_RUN_VARIANTS),for cc in $(CCS); do for p in $(SCALAR_PLANTS); do \
+	@set -e; $(foreach v,$(ASM_RUN_VARIANTS),for cc in $(CORE_CC); do for p in $(SCALAR_PLANTS); do \
 	    b=tests/c/bin/test_scalar_asm-plant$$p-$$cc-$(v); \
 	    $$cc $(CTEST_FLAGS) -DP256_PLANT_SCALAR_BUG=$$p -o $$b tests/c/test_scalar_asm.c $(VFLAGS_$(v)); \
 	    if SCALAR_ASM_ROUNDS=2000 SCALAR_INV_ROUNDS=200 $$b > $$b.log 2>&1; then \
@@ -417,10 +423,16 @@ fuzz: | bootstrap-fuzz
 # Longer: make fuzz-smoke FUZZ_SECONDS=600.
 FUZZ_SECONDS       ?= 25
 FUZZ_PLANT_SECONDS ?= 60
-FUZZ_PLANT_TRIES   ?= 3
+FUZZ_PLANT_TRIES   ?= 5
 FUZZ_TARGETS       ?= pub_bytes pub_der pub_pem pub_jwk priv_der priv_pem priv_jwk verify_der verify_raw p256verify cose_key jws_verify x509_cert recover priv_encrypted
 FUZZ_PLANTS        ?= offcurve:pub_bytes sig-trailing:verify_der eip-length:p256verify recover-digest-tail:recover pad-message:priv_encrypted slow-der:pub_der der-memory:pub_der
 FUZZ_OPTIONS       ?= -timeout=30 -rss_limit_mb=2048 -print_final_stats=1
+# A negative control's campaign: inputs longer than the valid one from the start
+# (len_control 0: sig-trailing needs a longer input, and libFuzzer's default grows the
+# limit only after long plateaus) and one mutation at a time (each bug is one mutation
+# away from its valid input: sig-trailing a byte appended, found here after 2,500 to
+# 28,000 inputs, which a loaded machine runs in 10 to 110 s; hence up to 5 campaigns).
+FUZZ_PLANT_OPTIONS ?= -len_control=0 -mutate_depth=1
 FUZZ_DIR           := tests/fuzz/bin
 FUZZ_STAMP         := $(VENV)/.p256-fuzz-installed
 
@@ -454,7 +466,7 @@ fuzz-smoke: $(FUZZ_STAMP) | bootstrap-fuzz-smoke
 	    found=; for try in $$(seq $(FUZZ_PLANT_TRIES)); do \
 	        rm -rf $(FUZZ_DIR)/plants/$$p && mkdir -p $(FUZZ_DIR)/plants/$$p; \
 	        if ! P256_FUZZ_PLANT=$$p $(VPY) tests/fuzz/run.py $$t -max_total_time=$(FUZZ_PLANT_SECONDS) \
-	                $(FUZZ_OPTIONS) -artifact_prefix=$(FUZZ_DIR)/plants/$$p- $(FUZZ_DIR)/plants/$$p \
+	                $(FUZZ_OPTIONS) $(FUZZ_PLANT_OPTIONS) -artifact_prefix=$(FUZZ_DIR)/plants/$$p- $(FUZZ_DIR)/plants/$$p \
 	                $(FUZZ_DIR)/seeds/controls/$$t > $$log 2>&1; then found=$$try; break; fi; \
 	        echo "fuzz-smoke: negative control '$$p': campaign $$try of $(FUZZ_PLANT_TRIES) ended in $(FUZZ_PLANT_SECONDS) s without it"; \
 	    done; \

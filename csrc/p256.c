@@ -2,8 +2,11 @@
 /*
  * p256.c: the core as one translation unit. Every layer is a header of static
  * functions (the libsecp256k1 layout), so the compiler sees, inlines and schedules
- * across all of them; this file adds the byte-level API of p256.h.
+ * across all of them; this file adds the byte-level API of p256.h. Guarded, so that
+ * one test binary can include it once for several harnesses (tests/c/run_core.c).
  */
+#ifndef P256_C
+#define P256_C
 /* getrandom(2) via syscall(2) needs the GNU/default feature set under -std=c99. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -449,3 +452,5 @@ void *p256_wipe(void *p, size_t n)
 const p256_api P256_VARIANT = {P256_API_LIST(P256_API_ENTRY)};
 #undef P256_API_ENTRY
 #endif
+
+#endif /* P256_C */

@@ -481,7 +481,15 @@ def control_seeds(all_seeds=None):
         "recover": "sha256-1",
         "priv_encrypted": "pbkdf2-sha256-aes256-0",
     }
-    return {t: {name: all_seeds[t][name]} for t, name in picks.items()}
+    controls = {t: {name: all_seeds[t][name]} for t, name in picks.items()}
+    # recover: the same signature over a 33-byte digest whose leftmost and rightmost 32
+    # bytes are equal, so that e is the same whichever end a bug takes it from (the seed
+    # does not hand over recover-digest-tail), and almost any one-byte change in the
+    # digest makes the two ends differ: one mutation from the bug, not two coordinated
+    # ones (a longer digest and a signature that still parses).
+    sig = all_seeds["recover"]["sha256-1"][2 + 32:]
+    controls["recover"] = {"digest-33": bytes([0, 33]) + bytes([0x5A]) * 33 + sig}
+    return controls
 
 
 def _der_rs(sig):

@@ -9,7 +9,7 @@
 #include "harness.h"
 #include "p256.c"
 
-static void random_scalar(p256_scalar *k)
+static void random_scalar_mod_n(p256_scalar *k)
 {
     uint8_t b[32];
     rng_fill(b, 32);
@@ -124,18 +124,18 @@ static long differential(int bits, long cases_per_key, int keys)
         uint8_t rs[64], dg[48], sk[32];
         int v;
         do
-            random_scalar(&d);
+            random_scalar_mod_n(&d);
         while (!point_of(&q, &d));
         t = table_new(bits, &q);
         for (long c = 0; c < cases_per_key; c++) {
             switch (c % 5) {
             case 0: /* random u1, u2 */
-                random_scalar(&u1);
-                random_scalar(&u2);
+                random_scalar_mod_n(&u1);
+                random_scalar_mod_n(&u2);
                 disagree += !ecmult_agrees(t, &q, &u1, &u2);
                 break;
             case 1: /* u1 G = +-u2 Q: u1 = +-u2 d */
-                random_scalar(&u2);
+                random_scalar_mod_n(&u2);
                 p256_scalar_mul(&u1, &u2, &d);
                 if (c % 2)
                     scalar_negate(&u1, &u1);
@@ -158,8 +158,8 @@ static long differential(int bits, long cases_per_key, int keys)
                 disagree += !verify_agrees(t, &q, rs, dg, 48, &v);
                 break;
             default: /* e = -+r d: R = infinity or a doubling inside the sum */
-                random_scalar(&r);
-                random_scalar(&s);
+                random_scalar_mod_n(&r);
+                random_scalar_mod_n(&s);
                 p256_scalar_mul(&e, &r, &d);
                 if (c % 2)
                     scalar_negate(&e, &e);
@@ -206,9 +206,9 @@ static void test_r_plus_n(void)
             continue;
         found++;
         scalar_small(&r, r0);
-        random_scalar(&u1);
+        random_scalar_mod_n(&u1);
         do
-            random_scalar(&u2);
+            random_scalar_mod_n(&u2);
         while (p256_scalar_mask_is_zero(&u2));
         /* Q = u2^-1 (R - u1 G), s = r / u2, e = u1 s */
         p256_scalar_inv_vartime(&u2inv, &u2);
@@ -270,8 +270,8 @@ static void test_edge_keys(void)
                 bad += !ecmult_agrees(t, &keys[i], &u1, &u2);
             }
         for (int c = 0; c < 200; c++) {
-            random_scalar(&u1);
-            random_scalar(&u2);
+            random_scalar_mod_n(&u1);
+            random_scalar_mod_n(&u2);
             bad += !ecmult_agrees(t, &keys[i], &u1, &u2);
             /* u1 = -+u2 for Q = +-G: the sum is infinity or a doubling */
             u1 = u2;
@@ -337,13 +337,13 @@ static void test_corrupted(void)
     p256_pubtable *t;
     long disagree = 0, cases = 0;
     do
-        random_scalar(&d);
+        random_scalar_mod_n(&d);
     while (!point_of(&q, &d));
     t = table_new(P256_PUBTABLE_BITS, &q);
     p256_fe_neg(&t->t[3 * 64 + 5].y, &t->t[3 * 64 + 5].y);
     while (cases < 5000 && disagree == 0) {
-        random_scalar(&u1);
-        random_scalar(&u2);
+        random_scalar_mod_n(&u1);
+        random_scalar_mod_n(&u2);
         disagree += !ecmult_agrees(t, &q, &u1, &u2);
         cases++;
     }
@@ -357,7 +357,7 @@ int main(void)
     p256_aff q;
     long dis;
     do
-        random_scalar(&d);
+        random_scalar_mod_n(&d);
     while (!point_of(&q, &d));
     test_entries(&q, "random");
     test_edge_keys();

@@ -56,7 +56,7 @@ static void test_sign_then_recover(void)
 }
 
 /* r + n: a curve point R with x in [n, p), and a key made to have signed with it. */
-static void test_r_plus_n(void)
+static void test_recover_r_plus_n(void)
 {
     uint8_t enc[33] = {0x02}, rs[64], dg[32];
     uint64_t x[4];
@@ -147,7 +147,7 @@ static void test_refusals(void)
 int main(void)
 {
     test_sign_then_recover();
-    test_r_plus_n();
+    test_recover_r_plus_n();
     test_refusals();
     printf("test_recover (%s): %ld checks, %ld failures\n", p256_backend_name(), checks,
            failures);

@@ -68,7 +68,7 @@ static void make_edges(void)
 }
 
 /* A random value < n: uniform words, rejected until below n (some draws make limb 3 small). */
-static void random_scalar(p256_scalar *r)
+static void random_scalar_below_n(p256_scalar *r)
 {
     do {
         for (int i = 0; i < 4; i++)
@@ -82,7 +82,7 @@ static void random_scalar(p256_scalar *r)
     } while (!p256_limbs_mask_lt(r->v, p256_n));
 }
 
-static int same(const p256_scalar *a, const p256_scalar *b)
+static int same_scalar(const p256_scalar *a, const p256_scalar *b)
 {
     return memcmp(a, b, sizeof *a) == 0;
 }
@@ -105,25 +105,25 @@ static void check_mul(const p256_scalar *a, const p256_scalar *b, const char *wh
 
     p256_scalar_mont_mul_c(&want, a, b);
     P256_ASM_FN(scalar_mont_mul)(got.v, a->v, b->v);
-    CHECK(same(&got, &want), "mont_mul %s", what);
+    CHECK(same_scalar(&got, &want), "mont_mul %s", what);
     x = *a;
     P256_ASM_FN(scalar_mont_mul)(x.v, x.v, b->v);
-    CHECK(same(&x, &want), "mont_mul r == a %s", what);
+    CHECK(same_scalar(&x, &want), "mont_mul r == a %s", what);
     y = *b;
     P256_ASM_FN(scalar_mont_mul)(y.v, a->v, y.v);
-    CHECK(same(&y, &want), "mont_mul r == b %s", what);
+    CHECK(same_scalar(&y, &want), "mont_mul r == b %s", what);
 
     p256_scalar_mont_mul_c(&want, a, a);
     P256_ASM_FN(scalar_mont_mul)(got.v, a->v, a->v);
-    CHECK(same(&got, &want), "mont_mul a == b %s", what);
+    CHECK(same_scalar(&got, &want), "mont_mul a == b %s", what);
     x = *a;
     P256_ASM_FN(scalar_mont_mul)(x.v, x.v, x.v);
-    CHECK(same(&x, &want), "mont_mul r == a == b %s", what);
+    CHECK(same_scalar(&x, &want), "mont_mul r == a == b %s", what);
     P256_ASM_FN(scalar_mont_sqr)(got.v, a->v);
-    CHECK(same(&got, &want), "mont_sqr %s", what);
+    CHECK(same_scalar(&got, &want), "mont_sqr %s", what);
     x = *a;
     P256_ASM_FN(scalar_mont_sqr)(x.v, x.v);
-    CHECK(same(&x, &want), "mont_sqr r == a %s", what);
+    CHECK(same_scalar(&x, &want), "mont_sqr r == a %s", what);
 }
 
 static int asm_cpu_ok(void)
@@ -144,8 +144,8 @@ static void test_mul(long rounds)
         for (int j = 0; j < NEDGE; j++)
             check_mul(&edge[i], &edge[j], "edges");
     for (long i = 0; i < rounds; i++) {
-        random_scalar(&a);
-        random_scalar(&b);
+        random_scalar_below_n(&a);
+        random_scalar_below_n(&b);
         check_mul(&a, &b, "random");
     }
     /* mont(a, b) = target: b = target * R * a^-1 (all in C). */
@@ -155,7 +155,7 @@ static void test_mul(long rounds)
     target[3] = n_minus[1];
     target[4].v[3] = 1ULL << 63;
     for (int i = 0; i < 2000; i++) {
-        random_scalar(&a);
+        random_scalar_below_n(&a);
         if (p256_scalar_mask_is_zero(&a))
             continue;
         p256_scalar_inv_safegcd(&ainv, &a);
@@ -163,7 +163,7 @@ static void test_mul(long rounds)
             mul_c(&t, &target[k], &r_mod_n);
             mul_c(&b, &t, &ainv);
             p256_scalar_mont_mul_c(&t, &a, &b);
-            CHECK(same(&t, &target[k]), "chosen product setup %d", k);
+            CHECK(same_scalar(&t, &target[k]), "chosen product setup %d", k);
             check_mul(&a, &b, "chosen product");
         }
     }
@@ -178,37 +178,37 @@ static void test_mul_inv(long rounds)
         for (int j = 0; j < NEDGE; j++) {
             mul_c(&want, &edge[i], &edge[j]);
             p256_scalar_mul(&got, &edge[i], &edge[j]);
-            CHECK(same(&got, &want), "scalar_mul edges %d %d", i, j);
+            CHECK(same_scalar(&got, &want), "scalar_mul edges %d %d", i, j);
         }
     for (long i = 0; i < rounds; i++) {
-        random_scalar(&a);
-        random_scalar(&b);
+        random_scalar_below_n(&a);
+        random_scalar_below_n(&b);
         mul_c(&want, &a, &b);
         p256_scalar_mul(&got, &a, &b);
-        CHECK(same(&got, &want), "scalar_mul random");
+        CHECK(same_scalar(&got, &want), "scalar_mul random");
         got = a;
         p256_scalar_mul(&got, &got, &got);
         mul_c(&want, &a, &a);
-        CHECK(same(&got, &want), "scalar_mul r == a == b");
+        CHECK(same_scalar(&got, &want), "scalar_mul r == a == b");
     }
     for (long i = 0; i < rounds + NEDGE; i++) {
         if (i < NEDGE)
             a = edge[i];
         else
-            random_scalar(&a);
+            random_scalar_below_n(&a);
         p256_scalar_inv_fermat(&f, &a);
         p256_scalar_inv_safegcd(&s, &a);
-        CHECK(same(&f, &s), "inv fermat == safegcd (input %ld)", i);
+        CHECK(same_scalar(&f, &s), "inv fermat == safegcd (input %ld)", i);
         p256_scalar_inv(&got, &a);
-        CHECK(same(&got, &s), "inv default == safegcd (input %ld)", i);
+        CHECK(same_scalar(&got, &s), "inv default == safegcd (input %ld)", i);
         got = a;
         p256_scalar_inv_fermat(&got, &got);
-        CHECK(same(&got, &s), "inv fermat r == a (input %ld)", i);
+        CHECK(same_scalar(&got, &s), "inv fermat r == a (input %ld)", i);
         mul_c(&want, &f, &a);
         if (p256_scalar_mask_is_zero(&a))
             CHECK(p256_scalar_mask_is_zero(&f), "inv(0) == 0");
         else
-            CHECK(same(&want, &one), "a * inv(a) == 1 (input %ld)", i);
+            CHECK(same_scalar(&want, &one), "a * inv(a) == 1 (input %ld)", i);
     }
 }
 

@@ -19,7 +19,7 @@ CORE_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo cc)
 CCS     ?= $(sort $(CORE_CC) $(shell for c in gcc clang; do command -v $$c >/dev/null 2>&1 && echo $$c; done))
 
 .PHONY: test pytest pytest-portable venv ctest ctime fuzz bench bench-c install clean asan \
-        ctest-ifma-plant ctest-ifma-asan bench-batch ctest-module-plants ctest-variants
+        ctest-ifma-plant ctest-ifma-asan ctest-asan bench-batch ctest-module-plants ctest-variants
 
 bootstrap-%:
 	@tools/bootstrap.sh $*
@@ -48,7 +48,7 @@ install: $(STAMP)
 # its system tools, if any, in tools/bootstrap.sh's needs() with `| bootstrap-<target>`.
 # A part's own make variables pass through: make test FUZZ_SECONDS=5 FUZZ_RUNS=10000.
 # In make test the pytest suite under qemu-aarch64 runs on the assembly backend only
-# (TEST_ARM64_PY_BACKENDS, ~7 min emulated): the portable C is the same code pytest runs
+# (TEST_ARM64_PY_BACKENDS): the portable C is the same code pytest runs
 # natively here, and its aarch64 build runs the C harnesses under qemu (test-arm64).
 # make test-arm64-python alone runs both.
 # The background lane takes the long single-core parts that share nothing with .venv
@@ -57,9 +57,15 @@ install: $(STAMP)
 TEST_PARTS    ?= ctest ctime pytest pytest-portable fuzz fuzz-smoke typecheck docs pythons package
 TEST_PARTS_BG ?= asan test-arm64-python test-arm64
 TEST_ARM64_PY_BACKENDS ?= asm
+# ... and on the files that reach the binding and the core through every entry point,
+# with the EIP-7951 vectors (~1,300 tests: under the emulator a test costs ~0.15 s, and
+# the C harnesses carry the Wycheproof vectors there; make test-arm64-python alone runs
+# every file).
+TEST_ARM64_PY_TESTS ?= tests/test_selftest.py tests/test_api.py tests/test_backend.py \
+    tests/test_batch.py tests/test_p256verify.py
 
 test:
-	@MAKE="$(MAKE)" ARM64_PY_BACKENDS="$(TEST_ARM64_PY_BACKENDS)" tools/make_test.sh --bg "$(TEST_PARTS_BG)" $(TEST_PARTS)
+	@MAKE="$(MAKE)" ARM64_PY_BACKENDS="$(TEST_ARM64_PY_BACKENDS)" ARM64_PY_TESTS="$(TEST_ARM64_PY_TESTS)" tools/make_test.sh --bg "$(TEST_PARTS_BG)" $(TEST_PARTS)
 
 # pytest runs once per field backend: the default (the fastest this CPU runs) and, when
 # that is an assembly backend, again with P256_BACKEND=portable; the second run leaves
@@ -221,6 +227,15 @@ ctest-ifma-asan: | bootstrap-ctest
 	$(ASAN_CC) -O1 $(ASAN_FLAGS) -std=c99 -Wall -Wextra -Werror -Icsrc -DP256_IFMA_EMULATE -o tests/c/bin/test_batch_ifma-asan-emulated tests/c/test_batch_ifma.c
 	BATCH_IFMA_ROUNDS=10 tests/c/bin/test_batch_ifma-asan-emulated
 
+# The core's harnesses (tests/c/run_core.c) with ASan + UBSan (also run by make asan), on
+# the fastest backend this CPU runs, at small iteration counts; test_precompute is left
+# to the sanitized pytest run (it builds the same tables through the binding).
+ASAN_CORE_HARNESSES ?= api batch core point_asm pubkey recover scalar_asm
+ctest-asan: | bootstrap-ctest
+	@mkdir -p tests/c/bin
+	$(ASAN_CC) -O1 $(ASAN_FLAGS) -std=c99 -Wall -Wextra -Werror -Icsrc -Itests/c -o tests/c/bin/run_core-asan tests/c/run_core.c $(VFLAGS_$(lastword $(RUN_VARIANTS)))
+	POINT_ASM_ROUNDS=2000 SCALAR_ASM_ROUNDS=2000 SCALAR_INV_ROUNDS=200 tests/c/bin/run_core-asan -t $(ASAN_CORE_HARNESSES)
+
 # The batch engine against the scalar loop, per signature (tests/c/bench_batch.c).
 bench-batch:
 	@mkdir -p tests/c/bin
@@ -340,10 +355,13 @@ ASAN_CC    ?= clang
 ASAN_FLAGS ?= -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 ASAN_RT     = $(shell $(ASAN_CC) -print-file-name=$(if $(findstring clang,$(ASAN_CC)),libclang_rt.asan-$(shell uname -m).so,libasan.so))
 ASAN_LOGS  := tests/c/bin/asan
-# The whole suite but the process-pool/Dask recipe (it runs the same verify_many in worker
-# processes that would inherit the ASan preload; the plain pytest part runs it). For a
-# quick run: make asan ASAN_PYTEST_ARGS=tests/test_api.py
-ASAN_PYTEST_ARGS ?= --ignore=tests/test_scale_out.py
+# The quick set (tests/quick.txt): it reaches every entry point of the binding, which is
+# what the sanitizers watch; the rest of the suite runs the same C code on more vectors
+# (the C harnesses run under ASan too, below). The whole suite:
+# make asan ASAN_PYTEST_ARGS=--ignore=tests/test_scale_out.py (its worker processes would
+# inherit the ASan preload).
+QUICK_TESTS      := $(shell grep -v '^\#' tests/quick.txt)
+ASAN_PYTEST_ARGS ?= $(QUICK_TESTS)
 ASAN_RUN    = LD_PRELOAD=$(ASAN_RT) PYTHONMALLOC=malloc \
     ASAN_OPTIONS=detect_leaks=0:log_path=$(CURDIR)/$(ASAN_LOGS)/asan \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(CURDIR)/$(ASAN_LOGS)/ubsan
@@ -362,7 +380,7 @@ asan: $(ASAN_STAMP) | bootstrap-asan
 	    nm -D --undefined-only $$so | grep -q $$sym || { echo "asan: $$so has no $$sym hooks: not instrumented"; exit 1; }; \
 	done; echo "asan: $$so is instrumented (ASan + UBSan)"
 	@rm -rf $(ASAN_LOGS) && mkdir -p $(ASAN_LOGS)
-	@$(MAKE) --no-print-directory ctest-ifma-asan
+	@$(MAKE) --no-print-directory ctest-ifma-asan ctest-asan
 	@$(ASAN_CC) $(ASAN_FLAGS) -shared -fPIC -o tests/c/bin/asan_canary.so tests/c/asan_canary.c
 	@set -e; $(foreach m,heap shift,\
 	if $(ASAN_RUN) $(ASAN_PY) -c 'import ctypes, sys, p256; assert p256.PrivateKey.generate(); \

@@ -2,7 +2,7 @@
 """One nox session per CPython 3.9-3.13 (make pythons; `nox --list` shows them).
 
 Each session builds p256 from this tree into its own venv made with that interpreter
-and runs the QUICK subset of the suite (import, the core's self-test, the API, the
+and runs the QUICK subset of the suite (tests/quick.txt: import, the core's self-test, the API, the
 vectors). The interpreter nox itself runs under (.venv's, made from the Makefile's
 $(PYTHON)) is skipped with a note: `make test` runs the full suite on it. Arguments after
 `--` replace the test files, and then the default interpreter runs them too:
@@ -33,20 +33,9 @@ VERSIONS = ["3.9", "3.10", "3.11", "3.12", "3.13"]
 # (C API), the Python layer with the stdlib it uses (argparse, json) and the test
 # dependencies, not the field arithmetic; the pure-Python reference, the generators, leak,
 # stress, bench and openssl-interop tests run on the default python only.
-QUICK = [
-    "tests/test_build.py",
-    "tests/test_selftest.py",
-    "tests/test_api.py",
-    "tests/test_formats.py",
-    "tests/test_batch.py",
-    "tests/test_backend.py",
-    "tests/test_core_wycheproof.py",
-    "tests/test_p256verify.py",
-    "tests/test_core_edges.py",
-    "tests/test_core_differential.py",
-    "tests/test_cli.py",
-    "tests/test_fuzz_targets.py",
-]
+QUICK = [line.strip() for line in open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                    "tests", "quick.txt"))
+         if line.strip() and not line.startswith("#")]
 
 # Importing runs the core's known-answer self-test; it runs again here by name. The p256
 # imported must be the one just installed, not the source tree.

@@ -31,6 +31,8 @@ PYV=3.11 # Debian 12's python3 (the sysroot's), the wheels' tag
 BACKENDS=${ARM64_PY_BACKENDS:-asm portable}
 WORK=$(realpath -m "${ARM64_PY_WORK:-build/arm64-python}")
 PYTEST_ARGS=${ARM64_PYTEST_ARGS:---ignore=tests/test_reference.py --ignore=tests/test_reference_wycheproof.py --ignore=tests/test_generated.py --ignore=tests/test_typing.py --ignore=tests/test_license.py --ignore=tests/test_scale_out.py}
+# The test files (default: the whole tests/ directory, less the ignores above).
+TESTS=${ARM64_PY_TESTS:-tests}
 SYSROOT=$WORK/sysroot
 mkdir -p "$WORK"
 
@@ -131,7 +133,7 @@ for backend in $BACKENDS; do
     got=$(P256_BACKEND=$want PYTHONPATH=$pkg "$WORK/python3" -c 'import p256; print(p256.backend())')
     [ "$got" = "$want" ] || { log "[$backend] the extension says backend $got, not $want"; exit 1; }
     log "[$backend] pytest under $QEMU (P256_BACKEND=$want)"
-    # shellcheck disable=SC2086 # PYTEST_ARGS is a list of options
-    P256_BACKEND=$want PYTHONPATH=$pkg:$WORK/site "$WORK/python3" -m pytest -q -p no:cacheprovider $PYTEST_ARGS tests
+    # shellcheck disable=SC2086 # PYTEST_ARGS and TESTS are lists
+    P256_BACKEND=$want PYTHONPATH=$pkg:$WORK/site "$WORK/python3" -m pytest -q -p no:cacheprovider $PYTEST_ARGS $TESTS
 done
 log "all passed"

@@ -295,7 +295,9 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* A growing array of one class's measurements (for its median). */
+/* A growing array of one class's measurements, for its median: the first
+ * TIMING_MEDIAN_CAP of them (a long run of a short target makes 10^8). */
+#define TIMING_MEDIAN_CAP (1u << 22)
 typedef struct {
     uint64_t *v;
     size_t n, cap;
@@ -303,6 +305,8 @@ typedef struct {
 
 static void samples_add(samples *s, uint64_t x)
 {
+    if (s->n == TIMING_MEDIAN_CAP)
+        return;
     if (s->n == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 4096;
         s->v = realloc(s->v, s->cap * sizeof *s->v);

@@ -280,13 +280,19 @@ static void welch_add(welch *w, int cls, double x)
     w->m2[cls] += d * (x - w->mean[cls]);
 }
 
-/* Welch's t of class 0 against class 1 (positive: class 0 slower); 0 with too few. */
-static double welch_t(const welch *w)
+/* The standard error of the difference of the two means; 0 with too few. */
+static double welch_se(const welch *w)
 {
     if (w->n[0] < 2 || w->n[1] < 2)
         return 0;
-    double v = w->m2[0] / (w->n[0] - 1) / w->n[0] + w->m2[1] / (w->n[1] - 1) / w->n[1];
-    return v > 0 ? (w->mean[0] - w->mean[1]) / sqrt(v) : 0;
+    return sqrt(w->m2[0] / (w->n[0] - 1) / w->n[0] + w->m2[1] / (w->n[1] - 1) / w->n[1]);
+}
+
+/* Welch's t of class 0 against class 1 (positive: class 0 slower); 0 with too few. */
+static double welch_t(const welch *w)
+{
+    double se = welch_se(w);
+    return se > 0 ? (w->mean[0] - w->mean[1]) / se : 0;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -331,6 +337,7 @@ typedef struct {
     int crop;          /* which: 0 all, j below the 1 - 2^-j percentile */
     long n;            /* measurements in the statistics (both classes) */
     uint64_t med[2];   /* medians per class */
+    double resolve;    /* the shift of class 0's mean that would reach the alarm (crop p6) */
     int checkpoints;
     long cp_n[TIMING_MAX_CHECKPOINTS];
     double cp_t[TIMING_MAX_CHECKPOINTS];
@@ -428,6 +435,7 @@ static void run_test(const target *t, const uint8_t fix[32], long n_meas, double
     }
     res->t = max_abs_t(w, &res->crop);
     res->n = done;
+    res->resolve = TIMING_ALARM * welch_se(&w[6]);
     res->med[0] = samples_median(&s[0]);
     res->med[1] = samples_median(&s[1]);
     free(s[0].v);
@@ -441,8 +449,9 @@ static void print_result(const target *t, const special *sp, int run, const resu
     char crop[16] = "all";
     if (r->crop > 0)
         snprintf(crop, sizeof crop, "p%d", r->crop % 100);
-    printf("%-13s d=%-4s %-7d %9ld %8.2f  %-6s %10llu %10llu  ", t->name, sp->name, run + 1,
-           r->n, r->t, crop, (unsigned long long)r->med[0], (unsigned long long)r->med[1]);
+    printf("%-13s d=%-4s %-7d %9ld %8.2f  %-6s %10llu %10llu %8.1f  ", t->name, sp->name,
+           run + 1, r->n, r->t, crop, (unsigned long long)r->med[0],
+           (unsigned long long)r->med[1], r->resolve);
     for (int i = 0; i < r->checkpoints; i++)
         printf("%s%ld:%.1f", i ? " " : "", r->cp_n[i], fabs(r->cp_t[i]));
     printf("\n");
@@ -503,13 +512,14 @@ int main(int argc, char **argv)
     printf("timing_core: backend %s, counter %s, plant %d, seed 0x%llx\n", p256_backend_name(),
            TIMING_COUNTER, TIMING_PLANT, (unsigned long long)rng_state);
     printf("timing_core: alarm |t| > %.0f in each of %d runs; crop pj: below the 1 - 2^-j "
-           "percentile\n", TIMING_ALARM, TIMING_CONFIRM);
+           "percentile;\n  resolves: the shift of the fixed class's mean (p6) that would reach "
+           "the alarm\n", TIMING_ALARM, TIMING_CONFIRM);
     if (seconds > 0)
         printf("timing_core: %.0f s for %d tests: %.1f s each\n", seconds, tests, seconds / tests);
     else
         printf("timing_core: %ld measurements per test\n", n_meas);
-    printf("%-13s %-6s %-7s %9s %8s  %-6s %10s %10s  %s\n", "target", "class", "run", "N",
-           "max t", "crop", "med fixed", "med random", "max |t| at N");
+    printf("%-13s %-6s %-7s %9s %8s  %-6s %10s %10s %8s  %s\n", "target", "class", "run", "N",
+           "max t", "crop", "med fixed", "med random", "resolves", "max |t| at N");
 
     for (size_t i = 0; i < N_TARGETS; i++) {
         const target *t = &targets[i];

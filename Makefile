@@ -331,13 +331,15 @@ TIMING_N       ?= 20000
 TIMING_SECONDS ?= 600
 TIMING_TARGETS ?=
 TIMING_PLANTS  := 1 2
+TIMING_CPU      = $(shell awk -F': *' '/^model name/ && !m {m = $$2} /^cpu family/ && !f {f = $$2} \
+                  /^model\t/ && !o {o = $$2} END {print m " (family " f " model " o ")"}' /proc/cpuinfo 2>/dev/null)
 # The plants are the harness's, not a backend's: they run on one (the last this CPU runs).
 TIMING_PLANT_VARIANT ?= $(lastword $(RUN_VARIANTS))
 .PHONY: timing timing-long
 
 timing: | bootstrap-timing
 	@mkdir -p tests/c/bin
-	@echo "timing: CPU $$(grep -m 1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ *//'), $(CORE_CC)"
+	@echo "timing: CPU $(TIMING_CPU), $(CORE_CC)"
 	@$(foreach v,$(filter-out $(RUN_VARIANTS),$(CVARIANTS)),echo "timing [$(v)]: SKIP $(v): this CPU lacks $(VCPU_$(v))";)
 	@set -e; $(foreach v,$(RUN_VARIANTS),b=tests/c/bin/timing_core-$(v); \
 	    $(CORE_CC) $(TIMING_FLAGS) -o $$b tests/c/timing_core.c $(VFLAGS_$(v)) -lm; \
@@ -355,7 +357,7 @@ timing: | bootstrap-timing
 
 timing-long: | bootstrap-timing
 	@mkdir -p tests/c/bin
-	@echo "timing-long: CPU $$(grep -m 1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ *//'), $(CORE_CC), $(TIMING_SECONDS) s over $(words $(RUN_VARIANTS)) backends"
+	@echo "timing-long: CPU $(TIMING_CPU), $(CORE_CC), $(TIMING_SECONDS) s over $(words $(RUN_VARIANTS)) backends"
 	@rc=0; $(foreach v,$(RUN_VARIANTS),b=tests/c/bin/timing_core-$(v); \
 	    $(CORE_CC) $(TIMING_FLAGS) -o $$b tests/c/timing_core.c $(VFLAGS_$(v)) -lm || exit 1; \
 	    $$b -s $$(( $(TIMING_SECONDS) / $(words $(RUN_VARIANTS)) )) $(TIMING_TARGETS) || rc=1;) \

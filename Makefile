@@ -54,7 +54,7 @@ install: $(STAMP)
 # The background lane takes the long single-core parts that share nothing with .venv
 # (asan has its own venv; test-arm64-python only downloads with .venv's pip); ctime runs
 # in the first lane, which keeps the two lanes about as long (about 30 min each here).
-TEST_PARTS    ?= ctest ctime pytest pytest-portable fuzz fuzz-smoke typecheck docs pythons package
+TEST_PARTS    ?= ctest ctime timing pytest pytest-portable fuzz fuzz-smoke typecheck docs pythons package
 TEST_PARTS_BG ?= asan test-arm64-python test-arm64
 TEST_ARM64_PY_BACKENDS ?= asm
 # ... and on the files that reach the binding and the core through every entry point,
@@ -337,6 +337,52 @@ ctime: | bootstrap-ctime
 	    grep -A2 "$(CTIME_CANARY_$(m))" $$b-$(m).log | sed 's/^/    /'; \
 	    ) \
 	done
+
+# Timing test (tests/c/timing_core.c, dudect-style: fixed-vs-random secrets, Welch's t on
+# cropped cycle counts), built like the extension (CORE_CC, -O3) once per field backend
+# this CPU runs. make timing: TIMING_N measurements per test (short: it catches the plants
+# and gross leaks), then the negative controls: the modn target with a planted branch on
+# a secret bit (TIMING_PLANT=1) and with a planted load at a secret index (=2) must each
+# be flagged for every class, or the harness is broken. A test over the alarm (|t| > 10)
+# is rerun with new inputs and fails only if the rerun is over it too (a shared VM has
+# bursts). make timing-long: TIMING_SECONDS for all backends and tests together
+# (TIMING_TARGETS: a subset by name, e.g. "sign_det modn"); results in docs/security.md.
+TIMING_FLAGS   ?= -O3 -std=c99 -Wall -Wextra -Werror -Icsrc
+TIMING_N       ?= 20000
+TIMING_SECONDS ?= 600
+TIMING_TARGETS ?=
+TIMING_PLANTS  := 1 2
+TIMING_CPU      = $(shell awk -F': *' '/^model name/ && !m {m = $$2} /^cpu family/ && !f {f = $$2} \
+                  /^model\t/ && !o {o = $$2} END {print m " (family " f " model " o ")"}' /proc/cpuinfo 2>/dev/null)
+# The plants are the harness's, not a backend's: they run on one (the last this CPU runs).
+TIMING_PLANT_VARIANT ?= $(lastword $(RUN_VARIANTS))
+.PHONY: timing timing-long
+
+timing: | bootstrap-timing
+	@mkdir -p tests/c/bin
+	@echo "timing: CPU $(TIMING_CPU), $(CORE_CC)"
+	@$(foreach v,$(filter-out $(RUN_VARIANTS),$(CVARIANTS)),echo "timing [$(v)]: SKIP $(v): this CPU lacks $(VCPU_$(v))";)
+	@set -e; $(foreach v,$(RUN_VARIANTS),b=tests/c/bin/timing_core-$(v); \
+	    $(CORE_CC) $(TIMING_FLAGS) -o $$b tests/c/timing_core.c $(VFLAGS_$(v)) -lm; \
+	    echo "timing [$(v)]: $$b -n $(TIMING_N) $(TIMING_TARGETS)"; \
+	    $$b -n $(TIMING_N) $(TIMING_TARGETS);)
+	@set -e; v=$(TIMING_PLANT_VARIANT); for p in $(TIMING_PLANTS); do bp=tests/c/bin/timing_core-plant$$p-$$v; \
+	    $(CORE_CC) $(TIMING_FLAGS) -DTIMING_PLANT=$$p -o $$bp tests/c/timing_core.c $(VFLAGS_$(TIMING_PLANT_VARIANT)) -lm; \
+	    if $$bp -n $(TIMING_N) modn > $$bp.log 2>&1; then \
+	        cat $$bp.log; echo "timing [$$v]: planted leak $$p went unflagged: the harness is broken"; exit 1; fi; \
+	    if [ "$$(grep -c '^LEAK modn d=' $$bp.log)" != 3 ]; then \
+	        cat $$bp.log; echo "timing [$$v]: planted leak $$p not flagged for every class: the harness is broken"; exit 1; fi; \
+	    echo "timing [$$v]: planted leak $$p ($$([ $$p = 1 ] && echo 'branch on a secret bit' || echo 'load at a secret index')) flagged (negative control):"; \
+	    grep -E '^modn ' $$bp.log | sed 's/^/    /'; \
+	done
+
+timing-long: | bootstrap-timing
+	@mkdir -p tests/c/bin
+	@echo "timing-long: CPU $(TIMING_CPU), $(CORE_CC), $(TIMING_SECONDS) s over $(words $(RUN_VARIANTS)) backends"
+	@rc=0; $(foreach v,$(RUN_VARIANTS),b=tests/c/bin/timing_core-$(v); \
+	    $(CORE_CC) $(TIMING_FLAGS) -o $$b tests/c/timing_core.c $(VFLAGS_$(v)) -lm || exit 1; \
+	    $$b -s $$(( $(TIMING_SECONDS) / $(words $(RUN_VARIANTS)) )) $(TIMING_TARGETS) || rc=1;) \
+	exit $$rc
 
 # make asan: the extension built with AddressSanitizer and UBSan in its own venv
 # (.venv-asan), and the whole pytest suite run in an interpreter with the ASan runtime

@@ -124,3 +124,37 @@ def test_readme_stays_short():
     """Issue 11: the README is an overview of at most ~200 lines; the details live in docs/."""
     lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
     assert lines <= 200, "README.md has %d lines; move the details into docs/" % lines
+
+
+def _linked_pages(text: str, prefix: str) -> set[str]:
+    """The docs pages a Markdown text links to (anchors dropped), by file name."""
+    return {m.group(1) for m in re.finditer(r"\]\(%s([\w-]+\.md)(?:#[\w-]*)?\)" % re.escape(prefix), text)}
+
+
+def _nav_pages() -> set[str]:
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = text.split("\nnav:\n", 1)[1].split("\n\n")[0]
+    nav = re.split(r"\n(?=\S)", nav, maxsplit=1)[0]  # the nav list ends at the next key
+    return set(re.findall(r":\s*([\w-]+\.md)\s*$", nav, re.M))
+
+
+def test_every_page_is_listed():
+    """A page a reader cannot find from the site's navigation, the docs' home page or the
+    README's list does not exist for them: all three list every docs/*.md page."""
+    pages = {p.name for p in (ROOT / "docs").glob("*.md")}
+    assert len(pages) >= 15
+    nav = _nav_pages()
+    index = _linked_pages((ROOT / "docs/index.md").read_text(encoding="utf-8"), "") | {"index.md"}
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme_list = _linked_pages(readme.split("\n## Documentation\n", 1)[1], "docs/") | {"index.md"}
+    for where, listed in (("mkdocs.yml nav", nav), ("docs/index.md", index),
+                          ("README.md's Documentation list", readme_list)):
+        assert pages - listed == set(), "pages missing from %s" % where
+        assert listed - pages == set(), "%s lists pages that do not exist" % where
+
+
+def test_page_list_check_can_fail():
+    """Negative control for the parsing above: a link is found, a missing one is not."""
+    assert _linked_pages("[a](docs/api.md#x) [b](docs/cli.md)", "docs/") == {"api.md", "cli.md"}
+    assert _linked_pages("[a](api.md)", "docs/") == set()
+    assert {"api.md", "scale-out.md", "index.md"} <= _nav_pages()

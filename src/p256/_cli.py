@@ -43,11 +43,11 @@ def _cmd_bench(sub: _Subparsers) -> None:
         epilog=(
             "examples:\n"
             "  p256 bench                    # full run, about a minute\n"
-            "  p256 bench --quick            # under 20 s, fewer and shorter repeats\n"
+            "  p256 bench --quick            # about 12 s, fewer and shorter repeats\n"
             "  p256 bench --json out.json    # also write the raw figures"),
     )
     p.add_argument("--quick", action="store_true",
-                   help="7 repeats of ~30 ms per implementation (about 10 s in all)")
+                   help="7 repeats of ~30 ms per implementation (about 12 s in all)")
     p.add_argument("--json", metavar="FILE",
                    help="write the raw figures (medians, min, max, repeats, iterations, "
                         "allocations, versions, CPU) as JSON to FILE ('-' for stdout)")

@@ -276,3 +276,109 @@ def test_precompute_docstring_sizes():
     found = [int(x) for x in re.findall(r"(\d+) KB", doc)]
     assert found == want, (found, want)
 
+
+SRC = ROOT / "src" / "p256"
+# mkdocstrings' cross-reference syntax, [`name`][p256.name]: help() prints it literally.
+_LINK = re.compile(r"\]\[(?:p256\.[\w.]*)?\]")
+
+
+def _docstrings(path: pathlib.Path):
+    import ast
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            doc = ast.get_docstring(node)
+            if doc:
+                yield getattr(node, "name", "<module>"), doc
+
+
+_NOT_THIS_BRANCH = pytest.mark.xfail(
+    strict=True, reason="src/p256/_keys.py is edited on another branch: remove this mark "
+    "once its docstrings use plain names and name no docs/ file")
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(p.name, marks=[_NOT_THIS_BRANCH] if p.name == "_keys.py" else [])
+    for p in sorted(SRC.glob("*.py"))])
+def test_docstrings_have_no_link_syntax(name):
+    """Docstrings are what help() shows: no mkdocstrings link syntax, plain names."""
+    for where, doc in _docstrings(SRC / name):
+        found = _LINK.search(doc)
+        assert not found, "%s: %s: link syntax %r" % (name, where, found.group())
+
+
+def _help_texts():
+    """(defining module, name, docstring) of what help() shows for the public API."""
+    import inspect
+    import p256
+    seen = set()
+    objects = [(n, getattr(p256, n)) for n in p256.__all__]
+    objects += [("p256", p256)] + [(m, getattr(p256, m)) for m in ("jws", "webauthn", "x509")]
+    for name, obj in objects:
+        members = [(name, obj)]
+        if inspect.ismodule(obj) and name != "p256":
+            members += [("%s.%s" % (name, a), getattr(obj, a)) for a in getattr(obj, "__all__", ())]
+        for mname, member in list(members):
+            if isinstance(member, type):
+                members += [("%s.%s" % (mname, a), v) for a, v in vars(member).items()
+                            if not a.startswith("_")]
+        for mname, member in members:
+            fn = member.__func__ if isinstance(member, (classmethod, staticmethod)) else member
+            fn = fn.fget if isinstance(fn, property) else fn
+            doc = getattr(fn, "__doc__", None)
+            if not isinstance(doc, str) or id(fn) in seen or isinstance(fn, (str, int)):
+                continue
+            seen.add(id(fn))
+            module = getattr(fn, "__module__", None) or getattr(fn, "__name__", "")
+            yield module, mname, doc
+
+
+_DOCS_FILE = re.compile(r"(?<![/\w])docs/[\w-]+\.md")
+
+
+def _help_problems(keys_module: bool) -> list[str]:
+    problems = []
+    for module, name, doc in _help_texts():
+        if (module == "p256._keys") != keys_module:
+            continue
+        if _DOCS_FILE.search(doc):
+            problems.append("%s names %s, which the wheel does not ship"
+                            % (name, _DOCS_FILE.search(doc).group()))
+    return problems
+
+
+def test_help_names_no_docs_file():
+    """The wheel ships no docs/: help() points to the documentation's URL instead."""
+    assert len(list(_help_texts())) > 50
+    assert _help_problems(keys_module=False) == []
+
+
+@_NOT_THIS_BRANCH
+def test_help_names_no_docs_file_keys():
+    assert _help_problems(keys_module=True) == []
+
+
+def test_link_check_can_fail():
+    assert _LINK.search("see [verify][p256.PublicKey.verify].")
+    assert _LINK.search("see [`verify`][].")
+    assert not _LINK.search("table[j][i - 1]")
+    assert _DOCS_FILE.search("see docs/api.md") and not _DOCS_FILE.search("main/docs/api.md")
+
+
+def test_project_urls():
+    """The metadata names the documentation, the source and the changelog (help(p256)
+    points to the first), all under mkdocs.yml's repo_url."""
+    tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+    urls = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["urls"]
+    assert set(urls) == {"Documentation", "Source", "Changelog"}
+    repo = re.search(r"^repo_url: (\S+)$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M).group(1)
+    assert urls["Source"] == repo
+    for name, url in urls.items():
+        assert url.startswith(repo), (name, url)
+        tail = url[len(repo):].lstrip("/")
+        if tail:
+            assert tail.startswith("blob/main/"), url
+            assert (ROOT / tail[len("blob/main/"):]).is_file(), url
+    import p256
+    assert urls["Documentation"] in p256.__doc__
+

@@ -34,11 +34,10 @@ says which keys to trust. Choosing the key (``key_or_jwks``):
 
 A JWK used to verify must be fit for it: ``use`` if present is "sig", ``alg`` if
 present is "ES256", ``key_ops`` if present contains "verify" (RFC 7517 4.2-4.4).
-
-This module imports ``p256._keys`` at module level; ``_keys`` never imports it (the
-one method that shares code with it, ``PublicKey.jwk_thumbprint``, goes through the
-bytes-level ``p256._jose``), so there is no cycle.
 """
+# This module imports _keys at module level; _keys never imports it (the one method that
+# shares code with it, PublicKey.jwk_thumbprint, goes through the bytes-level _jose), so
+# there is no cycle.
 
 from __future__ import annotations
 

@@ -30,9 +30,8 @@ id and user handle; storing the count; its policy on backup state and extensions
 :func:`verify_assertion_signature` checks the signature alone (7.2's signature step),
 for callers that make every other check themselves; its name says that it is not the
 whole verification.
-
-This module imports ``p256._keys`` at module level; ``_keys`` never imports it.
 """
+# This module imports _keys at module level; _keys never imports it.
 
 from __future__ import annotations
 

@@ -44,6 +44,7 @@ from __future__ import annotations
 from collections.abc import Mapping as _Mapping
 from typing import Any, Dict, List, Mapping, Optional, Union
 
+from ._common import Buffer
 from ._jose import b64url_decode, b64url_encode, parse_json_object
 from ._keys import PrivateKey, PublicKey
 
@@ -68,7 +69,7 @@ def _as_bytes(data: object, what: str) -> bytes:
                     % (what, type(data).__name__, hint))
 
 
-def sign(payload: bytes, key: PrivateKey, header: Optional[Mapping[str, Any]] = None) -> str:
+def sign(payload: Buffer, key: PrivateKey, header: Optional[Mapping[str, Any]] = None) -> str:
     """A JWS ES256 compact serialization of ``payload``, signed with ``key``.
 
     The protected header is ``{"alg": "ES256"}`` followed by the members of ``header``

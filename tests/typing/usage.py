@@ -8,6 +8,7 @@ Any or to a wider type fails the check. Its negative twin is usage_bad.py.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 from typing import TYPE_CHECKING, Iterable, List, Literal, Optional, Tuple
 
@@ -246,6 +247,27 @@ def reference(sk: PrivateKey, pk: PublicKey) -> None:
         assert curve.is_on_curve(curve.gx, curve.gy)
 
 
+def integrations(sk: PrivateKey, pk: PublicKey) -> None:
+    # JWS and WebAuthn take any bytes-like argument, as the keys' methods do.
+    token = p256.jws.sign(bytearray(b'{"sub":"a"}'), sk, {"kid": "k1"})
+    assert_type(token, str)
+    assert p256.jws.verify(token, pk) == b'{"sub":"a"}'
+    rp_hash = hashlib.sha256(b"example.com").digest()
+    auth = bytearray(rp_hash + b"\x01" + (1).to_bytes(4, "big"))  # UP set, signCount 1
+    fields = p256.webauthn.parse_authenticator_data(memoryview(auth))
+    assert_type(fields, p256.webauthn.AuthenticatorData)
+    challenge = bytearray(b"challenge issued")
+    client = ('{"type":"webauthn.get","challenge":"%s","origin":"https://example.com"}'
+              % base64.urlsafe_b64encode(challenge).rstrip(b"=").decode()).encode()
+    sig = bytearray(sk.sign(bytes(auth) + hashlib.sha256(client).digest()))
+    assert p256.webauthn.verify_assertion_signature(pk, auth, memoryview(client), sig)
+    count = p256.webauthn.verify_assertion(
+        pk, auth, bytearray(client), sig, rp_id="example.com", origin="https://example.com",
+        challenge=challenge, require_user_verification=False, sign_count=0)
+    assert_type(count, int)
+    assert count == 1
+
+
 def main() -> None:
     sk, pk = keys()
     ecdsa(sk, pk)
@@ -256,6 +278,7 @@ def main() -> None:
     low_level(sk, pk)
     recovery(sk, pk)
     reference(sk, pk)
+    integrations(sk, pk)
 
 
 if __name__ == "__main__":

@@ -382,3 +382,15 @@ def test_project_urls():
     import p256
     assert urls["Documentation"] in p256.__doc__
 
+
+def test_every_public_name_is_in_the_api_reference():
+    """Each name of p256.__all__ is in docs/api.md's table of module contents, and the
+    type aliases have a section of their own."""
+    import p256
+    api = (ROOT / "docs/api.md").read_text(encoding="utf-8")
+    table = api.split("\n## Module contents\n", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`(?:p256\.)?(\w+)", table))
+    assert set(p256.__all__) - named == set()
+    types = api.split("\n## Types\n", 1)[1].split("\n## ", 1)[0]
+    for alias in ("Buffer", "HashName", "SigEncoding", "PrivateFormat", "JWK"):
+        assert alias in p256.__all__ and "`p256.%s`" % alias in types, alias

@@ -268,6 +268,19 @@ def integrations(sk: PrivateKey, pk: PublicKey) -> None:
     assert count == 1
 
 
+def type_aliases(sk: PrivateKey, pk: PublicKey) -> None:
+    # The public aliases annotate variables that are passed on (docs/api.md, Types).
+    name: p256.HashName = "sha384"
+    encoding: p256.SigEncoding = "raw"
+    data: p256.Buffer = bytearray(b"m")
+    sig = sk.sign(data, hash=name, encoding=encoding)
+    assert pk.verify(sig, data, hash=name, encoding=encoding)
+    form: p256.PrivateFormat = "pkcs8"
+    assert PrivateKey.from_der(sk.to_der(format=form)).to_bytes() == sk.to_bytes()
+    jwk: p256.JWK = pk.to_jwk()
+    assert PublicKey.from_jwk(jwk) == pk
+
+
 def main() -> None:
     sk, pk = keys()
     ecdsa(sk, pk)
@@ -279,6 +292,7 @@ def main() -> None:
     recovery(sk, pk)
     reference(sk, pk)
     integrations(sk, pk)
+    type_aliases(sk, pk)
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Mapping as _Mapping
 from typing import Any, Dict, List, Mapping, Optional, Union
 
-from ._common import Buffer
+from ._common import Buffer, text_hint
 from ._jose import b64url_decode, b64url_encode, parse_json_object
 from ._keys import PrivateKey, PublicKey
 
@@ -64,7 +64,7 @@ def _as_bytes(data: object, what: str) -> bytes:
         return data
     if isinstance(data, (bytearray, memoryview)):
         return bytes(data)
-    hint = " (encode text first, e.g. payload.encode())" if isinstance(data, str) else ""
+    hint = text_hint(what, data)
     raise TypeError("%s must be bytes, bytearray or memoryview, not %s%s"
                     % (what, type(data).__name__, hint))
 

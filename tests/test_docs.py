@@ -394,3 +394,37 @@ def test_every_public_name_is_in_the_api_reference():
     types = api.split("\n## Types\n", 1)[1].split("\n## ", 1)[0]
     for alias in ("Buffer", "HashName", "SigEncoding", "PrivateFormat", "JWK"):
         assert alias in p256.__all__ and "`p256.%s`" % alias in types, alias
+
+
+def _silent_tries(source: str) -> list[int]:
+    """Lines of the try statements that show an error but pass when none is raised: a
+    handler that does not just re-raise, and neither an else that raises nor a body
+    that ends in raise or assert."""
+    import ast
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Try) or not node.handlers:
+            continue
+        if all(len(h.body) == 1 and isinstance(h.body[0], ast.Raise) for h in node.handlers):
+            continue  # the success path, its errors propagated
+        fails = any(isinstance(n, (ast.Raise, ast.Assert)) for s in node.orelse for n in ast.walk(s))
+        if not fails and not isinstance(node.body[-1], (ast.Raise, ast.Assert)):
+            lines.append(node.lineno)
+    return lines
+
+
+@pytest.mark.parametrize("path", DOC_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_error_examples_fail_without_the_error(path):
+    """An example that shows an error with try/except fails when the error stops being
+    raised (an else that raises), so the block above would notice."""
+    silent = ["%s:%d" % (path.relative_to(ROOT), line + n - 1)
+              for line, source in python_blocks(path.read_text(encoding="utf-8"))
+              for n in _silent_tries(source)]
+    assert silent == []
+
+
+def test_silent_try_check_can_fail():
+    assert _silent_tries("try:\n    f()\nexcept ValueError as e:\n    print(e)\n") == [1]
+    assert _silent_tries("try:\n    f()\nexcept ValueError:\n    pass\n"
+                         "else:\n    raise AssertionError\n") == []
+    assert _silent_tries("try:\n    f()\nexcept ValueError:\n    raise\n") == []

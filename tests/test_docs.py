@@ -79,8 +79,8 @@ def test_doc_blocks_run(path, tmp_path, monkeypatch, capsys):
 
 
 def test_the_documents_have_examples():
-    """The files the issue names have runnable examples, so the test above cannot pass by
-    finding none (for instance after a change of the fence syntax)."""
+    """The README and the API reference have runnable examples, so the test above cannot
+    pass by finding none (for instance after a change of the fence syntax)."""
     for name in ("README.md", "docs/api.md"):
         assert len(python_blocks((ROOT / name).read_text(encoding="utf-8"))) >= 1, name
     assert len(python_blocks((ROOT / "docs/api.md").read_text(encoding="utf-8"))) >= 10
@@ -123,7 +123,7 @@ def test_unclosed_fence_is_an_error():
 
 
 def test_readme_stays_short():
-    """Issue 11: the README is an overview of at most ~200 lines; the details live in docs/."""
+    """The README is an overview of at most ~200 lines; the details live in docs/."""
     lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
     assert lines <= 200, "README.md has %d lines; move the details into docs/" % lines
 

@@ -788,7 +788,7 @@ def test_mutations_raise_only_valueerror(case):
                 assert "does not fit" in str(exc)
 
 
-# -- issue 11 part 5: BOM, and hints that name a reader only when it would work ------------
+# -- BOM, and hints that name a reader only when it would work -----------------------------
 
 BOM = b"\xef\xbb\xbf"
 

@@ -35,7 +35,7 @@ def _cmd_bench(sub: _Subparsers) -> None:
         help="benchmark p256 against the pure-Python reference and installed peers",
         formatter_class=_Formatter,
         description=(
-            "Table 1 (the seed's table): the generic pure-Python reference against p256,\n"
+            "Table 1 (Go's benchstat layout): the generic pure-Python reference against p256,\n"
             "time/op with the delta in %, then alloc/op (bytes) and allocs/op (blocks).\n"
             "Table 2: p256 beside pyca/cryptography, python-ecdsa and pycryptodome, when\n"
             "installed, with ratios peer time / p256 time.\n"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""A typed program using the whole public API (API.md v2) as a user would.
+"""A typed program using the whole public API (the API contract) as a user would.
 
 tests/test_typing.py runs mypy --strict on it (it must be clean) and runs it (it must
 work): assert_type pins each result to its precise type, so an annotation that slips to
@@ -192,7 +192,7 @@ def low_level(sk: PrivateKey, pk: PublicKey) -> None:
 
 
 def recovery(sk: PrivateKey, pk: PublicKey) -> None:
-    """Key recovery, low-s and the cryptography bridges (issue 15)."""
+    """Key recovery, low-s and the cryptography bridges."""
     sig, rid = sk.sign_recoverable(b"r", deterministic=True, low_s=True)
     assert_type(sig, bytes)
     assert_type(rid, int)

@@ -19,7 +19,7 @@ import traceback
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-DOC_FILES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
+DOC_FILES = [ROOT / "README.md", ROOT / "CONTRIBUTING.md"] + sorted((ROOT / "docs").glob("*.md"))
 # The info strings that mean Python; a block must be marked one of these to be run.
 PYTHON_INFO = {"python", "py", "python3"}
 # A fence opens a line (CommonMark allows up to three spaces of indentation).
@@ -428,3 +428,23 @@ def test_silent_try_check_can_fail():
     assert _silent_tries("try:\n    f()\nexcept ValueError:\n    pass\n"
                          "else:\n    raise AssertionError\n") == []
     assert _silent_tries("try:\n    f()\nexcept ValueError:\n    raise\n") == []
+
+
+def test_contributing_builds_a_harness_as_make_ctest_does():
+    """CONTRIBUTING.md's commands for one C harness use make ctest's flags and, for the
+    x86-64 assembly backend, its line of csrc/variants.txt, so they build what ctest
+    builds; and the README's development section points to the page."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    flags = " ".join(_make_variable("CTEST_FLAGS"))
+    commands = [" ".join(c.replace("\\\n", " ").split())
+                for c in re.findall(r"^cc .*?(?<!\\)$", text, re.M | re.S)]
+    assert len(commands) == 2, commands
+    for command in commands:
+        assert command.startswith("cc %s " % flags), command
+    row = next(line.split() for line in (ROOT / "csrc/variants.txt").read_text().splitlines()
+               if line.startswith("x86_64_adx "))
+    defines, sources = row[4].split(","), row[5].split(",")
+    assert all(" %s " % d in commands[1] for d in defines), commands[1]
+    assert all(" %s" % s in commands[1] for s in sources), commands[1]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "(CONTRIBUTING.md)" in readme.split("## Features")[0]

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""API v2 (API.md): digests checked against their hash, RFC 6979 per hash equal to
+"""The API contract's digest rules: digests checked against their hash, RFC 6979 per hash equal to
 pyca/cryptography's, hash=None as the explicit opt-in, bool flags, and error texts that
 name the argument and what came."""
 
@@ -22,7 +22,7 @@ CRYPTO = {"sha224": hashes.SHA224, "sha256": hashes.SHA256, "sha384": hashes.SHA
           "sha3_512": hashes.SHA3_512}
 SK = p256.PrivateKey.from_int(0xC0FFEE)
 PK = SK.public_key
-MSG = b"p256 API v2"
+MSG = b"p256 digest rules"
 
 
 def test_every_hash_is_covered():

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The batch engine behind verify_many and p256verify_many (issue 13): P256_BATCH and
+"""The batch engine behind verify_many and p256verify_many: P256_BATCH and
 p256.batch_backend(); the IFMA engine and the scalar engine give identical answers on
 random mixed items, on every secp256r1 Wycheproof ECDSA vector at every lane position of
 a group of eight, and on every batch length 1..17; p256verify_many equals p256verify on

@@ -59,3 +59,32 @@ def test_non_contiguous_view_reads_as_its_bytes(name):
     expected = call(bytes)
     assert call(strided) == expected
     assert expected not in (False, None)
+
+
+# A str where bytes are wanted: text to sign wants .encode(), binary data (a signature, a
+# digest, DER, WebAuthn's base64url fields) wants decoding. The hint names the right one.
+TEXT_CASES = {
+    "sign(msg)": (lambda s: SK.sign(s), "msg.encode()"),
+    "verify(msg)": (lambda s: PK.verify(SIG, s), "msg.encode()"),
+    "jws.sign(payload)": (lambda s: jws.sign(s, SK), "payload.encode()"),
+    "sign_digest(digest)": (lambda s: SK.sign_digest(s), "bytes.fromhex"),
+    "verify_digest(digest)": (lambda s: PK.verify_digest(SIG, s), "bytes.fromhex"),
+    "normalize_s(sig)": (lambda s: p256.normalize_s(s), "bytes.fromhex"),
+    "recover(sig)": (lambda s: p256.PublicKey.recover(s, DIGEST, 0), "bytes.fromhex"),
+    "webauthn signature": (lambda s: webauthn.verify_assertion_signature(
+        PK, b"\x00" * 37, b"{}", s), "base64url"),
+    "webauthn authenticator data": (lambda s: webauthn.parse_authenticator_data(s), "base64url"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TEXT_CASES))
+def test_str_gets_the_hint_its_argument_needs(name):
+    call, hint = TEXT_CASES[name]
+    with pytest.raises(TypeError, match="not str") as info:
+        call("ab" * 32)
+    message = str(info.value)
+    assert hint in message, message
+    if hint.endswith(".encode()"):
+        assert "decode" not in message, message
+    else:
+        assert "encode text" not in message, message

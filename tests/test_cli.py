@@ -211,7 +211,7 @@ def test_pem_file_with_several_blocks(keys, tmp_path):
                                    "sha3_384", "sha3_512"])
 def test_prehashed_signing_is_the_api_signature(keys, hname):
     """The CLI hashes in chunks then signs the digest with sign_digest(hash=...): byte for
-    byte sk.sign(msg, ...), for every hash (API v2: the nonce's HMAC is the digest's hash)."""
+    byte sk.sign(msg, ...), for every hash (the nonce's HMAC is the digest's hash)."""
     digest = hashlib.new(hname, MSG).digest()
     for enc in ("der", "raw"):
         got = keys.sk.sign_digest(digest, hash=hname, encoding=enc, deterministic=True)
@@ -652,7 +652,7 @@ def test_openssl_key_errors(ossl, tmp_path):
     assert ok("pubkey", both) == openssl("pkey", "-in", both, "-pubout")
 
 
-# -- issue 11 part 5 ----------------------------------------------------------------------------
+# -- --force refuses what is not a regular file ----------------------------------------------
 
 
 def _special_files(tmp_path):

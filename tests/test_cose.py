@@ -286,8 +286,8 @@ def test_real_assertion_tampered(case):
         assert info.value.step == "signature"
 
 
-# Synthetic assertions, signed by a test credential, each with one field wrong: the issue's
-# cases, which the signature-only check passes and the relying party's check refuses.
+# Synthetic assertions, signed by a test credential, each with one field wrong: the
+# cases which the signature-only check passes and the relying party's check refuses.
 CRED = p256.PrivateKey.from_int(0x5EED)
 RP_ID, ORIGIN, CHALLENGE = "example.com", "https://example.com", b"\x01" * 32
 

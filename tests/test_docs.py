@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import pathlib
 import re
+import subprocess
+import sys
 import traceback
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-DOC_FILES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
+DOC_FILES = [ROOT / "README.md", ROOT / "CONTRIBUTING.md"] + sorted((ROOT / "docs").glob("*.md"))
 # The info strings that mean Python; a block must be marked one of these to be run.
 PYTHON_INFO = {"python", "py", "python3"}
 # A fence opens a line (CommonMark allows up to three spaces of indentation).
@@ -77,8 +79,8 @@ def test_doc_blocks_run(path, tmp_path, monkeypatch, capsys):
 
 
 def test_the_documents_have_examples():
-    """The files the issue names have runnable examples, so the test above cannot pass by
-    finding none (for instance after a change of the fence syntax)."""
+    """The README and the API reference have runnable examples, so the test above cannot
+    pass by finding none (for instance after a change of the fence syntax)."""
     for name in ("README.md", "docs/api.md"):
         assert len(python_blocks((ROOT / name).read_text(encoding="utf-8"))) >= 1, name
     assert len(python_blocks((ROOT / "docs/api.md").read_text(encoding="utf-8"))) >= 10
@@ -121,6 +123,328 @@ def test_unclosed_fence_is_an_error():
 
 
 def test_readme_stays_short():
-    """Issue 11: the README is an overview of at most ~200 lines; the details live in docs/."""
+    """The README is an overview of at most ~200 lines; the details live in docs/."""
     lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
     assert lines <= 200, "README.md has %d lines; move the details into docs/" % lines
+
+
+def _linked_pages(text: str, prefix: str) -> set[str]:
+    """The docs pages a Markdown text links to (anchors dropped), by file name."""
+    return {m.group(1) for m in re.finditer(r"\]\(%s([\w-]+\.md)(?:#[\w-]*)?\)" % re.escape(prefix), text)}
+
+
+def _nav_pages() -> set[str]:
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = text.split("\nnav:\n", 1)[1].split("\n\n")[0]
+    nav = re.split(r"\n(?=\S)", nav, maxsplit=1)[0]  # the nav list ends at the next key
+    return set(re.findall(r":\s*([\w-]+\.md)\s*$", nav, re.M))
+
+
+def test_every_page_is_listed():
+    """A page a reader cannot find from the site's navigation, the docs' home page or the
+    README's list does not exist for them: all three list every docs/*.md page."""
+    pages = {p.name for p in (ROOT / "docs").glob("*.md")}
+    assert len(pages) >= 15
+    nav = _nav_pages()
+    index = _linked_pages((ROOT / "docs/index.md").read_text(encoding="utf-8"), "") | {"index.md"}
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme_list = _linked_pages(readme.split("\n## Documentation\n", 1)[1], "docs/") | {"index.md"}
+    for where, listed in (("mkdocs.yml nav", nav), ("docs/index.md", index),
+                          ("README.md's Documentation list", readme_list)):
+        assert pages - listed == set(), "pages missing from %s" % where
+        assert listed - pages == set(), "%s lists pages that do not exist" % where
+
+
+def test_page_list_check_can_fail():
+    """Negative control for the parsing above: a link is found, a missing one is not."""
+    assert _linked_pages("[a](docs/api.md#x) [b](docs/cli.md)", "docs/") == {"api.md", "cli.md"}
+    assert _linked_pages("[a](api.md)", "docs/") == set()
+    assert {"api.md", "scale-out.md", "index.md"} <= _nav_pages()
+
+
+def _first_block_after(path: pathlib.Path, heading: str) -> str:
+    """The first python block below a heading of a Markdown file."""
+    text = path.read_text(encoding="utf-8")
+    at = text.split("\n").index(heading) + 1
+    return next(src for line, src in python_blocks(text) if line > at)
+
+
+# Every worker of the spawn start method imports the main module again (as __mp_main__),
+# so a script whose pool is not under `if __name__ == "__main__":` fails there; forcing it
+# checks the examples as they run on macOS, Windows and Linux from Python 3.14.
+_SPAWN = 'import multiprocessing; multiprocessing.set_start_method("spawn", force=True)\n'
+
+
+def _run_script(source: str, tmp_path: pathlib.Path) -> subprocess.CompletedProcess:
+    script = tmp_path / "example.py"
+    script.write_text(source, encoding="utf-8")
+    return subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_process_pool_example_runs_as_a_script_under_spawn(tmp_path):
+    source = _first_block_after(ROOT / "docs/scale-out.md", "## concurrent.futures")
+    assert 'if __name__ == "__main__":' in source
+    done = _run_script(_SPAWN + source, tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "verified 200 signatures, 1 bad" in done.stdout
+    # Negative control: the same script without the guard fails under spawn.
+    done = _run_script(_SPAWN + source.replace('if __name__ == "__main__":', "if True:"), tmp_path)
+    assert done.returncode != 0 and "BrokenProcessPool" in done.stderr, done.stderr[-3000:]
+
+
+def test_dask_example_runs_as_a_script(tmp_path):
+    pytest.importorskip("dask.distributed")  # an optional extra of the example
+    source = _first_block_after(ROOT / "docs/scale-out.md", "## Dask")
+    assert 'if __name__ == "__main__":' in source
+    done = _run_script(_SPAWN + source, tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def _make_variable(name: str) -> list[str]:
+    """A make variable's value as the Makefile defines it, split into words."""
+    done = subprocess.run(["make", "-s", "--no-print-directory", "--eval",
+                           "print-var: ; @echo $(%s)" % name, "print-var"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    words = done.stdout.split()
+    assert words, "make variable %s is empty or gone" % name
+    return words
+
+
+_NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                 "nine", "ten", "eleven", "twelve"]
+
+
+def test_fuzz_counts_match_the_makefile():
+    """docs/security.md and docs/fuzzing.md state how many fuzz targets and negative
+    controls make fuzz-smoke runs; the numbers are those of FUZZ_TARGETS and FUZZ_PLANTS,
+    and every target and plant is documented by name."""
+    targets = _make_variable("FUZZ_TARGETS")
+    plants = [p.split(":")[0] for p in _make_variable("FUZZ_PLANTS")]
+    security = (ROOT / "docs/security.md").read_text(encoding="utf-8")
+    fuzzing = (ROOT / "docs/fuzzing.md").read_text(encoding="utf-8")
+    controls = "%s negative controls" % _NUMBER_WORDS[len(plants)]
+    assert controls in security and controls in fuzzing, controls
+    assert "%d targets" % len(targets) in security and "%d targets" % len(targets) in fuzzing
+    documented = set(re.findall(r"^\| `(\w+)` \|", fuzzing, re.M))
+    assert documented == set(targets)
+    for plant in plants:
+        assert "`%s`" % plant in fuzzing, plant
+
+
+def test_bench_quick_duration_is_said_once():
+    """`p256 bench --quick` takes the same 'about N s' in its --help and in the docs."""
+    from p256 import _cli
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
+        _cli.main(["bench", "--help"])
+    help_text = " ".join(out.getvalue().split())
+    said = set(re.findall(r"about (\d+) s", help_text))  # the option's help and the example
+    perf = (ROOT / "docs/performance.md").read_text(encoding="utf-8")
+    said_docs = set(re.findall(r"`--quick`: [^.]*?about (\d+) s", perf))
+    assert len(said) == 1 and said == said_docs, (said, said_docs)
+    assert not re.search(r"under \d+ s", help_text)
+
+
+def test_precomputed_table_sizes_are_documented():
+    """docs/precompute.md gives each window's table size in bytes, and docs/api.md the
+    same in KB; both are the tables' real size."""
+    import p256
+    table = (ROOT / "docs/precompute.md").read_text(encoding="utf-8")
+    api = (ROOT / "docs/api.md").read_text(encoding="utf-8")
+    m = re.search(r"takes ([\d, ]+?), (\d+) \(the default, 7\) or (\d+) KB per key", api)
+    assert m, "docs/api.md no longer states the table sizes"
+    api_kb = [int(x) for x in m.group(1).split(",")] + [int(m.group(2)), int(m.group(3))]
+    for w, kb in zip(range(4, 9), api_kb):
+        size = p256.PrivateKey.from_int(5).public_key.precompute(window=w)._t.nbytes
+        row = re.search(r"^\| %d(?: \(default\))? \| (\d+) KB \(([\d,]+) B\) \|" % w, table, re.M)
+        assert row, "no row for window %d in docs/precompute.md" % w
+        assert int(row.group(1)) == round(size / 1000) == kb, (w, size)
+        assert int(row.group(2).replace(",", "")) == size, (w, size)
+
+
+@pytest.mark.xfail(strict=True, reason="PublicKey.precompute's docstring (src/p256/_keys.py, "
+                   "edited on another branch) says 37 KB and 151 KB: remove this mark once fixed")
+def test_precompute_docstring_sizes():
+    import p256
+    doc = " ".join(p256.PublicKey.precompute.__doc__.split())
+    want = [round(p256.PrivateKey.from_int(5).public_key.precompute(window=w)._t.nbytes / 1000)
+            for w in range(4, 9)]
+    found = [int(x) for x in re.findall(r"(\d+) KB", doc)]
+    assert found == want, (found, want)
+
+
+SRC = ROOT / "src" / "p256"
+# mkdocstrings' cross-reference syntax, [`name`][p256.name]: help() prints it literally.
+_LINK = re.compile(r"\]\[(?:p256\.[\w.]*)?\]")
+
+
+def _docstrings(path: pathlib.Path):
+    import ast
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            doc = ast.get_docstring(node)
+            if doc:
+                yield getattr(node, "name", "<module>"), doc
+
+
+_NOT_THIS_BRANCH = pytest.mark.xfail(
+    strict=True, reason="src/p256/_keys.py is edited on another branch: remove this mark "
+    "once its docstrings use plain names and name no docs/ file")
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(p.name, marks=[_NOT_THIS_BRANCH] if p.name == "_keys.py" else [])
+    for p in sorted(SRC.glob("*.py"))])
+def test_docstrings_have_no_link_syntax(name):
+    """Docstrings are what help() shows: no mkdocstrings link syntax, plain names."""
+    for where, doc in _docstrings(SRC / name):
+        found = _LINK.search(doc)
+        assert not found, "%s: %s: link syntax %r" % (name, where, found.group())
+
+
+def _help_texts():
+    """(defining module, name, docstring) of what help() shows for the public API."""
+    import inspect
+    import p256
+    seen = set()
+    objects = [(n, getattr(p256, n)) for n in p256.__all__]
+    objects += [("p256", p256)] + [(m, getattr(p256, m)) for m in ("jws", "webauthn", "x509")]
+    for name, obj in objects:
+        members = [(name, obj)]
+        if inspect.ismodule(obj) and name != "p256":
+            members += [("%s.%s" % (name, a), getattr(obj, a)) for a in getattr(obj, "__all__", ())]
+        for mname, member in list(members):
+            if isinstance(member, type):
+                members += [("%s.%s" % (mname, a), v) for a, v in vars(member).items()
+                            if not a.startswith("_")]
+        for mname, member in members:
+            fn = member.__func__ if isinstance(member, (classmethod, staticmethod)) else member
+            fn = fn.fget if isinstance(fn, property) else fn
+            doc = getattr(fn, "__doc__", None)
+            if not isinstance(doc, str) or id(fn) in seen or isinstance(fn, (str, int)):
+                continue
+            seen.add(id(fn))
+            module = getattr(fn, "__module__", None) or getattr(fn, "__name__", "")
+            yield module, mname, doc
+
+
+_DOCS_FILE = re.compile(r"(?<![/\w])docs/[\w-]+\.md")
+
+
+def _help_problems(keys_module: bool) -> list[str]:
+    problems = []
+    for module, name, doc in _help_texts():
+        if (module == "p256._keys") != keys_module:
+            continue
+        if _DOCS_FILE.search(doc):
+            problems.append("%s names %s, which the wheel does not ship"
+                            % (name, _DOCS_FILE.search(doc).group()))
+    return problems
+
+
+def test_help_names_no_docs_file():
+    """The wheel ships no docs/: help() points to the documentation's URL instead."""
+    assert len(list(_help_texts())) > 50
+    assert _help_problems(keys_module=False) == []
+
+
+@_NOT_THIS_BRANCH
+def test_help_names_no_docs_file_keys():
+    assert _help_problems(keys_module=True) == []
+
+
+def test_link_check_can_fail():
+    assert _LINK.search("see [verify][p256.PublicKey.verify].")
+    assert _LINK.search("see [`verify`][].")
+    assert not _LINK.search("table[j][i - 1]")
+    assert _DOCS_FILE.search("see docs/api.md") and not _DOCS_FILE.search("main/docs/api.md")
+
+
+def test_project_urls():
+    """The metadata names the documentation, the source and the changelog (help(p256)
+    points to the first), all under mkdocs.yml's repo_url."""
+    tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+    urls = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["urls"]
+    assert set(urls) == {"Documentation", "Source", "Changelog"}
+    repo = re.search(r"^repo_url: (\S+)$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M).group(1)
+    assert urls["Source"] == repo
+    for name, url in urls.items():
+        assert url.startswith(repo), (name, url)
+        tail = url[len(repo):].lstrip("/")
+        if tail:
+            assert tail.startswith("blob/main/"), url
+            assert (ROOT / tail[len("blob/main/"):]).is_file(), url
+    import p256
+    assert urls["Documentation"] in p256.__doc__
+
+
+def test_every_public_name_is_in_the_api_reference():
+    """Each name of p256.__all__ is in docs/api.md's table of module contents, and the
+    type aliases have a section of their own."""
+    import p256
+    api = (ROOT / "docs/api.md").read_text(encoding="utf-8")
+    table = api.split("\n## Module contents\n", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`(?:p256\.)?(\w+)", table))
+    assert set(p256.__all__) - named == set()
+    types = api.split("\n## Types\n", 1)[1].split("\n## ", 1)[0]
+    for alias in ("Buffer", "HashName", "SigEncoding", "PrivateFormat", "JWK"):
+        assert alias in p256.__all__ and "`p256.%s`" % alias in types, alias
+
+
+def _silent_tries(source: str) -> list[int]:
+    """Lines of the try statements that show an error but pass when none is raised: a
+    handler that does not just re-raise, and neither an else that raises nor a body
+    that ends in raise or assert."""
+    import ast
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Try) or not node.handlers:
+            continue
+        if all(len(h.body) == 1 and isinstance(h.body[0], ast.Raise) for h in node.handlers):
+            continue  # the success path, its errors propagated
+        fails = any(isinstance(n, (ast.Raise, ast.Assert)) for s in node.orelse for n in ast.walk(s))
+        if not fails and not isinstance(node.body[-1], (ast.Raise, ast.Assert)):
+            lines.append(node.lineno)
+    return lines
+
+
+@pytest.mark.parametrize("path", DOC_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_error_examples_fail_without_the_error(path):
+    """An example that shows an error with try/except fails when the error stops being
+    raised (an else that raises), so the block above would notice."""
+    silent = ["%s:%d" % (path.relative_to(ROOT), line + n - 1)
+              for line, source in python_blocks(path.read_text(encoding="utf-8"))
+              for n in _silent_tries(source)]
+    assert silent == []
+
+
+def test_silent_try_check_can_fail():
+    assert _silent_tries("try:\n    f()\nexcept ValueError as e:\n    print(e)\n") == [1]
+    assert _silent_tries("try:\n    f()\nexcept ValueError:\n    pass\n"
+                         "else:\n    raise AssertionError\n") == []
+    assert _silent_tries("try:\n    f()\nexcept ValueError:\n    raise\n") == []
+
+
+def test_contributing_builds_a_harness_as_make_ctest_does():
+    """CONTRIBUTING.md's commands for one C harness use make ctest's flags and, for the
+    x86-64 assembly backend, its line of csrc/variants.txt, so they build what ctest
+    builds; and the README's development section points to the page."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    flags = " ".join(_make_variable("CTEST_FLAGS"))
+    commands = [" ".join(c.replace("\\\n", " ").split())
+                for c in re.findall(r"^cc .*?(?<!\\)$", text, re.M | re.S)]
+    assert len(commands) == 2, commands
+    for command in commands:
+        assert command.startswith("cc %s " % flags), command
+    row = next(line.split() for line in (ROOT / "csrc/variants.txt").read_text().splitlines()
+               if line.startswith("x86_64_adx "))
+    defines, sources = row[4].split(","), row[5].split(",")
+    assert all(" %s " % d in commands[1] for d in defines), commands[1]
+    assert all(" %s" % s in commands[1] for s in sources), commands[1]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "(CONTRIBUTING.md)" in readme.split("## Features")[0]

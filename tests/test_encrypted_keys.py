@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Encrypted private keys (issue 15 part 1): PKCS#8 EncryptedPrivateKeyInfo with PBES2
+"""Encrypted private keys: PKCS#8 EncryptedPrivateKeyInfo with PBES2
 (RFC 8018), read and written, against the openssl CLI and pyca/cryptography both ways;
 the core's AES on both paths against cryptography's; the errors (wrong password, bad
 padding, missing password, password for a plain key, legacy PEM, costs) each with its
@@ -330,7 +330,7 @@ def _scrypt(n: int, r: int, p: int) -> bytes:
     (_pbes2_with(_scrypt(1 << 30, 8, 1)), "scrypt parameters"),
     (_pbes2_with(_scrypt(1 << 19, 8, 1)), "at most 257 MiB"),
     (_pbes2_with(_scrypt(1 << 18, 8, 2)), "work r*p*"),
-    # the issue's cases: r so large that B = 128 r p, not V = 128 r N, is the memory
+    # r so large that B = 128 r p, not V = 128 r N, is the memory
     (_pbes2_with(_scrypt(2, 1 << 17, 16)), "at most 257 MiB"),
     (_pbes2_with(_scrypt(2, 1 << 24, 1)), "at most 257 MiB"),
     (_pbes2_with(_scrypt(2, 1 << 16, 1)), "work r*p*"),

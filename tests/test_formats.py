@@ -788,7 +788,7 @@ def test_mutations_raise_only_valueerror(case):
                 assert "does not fit" in str(exc)
 
 
-# -- issue 11 part 5: BOM, and hints that name a reader only when it would work ------------
+# -- BOM, and hints that name a reader only when it would work -----------------------------
 
 BOM = b"\xef\xbb\xbf"
 
@@ -875,3 +875,37 @@ def test_private_readers_given_another_curves_public_key_do_not_send_you_there()
             assert "use PublicKey.%s" % reader not in str(e) and "this is a public key" in str(e)
     raises("use PublicKey.from_pem(data)", p256.PrivateKey.from_pem, PK.to_pem())
     raises("use PublicKey.from_der(data)", p256.PrivateKey.from_der, PK.to_der())
+
+
+# -- the error a reader raises is public ------------------------------------------------------
+
+def _malformed_calls():
+    sk = p256.PrivateKey.from_int(7)
+    pk = sk.public_key
+    spki, pkcs8 = pk.to_der(), sk.to_der()
+    bad_sig = b"\x30\x06\x02\x01\x01\x02\x01"  # truncated
+    return [
+        ("PublicKey.from_der, trailing data", p256.PublicKey.from_der, spki + b"\x00"),
+        ("PublicKey.from_der, BER length", p256.PublicKey.from_der,
+         b"\x30\x81" + spki[1:2] + spki[2:]),
+        ("PrivateKey.from_der, truncated", p256.PrivateKey.from_der, pkcs8[:-1]),
+        ("PrivateKey.from_pem, bad DER", p256.PrivateKey.from_pem,
+         "-----BEGIN PRIVATE KEY-----\n%s\n-----END PRIVATE KEY-----\n"
+         % base64.b64encode(pkcs8[:-3]).decode()),
+        ("normalize_s, malformed DER", p256.normalize_s, bad_sig),
+        ("recover, malformed DER", lambda s: p256.PublicKey.recover(
+            s, b"\x00" * 32, 0, encoding="der"), bad_sig),
+        ("x509.parse, not a certificate", p256.x509.parse, spki),
+    ]
+
+
+@pytest.mark.parametrize("what,fn,data", _malformed_calls(), ids=[c[0] for c in _malformed_calls()])
+def test_malformed_der_raises_a_public_error(what, fn, data):
+    """A traceback names the error class: malformed DER is a ValueError of a public name
+    (docs/api.md), never a class of a private module such as p256._der."""
+    with pytest.raises(ValueError) as info:
+        fn(data)
+    cls = info.type
+    assert cls is ValueError or not cls.__module__.startswith("p256._"), "%s raised %s.%s" % (
+        what, cls.__module__, cls.__qualname__)
+    assert "malformed" in str(info.value) or "DER" in str(info.value), str(info.value)

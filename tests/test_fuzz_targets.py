@@ -103,7 +103,7 @@ DIFFERENCE_WITNESSES = {
     "E3-pem-one-block": ("pub_pem", gen_py_fuzz_corpus.pem("EC PARAMETERS", OID_P256) + PK.to_pem()),
 }
 
-# COSE_Key, JWS and X.509 (issue 15): inputs from the seeds' own builders.
+# COSE_Key, JWS and X.509: inputs from the seeds' own builders.
 _COSE = SEEDS["cose_key"]["webauthn-0"]
 _D1 = gen_py_fuzz_corpus.INTEGRATION_D[0]
 _CA = SEEDS["x509_cert"]["ca-sha256"]
@@ -324,7 +324,7 @@ def test_runner_fuzzes_and_catches_a_planted_bug(tmp_path):
     assert _run(["pub_bytes", str(crash[0])]).returncode == 0  # sound p256: no finding
 
 
-# -- the issue-15 targets catch a broken p256 (negative controls) -------------------------
+# -- the COSE, JWS and X.509 targets catch a broken p256 (negative controls) --------------
 
 
 def test_cose_target_catches_a_lenient_reader(monkeypatch):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Precomputed public keys (issue 14): pk.precompute() must change nothing but speed.
+"""Precomputed public keys: pk.precompute() must change nothing but speed.
 
 Every secp256r1 ECDSA Wycheproof file through a precomputed key (verify, verify_digest,
 low_s, verify_many) gives the verdicts of a plain key; 10^4 random differential cases

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 15 part 7: a batch verified by other processes (concurrent.futures and a local
+"""A batch verified by other processes (concurrent.futures and a local
 Dask cluster), PublicKeys shipped pickled, gives exactly verify_many's results
 (docs/scale-out.md)."""
 

@@ -67,7 +67,7 @@ def test_package_and_sample_are_strict_clean():
 def test_negative_twin_reports_exactly_the_tagged_lines():
     tags = _tags(TWIN)
     lines = TWIN.read_text().splitlines()
-    # The twin keeps the calls the issue names; each of them is tagged.
+    # The twin keeps the classic wrong calls (text for bytes, unknown names); each is tagged.
     for needle in ('sk.sign("text")', 'hash="md5"', 'encoding="pem"', 'deterministic="yes"'):
         tagged = [n for n, text in enumerate(lines, 1) if needle in text and _TAG.search(text)]
         assert tagged, f"usage_bad.py has no tagged line with {needle}"

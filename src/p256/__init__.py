@@ -3,7 +3,10 @@
 
 Keys, ECDSA (DER and raw r||s; hedged or RFC 6979 nonces), ECDH and SEC1 points on a
 native constant-time core. ``p256.reference`` is a slow pure-Python implementation of
-the NIST curves, kept as a baseline and test oracle. docs/api.md is the reference.
+the NIST curves, kept as a baseline and test oracle.
+
+Documentation (every function, argument, result and error):
+https://github.com/p256/p256/blob/main/docs/index.md
 """
 
 from __future__ import annotations

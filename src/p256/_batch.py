@@ -40,14 +40,14 @@ def verify_many(items: Iterable[Tuple[PublicKey, Buffer, Buffer]], *, hash: Hash
     returns: False for every invalid or malformed signature. The items are taken in
     chunks of a few thousand under the GIL; each chunk is then hashed and verified in the
     native core with the GIL released, on `threads` threads that share it, with the
-    batch engine (see [batch_backend][p256.batch_backend]: eight signatures at once where
+    batch engine (see ``p256.batch_backend()``: eight signatures at once where
     the CPU has AVX-512 IFMA). So any iterable, a generator of millions of items too,
     runs in constant memory besides the returned list.
 
     Args:
         items: Any iterable of ``(PublicKey, signature, message)`` triples.
         hash: The message hash, for all items (as for
-            [PublicKey.verify][p256.PublicKey.verify]).
+            ``PublicKey.verify``).
         encoding: "der" or "raw", for all items.
         threads: How many threads (this one included); None: ``os.cpu_count()``. Small
             batches use fewer.
@@ -73,7 +73,7 @@ def verify_many(items: Iterable[Tuple[PublicKey, Buffer, Buffer]], *, hash: Hash
 def p256verify_many(inputs: Iterable[Buffer], *, threads: Optional[int] = None) -> List[bytes]:
     """EIP-7951 P256VERIFY on many inputs at once: ``[p256verify(x) for x in inputs]``.
 
-    Each answer is exactly what [p256verify][p256.p256verify] returns for that input
+    Each answer is exactly what ``p256verify`` returns for that input
     (b"" for an input that is not 160 bytes, among every other failure); the work runs
     as verify_many's does: in chunks (constant memory for any iterable), with the GIL
     released, on the batch engine, on `threads` threads.

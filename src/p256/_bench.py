@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""``p256 bench``: the seed's benchmark table, and p256 beside the other Python libraries.
+"""``p256 bench``: p256 against the pure-Python reference in the layout of Go's benchmark
+table for its optimized P-256, and p256 beside the other Python libraries.
 
-Table 1 follows the seed (Go's ``benchstat`` old/new for the optimized P-256): the generic
+Table 1 follows that table (Go's ``benchstat`` old/new for the optimized P-256): the generic
 pure-Python ``p256.reference`` is the "old" column, p256's native core the "new" one; rows
 SignP256, VerifyP256, KeyGeneration, BaseMultP256, ScalarMultP256, ECDHP256 and the
 generic rows SignP384 and BaseMult (P-224), which p256 does not implement (reference
-only, as in the seed, where those rows stayed the generic code in both columns).
+only, as in Go's table, where those rows stayed the generic code in both columns).
 Columns: time/op and its delta, alloc/op (bytes) and allocs/op (blocks).
 
 Table 2 puts p256 beside pyca/cryptography, python-ecdsa and pycryptodome, when they are
@@ -249,7 +250,7 @@ def _scalar(rng: random.Random, c: Any) -> int:
 
 
 def table1_rows() -> List[Row]:
-    """The seed's rows. Reference and p256 work on the same keys and inputs; the outputs
+    """Table 1's rows (Go's benchmark names). Reference and p256 work on the same keys and inputs; the outputs
     are checked to agree once before anything is timed."""
     rng = random.Random(0x5eed)  # fixed inputs: reproducible counts; not for secrets
     P224, P256, P384 = ref.P224, ref.P256, ref.P384
@@ -640,7 +641,7 @@ reference = p256.reference (generic pure Python, variable time); p256 = the nati
 delta = (p256 - reference) / reference, as benchstat prints it. alloc/op = bytes and
 allocs/op = blocks requested from Python's allocators per operation, freed ones included
 (Go's meaning; counted by p256._allocstat, an empty loop's count subtracted).
-— : p256 implements P-256 only. In the seed, SignP384 and BaseMult (P-224) were the
+— : p256 implements P-256 only. In Go's table, SignP384 and BaseMult (P-224) were the
 generic code in both columns (left as they were); here only the reference figure exists."""
 
 TABLE2_NOTES = """\
@@ -724,7 +725,7 @@ def run(settings: Settings, with_peers: bool = True, out: TextIO = sys.stdout,
         env["python"], env["cpu"], cpu_id, env["cpu_count"], env["machine"]))
     w("medians of %d interleaved repeats of ~%g ms per implementation\n\n" % (
         settings.repeats, settings.min_time * 1e3))
-    w("Table 1: generic reference (old) vs p256 (new), as the seed's benchstat\n\n")
+    w("Table 1: generic reference (old) vs p256 (new), as Go's benchstat\n\n")
     w(render_table1(results1) + "\n\n" + TABLE1_NOTES + "\n")
     if env["alloc_counter"] is None:
         w("No alloc columns: this build lacks p256._allocstat (csrc/allocstat.c).\n")

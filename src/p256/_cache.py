@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""PublicKeyCache: a bounded LRU of precomputed public keys (docs/precompute.md)."""
+"""PublicKeyCache: a bounded LRU of precomputed public keys."""
 
 from __future__ import annotations
 

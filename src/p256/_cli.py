@@ -35,7 +35,7 @@ def _cmd_bench(sub: _Subparsers) -> None:
         help="benchmark p256 against the pure-Python reference and installed peers",
         formatter_class=_Formatter,
         description=(
-            "Table 1 (the seed's table): the generic pure-Python reference against p256,\n"
+            "Table 1 (Go's benchstat layout): the generic pure-Python reference against p256,\n"
             "time/op with the delta in %, then alloc/op (bytes) and allocs/op (blocks).\n"
             "Table 2: p256 beside pyca/cryptography, python-ecdsa and pycryptodome, when\n"
             "installed, with ratios peer time / p256 time.\n"
@@ -43,11 +43,11 @@ def _cmd_bench(sub: _Subparsers) -> None:
         epilog=(
             "examples:\n"
             "  p256 bench                    # full run, about a minute\n"
-            "  p256 bench --quick            # under 20 s, fewer and shorter repeats\n"
+            "  p256 bench --quick            # about 12 s, fewer and shorter repeats\n"
             "  p256 bench --json out.json    # also write the raw figures"),
     )
     p.add_argument("--quick", action="store_true",
-                   help="7 repeats of ~30 ms per implementation (about 10 s in all)")
+                   help="7 repeats of ~30 ms per implementation (about 12 s in all)")
     p.add_argument("--json", metavar="FILE",
                    help="write the raw figures (medians, min, max, repeats, iterations, "
                         "allocations, versions, CPU) as JSON to FILE ('-' for stdout)")

@@ -59,9 +59,30 @@ def flag_error(what: str, value: object) -> NoReturn:
     raise TypeError("%s must be True or False, not %s" % (what, type(value).__name__))
 
 
+# The arguments that are text to be signed: a str there wants encoding. Every other
+# bytes argument (a signature, a digest, DER, WebAuthn's fields) is binary, and a str
+# there is most likely its hex or base64 form, which wants decoding instead.
+_TEXT_ARGUMENTS = frozenset(("msg", "payload"))
+# WebAuthn's response fields arrive in base64url.
+_BASE64URL_ARGUMENTS = frozenset(("authenticator_data", "authenticator data", "client_data_json",
+                                  "signature", "challenge"))
+
+
+def text_hint(what: str, value: object) -> str:
+    """The hint for a str passed where the argument `what` takes bytes ("" otherwise)."""
+    if not isinstance(value, str):
+        return ""
+    if what in _TEXT_ARGUMENTS:
+        return " (encode text first, e.g. %s.encode())" % what
+    if what in _BASE64URL_ARGUMENTS:
+        return " (%s is binary: decode it from base64url first)" % what
+    return (" (%s is binary: decode its text form first, e.g. bytes.fromhex(s) or "
+            "base64.b64decode(s))" % what)
+
+
 def buffer_error(what: str, value: object) -> TypeError:
     """The TypeError for a non-bytes argument, naming it and what came."""
-    hint = " (encode text first, e.g. msg.encode())" if isinstance(value, str) else ""
+    hint = text_hint(what, value)
     return TypeError("%s must be bytes-like (bytes, bytearray, memoryview), not %s%s"
                      % (what, type(value).__name__, hint))
 

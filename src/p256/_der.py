@@ -23,8 +23,8 @@ Everything is strict DER, nothing BER, and the work is linear in the input:
   end-of-contents never), SET OF in order, at most MAX_NESTING levels;
 - every structure is read to its exact end: no trailing or missing data.
 
-Errors are :class:`DerError`, a ``ValueError`` whose message says what is malformed
-and where. Nothing here is constant time: it parses structure (tags and lengths, which
+Errors are plain ``ValueError`` (what the API documents, and what a traceback shows:
+no private class), whose message says what is malformed and where. Nothing here is constant time: it parses structure (tags and lengths, which
 are public); secret bytes are only sliced, never branched on.
 """
 
@@ -33,7 +33,6 @@ from __future__ import annotations
 from typing import Dict, Iterable, List, Optional, Tuple
 
 __all__ = [
-    "DerError",
     "Reader",
     "oid_to_str",
     "oid_from_str",
@@ -122,10 +121,6 @@ def form_problem(tag: int) -> Optional[str]:
     return None
 
 
-class DerError(ValueError):
-    """Malformed DER (a ValueError)."""
-
-
 class Reader:
     """Reads the TLVs of buf[pos:end] in order.
 
@@ -141,8 +136,8 @@ class Reader:
         self.end = len(buf) if end < 0 else end
         self.what = what
 
-    def error(self, problem: str) -> DerError:
-        return DerError("malformed %s: %s" % (self.what, problem))
+    def error(self, problem: str) -> ValueError:
+        return ValueError("malformed %s: %s" % (self.what, problem))
 
     def at_end(self) -> bool:
         return self.pos >= self.end

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Dict, Optional, Tuple
 
-from . import _core, _der
+from . import _core
 from ._common import ENCODINGS, Buffer, N, SigEncoding, as_bytes, lookup
 
 #: The largest s of a low-s signature: floor(n/2) (n is odd).
@@ -66,7 +66,7 @@ def decode(sig: object, raw: bool) -> Tuple[int, int]:
     if got in (R_RANGE, S_RANGE):
         raise ValueError("invalid signature: %s is not in [1, n-1]" % ("r" if got == R_RANGE else "s"))
     hint = '; a raw r||s signature? encoding="raw"' if len(b) == 64 else ""
-    raise _der.DerError("malformed DER signature: %s%s" % (DER_PROBLEMS[got], hint))
+    raise ValueError("malformed DER signature: %s%s" % (DER_PROBLEMS[got], hint))
 
 
 def encode(r: int, s: int, raw: bool) -> bytes:

@@ -34,17 +34,17 @@ says which keys to trust. Choosing the key (``key_or_jwks``):
 
 A JWK used to verify must be fit for it: ``use`` if present is "sig", ``alg`` if
 present is "ES256", ``key_ops`` if present contains "verify" (RFC 7517 4.2-4.4).
-
-This module imports ``p256._keys`` at module level; ``_keys`` never imports it (the
-one method that shares code with it, ``PublicKey.jwk_thumbprint``, goes through the
-bytes-level ``p256._jose``), so there is no cycle.
 """
+# This module imports _keys at module level; _keys never imports it (the one method that
+# shares code with it, PublicKey.jwk_thumbprint, goes through the bytes-level _jose), so
+# there is no cycle.
 
 from __future__ import annotations
 
 from collections.abc import Mapping as _Mapping
 from typing import Any, Dict, List, Mapping, Optional, Union
 
+from ._common import Buffer, text_hint
 from ._jose import b64url_decode, b64url_encode, parse_json_object
 from ._keys import PrivateKey, PublicKey
 
@@ -64,12 +64,12 @@ def _as_bytes(data: object, what: str) -> bytes:
         return data
     if isinstance(data, (bytearray, memoryview)):
         return bytes(data)
-    hint = " (encode text first, e.g. payload.encode())" if isinstance(data, str) else ""
+    hint = text_hint(what, data)
     raise TypeError("%s must be bytes, bytearray or memoryview, not %s%s"
                     % (what, type(data).__name__, hint))
 
 
-def sign(payload: bytes, key: PrivateKey, header: Optional[Mapping[str, Any]] = None) -> str:
+def sign(payload: Buffer, key: PrivateKey, header: Optional[Mapping[str, Any]] = None) -> str:
     """A JWS ES256 compact serialization of ``payload``, signed with ``key``.
 
     The protected header is ``{"alg": "ES256"}`` followed by the members of ``header``

@@ -30,9 +30,8 @@ id and user handle; storing the count; its policy on backup state and extensions
 :func:`verify_assertion_signature` checks the signature alone (7.2's signature step),
 for callers that make every other check themselves; its name says that it is not the
 whole verification.
-
-This module imports ``p256._keys`` at module level; ``_keys`` never imports it.
 """
+# This module imports _keys at module level; _keys never imports it.
 
 from __future__ import annotations
 
@@ -40,7 +39,7 @@ import hashlib
 import hmac
 from typing import Any, Collection, Dict, NamedTuple, Union
 
-from ._common import as_bytes
+from ._common import Buffer, as_bytes
 from ._jose import b64url_encode, parse_json_object
 from ._keys import PublicKey
 
@@ -99,7 +98,7 @@ class AuthenticatorData(NamedTuple):
         return bool(self.flags & FLAG_UV)
 
 
-def parse_authenticator_data(data: bytes) -> AuthenticatorData:
+def parse_authenticator_data(data: Buffer) -> AuthenticatorData:
     """The fixed fields of authenticator data.
 
     Args:
@@ -119,8 +118,8 @@ def parse_authenticator_data(data: bytes) -> AuthenticatorData:
     return AuthenticatorData(raw[:32], raw[32], int.from_bytes(raw[33:37], "big"), raw[37:])
 
 
-def verify_assertion_signature(public_key: PublicKey, authenticator_data: bytes,
-                               client_data_json: bytes, signature: bytes) -> bool:
+def verify_assertion_signature(public_key: PublicKey, authenticator_data: Buffer,
+                               client_data_json: Buffer, signature: Buffer) -> bool:
     """Whether ``signature`` is the credential's ES256 signature of this assertion: the
     signature step of WebAuthn 7.2 and nothing else.
 
@@ -174,9 +173,9 @@ def _member(client_data: Dict[str, Any], name: str) -> str:
     return value
 
 
-def verify_assertion(public_key: PublicKey, authenticator_data: bytes, client_data_json: bytes,
-                     signature: bytes, *, rp_id: str, origin: Union[str, Collection[str]],
-                     challenge: bytes, require_user_verification: bool, sign_count: int,
+def verify_assertion(public_key: PublicKey, authenticator_data: Buffer, client_data_json: Buffer,
+                     signature: Buffer, *, rp_id: str, origin: Union[str, Collection[str]],
+                     challenge: Buffer, require_user_verification: bool, sign_count: int,
                      top_origin: Union[str, Collection[str], None] = None) -> int:
     """Verify a WebAuthn assertion as a relying party (WebAuthn 7.2) and return the new
     signature count.

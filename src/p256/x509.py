@@ -6,13 +6,12 @@ No chain building, no validity dates, names, extensions or policy:
 TBSCertificate?", which is one step of path validation (RFC 5280 section 6), not all
 of it. Use a full X.509 library (pyca/cryptography's verification API, OpenSSL) to
 decide whether to trust a certificate. ``PublicKey.from_certificate`` reads the
-subject's key; ``parse`` returns the parts both use. What is accepted (strict DER,
-the RFC 5280 4.1 structure, ecdsa-with-SHA256/384/512) is described in p256._x509
-and docs/integrations.md.
-
-The parsing is in the bytes-level ``p256._x509`` (which ``_keys`` imports); this
-module imports ``_keys`` and nothing imports it back, so there is no cycle.
+subject's key; ``parse`` returns the parts both use. What is accepted: strict DER,
+the RFC 5280 4.1 structure, ecdsa-with-SHA256/384/512 (the documentation's page
+"COSE, WebAuthn, JWS, X.509" has the details).
 """
+# The parsing is in the bytes-level _x509 (which _keys imports); this module imports
+# _keys and nothing imports it back, so there is no cycle.
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_precompute.c: the per-key tables of modules/pubtable (issue 14). Every entry of tables
+ * test_precompute.c: the per-key tables of modules/pubtable. Every entry of tables
  * of each window size against the constant-time k*P; 10^5 differential cases of the
  * two-comb u1*G + u2*Q and of ECDSA verification against the wNAF path (random,
  * tampered, x(R) = r + n, u1*G = +-u2*Q, edge keys and scalars); the byte-level API's

@@ -1492,7 +1492,7 @@ if _PLANT:
 
 
 # ---------------------------------------------------------------------------------------
-# COSE_Key, JWS ES256, X.509 (issue 15): cbor2, PyJWT and cryptography as the oracles
+# COSE_Key, JWS ES256, X.509: cbor2, PyJWT and cryptography as the oracles
 # ---------------------------------------------------------------------------------------
 
 import cbor2  # noqa: E402

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""A typed program using the whole public API (API.md v2) as a user would.
+"""A typed program using the whole public API (the API contract) as a user would.
 
 tests/test_typing.py runs mypy --strict on it (it must be clean) and runs it (it must
 work): assert_type pins each result to its precise type, so an annotation that slips to
@@ -8,6 +8,7 @@ Any or to a wider type fails the check. Its negative twin is usage_bad.py.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 from typing import TYPE_CHECKING, Iterable, List, Literal, Optional, Tuple
 
@@ -191,7 +192,7 @@ def low_level(sk: PrivateKey, pk: PublicKey) -> None:
 
 
 def recovery(sk: PrivateKey, pk: PublicKey) -> None:
-    """Key recovery, low-s and the cryptography bridges (issue 15)."""
+    """Key recovery, low-s and the cryptography bridges."""
     sig, rid = sk.sign_recoverable(b"r", deterministic=True, low_s=True)
     assert_type(sig, bytes)
     assert_type(rid, int)
@@ -246,6 +247,40 @@ def reference(sk: PrivateKey, pk: PublicKey) -> None:
         assert curve.is_on_curve(curve.gx, curve.gy)
 
 
+def integrations(sk: PrivateKey, pk: PublicKey) -> None:
+    # JWS and WebAuthn take any bytes-like argument, as the keys' methods do.
+    token = p256.jws.sign(bytearray(b'{"sub":"a"}'), sk, {"kid": "k1"})
+    assert_type(token, str)
+    assert p256.jws.verify(token, pk) == b'{"sub":"a"}'
+    rp_hash = hashlib.sha256(b"example.com").digest()
+    auth = bytearray(rp_hash + b"\x01" + (1).to_bytes(4, "big"))  # UP set, signCount 1
+    fields = p256.webauthn.parse_authenticator_data(memoryview(auth))
+    assert_type(fields, p256.webauthn.AuthenticatorData)
+    challenge = bytearray(b"challenge issued")
+    client = ('{"type":"webauthn.get","challenge":"%s","origin":"https://example.com"}'
+              % base64.urlsafe_b64encode(challenge).rstrip(b"=").decode()).encode()
+    sig = bytearray(sk.sign(bytes(auth) + hashlib.sha256(client).digest()))
+    assert p256.webauthn.verify_assertion_signature(pk, auth, memoryview(client), sig)
+    count = p256.webauthn.verify_assertion(
+        pk, auth, bytearray(client), sig, rp_id="example.com", origin="https://example.com",
+        challenge=challenge, require_user_verification=False, sign_count=0)
+    assert_type(count, int)
+    assert count == 1
+
+
+def type_aliases(sk: PrivateKey, pk: PublicKey) -> None:
+    # The public aliases annotate variables that are passed on (docs/api.md, Types).
+    name: p256.HashName = "sha384"
+    encoding: p256.SigEncoding = "raw"
+    data: p256.Buffer = bytearray(b"m")
+    sig = sk.sign(data, hash=name, encoding=encoding)
+    assert pk.verify(sig, data, hash=name, encoding=encoding)
+    form: p256.PrivateFormat = "pkcs8"
+    assert PrivateKey.from_der(sk.to_der(format=form)).to_bytes() == sk.to_bytes()
+    jwk: p256.JWK = pk.to_jwk()
+    assert PublicKey.from_jwk(jwk) == pk
+
+
 def main() -> None:
     sk, pk = keys()
     ecdsa(sk, pk)
@@ -256,6 +291,8 @@ def main() -> None:
     low_level(sk, pk)
     recovery(sk, pk)
     reference(sk, pk)
+    integrations(sk, pk)
+    type_aliases(sk, pk)
 
 
 if __name__ == "__main__":

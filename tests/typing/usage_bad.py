@@ -22,6 +22,10 @@ def needs_private(sk: PrivateKey) -> bytes:
 def bad(sk: PrivateKey, pk: PublicKey) -> None:
     sig = sk.sign(b"m")
     digest = hashlib.sha256(b"m").digest()
+    # JWS and WebAuthn: bytes-like, not text.
+    p256.jws.sign("text", sk)  # E: arg-type
+    p256.webauthn.parse_authenticator_data("00" * 37)  # E: arg-type
+    name: p256.HashName = "md5"  # E: assignment
     # Keys.
     PrivateKey.from_bytes("00" * 32)  # E: arg-type
     PrivateKey.from_int(b"\x01" * 32)  # E: arg-type

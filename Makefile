@@ -18,7 +18,7 @@ CORE_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo cc)
 # so the properties hold for what users' pip builds with, not only for our choice.
 CCS     ?= $(sort $(CORE_CC) $(shell for c in gcc clang; do command -v $$c >/dev/null 2>&1 && echo $$c; done))
 
-.PHONY: test pytest pytest-portable venv ctest ctime fuzz bench bench-c install clean asan \
+.PHONY: test ci check check-c check-py pytest pytest-portable venv ctest ctime fuzz bench bench-c install clean asan \
         ctest-ifma-plant ctest-ifma-asan ctest-asan bench-batch ctest-module-plants ctest-variants
 
 bootstrap-%:
@@ -52,10 +52,15 @@ install: $(STAMP)
 # natively here, and its aarch64 build runs the C harnesses under qemu (test-arm64).
 # make test-arm64-python alone runs both.
 # The background lane takes the long single-core parts that share nothing with .venv
-# (asan has its own venv; test-arm64-python only downloads with .venv's pip); ctime runs
-# in the first lane, which keeps the two lanes about as long (about 30 min each here).
-TEST_PARTS    ?= ctest ctime timing pytest pytest-portable fuzz fuzz-smoke typecheck docs pythons package
-TEST_PARTS_BG ?= asan test-arm64-python test-arm64
+# (asan has its own venv; test-arm64-python only downloads with .venv's pip; ctime and
+# test-arm64 build their own binaries), so that the two lanes are about as long.
+# make test is every deterministic part; make ci (what .ci/run runs) adds the time-boxed
+# fuzz campaigns (CI_PARTS, CI_PARTS_BG; their budgets are FUZZ_SECONDS, FUZZ_RUNS,
+# FUZZ_PLANT_SECONDS, so a faster machine can run longer ones).
+TEST_PARTS    ?= ctest pytest pytest-portable timing typecheck docs pythons package
+TEST_PARTS_BG ?= ctime asan test-arm64 test-arm64-python
+CI_PARTS      ?= fuzz-smoke
+CI_PARTS_BG   ?= fuzz
 TEST_ARM64_PY_BACKENDS ?= asm
 # ... and on the files that reach the binding and the core through every entry point,
 # with the EIP-7951 vectors (~1,300 tests: under the emulator a test costs ~0.15 s, and
@@ -64,8 +69,13 @@ TEST_ARM64_PY_BACKENDS ?= asm
 TEST_ARM64_PY_TESTS ?= tests/test_selftest.py tests/test_api.py tests/test_backend.py \
     tests/test_batch.py tests/test_p256verify.py
 
+TEST_ENV = MAKE="$(MAKE)" ARM64_PY_BACKENDS="$(TEST_ARM64_PY_BACKENDS)" ARM64_PY_TESTS="$(TEST_ARM64_PY_TESTS)"
+
 test:
-	@MAKE="$(MAKE)" ARM64_PY_BACKENDS="$(TEST_ARM64_PY_BACKENDS)" ARM64_PY_TESTS="$(TEST_ARM64_PY_TESTS)" tools/make_test.sh --bg "$(TEST_PARTS_BG)" $(TEST_PARTS)
+	@$(TEST_ENV) tools/make_test.sh --bg "$(TEST_PARTS_BG)" $(TEST_PARTS)
+
+ci:
+	@$(TEST_ENV) tools/make_test.sh --bg "$(TEST_PARTS_BG) $(CI_PARTS_BG)" $(TEST_PARTS) $(CI_PARTS)
 
 # pytest runs once per field backend: the default (the fastest this CPU runs) and, when
 # that is an assembly backend, again with P256_BACKEND=portable; the second run leaves
@@ -760,3 +770,58 @@ package: $(DEV_STAMP)
 clean: clean-package
 clean-package:
 	rm -rf .nox
+
+# ---- make check: the quick loop ------------------------------------------------------
+# After an edit, minutes: one compiler (CORE_CC), the native backend and the portable one,
+# every C harness at a small iteration count (rebuilt only when its file or the core
+# changed: each binary is a file target), ruff, mypy, and the quick pytest set
+# (tests/quick.txt, less the CLI's) against an editable install in .venv-check (meson-python rebuilds only
+# what changed, at import; a Python edit needs no rebuild at all). make test is the whole
+# check. One harness: make check-c CHECK_HARNESSES=test_hash; one test file:
+# .venv-check/bin/python -m pytest tests/test_formats.py.
+CHECK_VENV   := .venv-check
+CHECK_PY     := $(CHECK_VENV)/bin/python
+CHECK_STAMP  := $(CHECK_VENV)/.p256-editable
+CHECK_BIN    := tests/c/bin/check
+CHECK_VARIANTS := $(sort portable $(lastword $(RUN_VARIANTS)))
+CHECK_HARNESSES ?= $(basename $(notdir $(CTESTS)))
+CHECK_ROUNDS := POINT_ASM_ROUNDS=100 SCALAR_ASM_ROUNDS=200 SCALAR_INV_ROUNDS=20 \
+    BATCH_IFMA_ROUNDS=2 IFMA_EMU_ROUNDS=1000
+CORE_DEPS    := $(wildcard csrc/*.h csrc/*.c csrc/modules/*/*.h csrc/asm/*.S tests/c/*.h)
+BUILD_REQ     = $(shell sed -n 's/^requires = \[\(.*\)\]/\1/p' pyproject.toml)
+CHECK_BINS   := $(foreach v,$(CHECK_VARIANTS),$(foreach h,$(CHECK_HARNESSES),$(CHECK_BIN)/$(h)-$(v)))
+
+# The C and the Python halves in parallel (two jobs); the command line's tests (90 s of
+# subprocess start-ups) are left to make test.
+CHECK_PYTESTS ?= $(filter-out tests/test_cli.py,$(QUICK_TESTS))
+check:
+	@$(MAKE) --no-print-directory -j2 check-c check-py
+
+$(CHECK_STAMP): pyproject.toml meson.build | bootstrap-pytest
+	test -x $(CHECK_PY) || { $(PYTHON) -m venv $(CHECK_VENV) && $(CHECK_PY) -m pip install -q --upgrade pip; }
+	$(CHECK_PY) -m pip install -q $(BUILD_REQ) ninja
+	CC=$(CORE_CC) $(CHECK_PY) -m pip install -q --no-build-isolation -e '.[test,typing,lint]'
+	touch $@
+
+check-py: $(CHECK_STAMP)
+	$(CHECK_VENV)/bin/ruff check --no-cache .
+	$(CHECK_PY) -m mypy
+	$(CHECK_PY) -m pytest -q -p no:cacheprovider $(CHECK_PYTESTS)
+
+# $(CHECK_BIN)/HARNESS-VARIANT from tests/c/HARNESS.c
+define CHECK_RULE
+$(CHECK_BIN)/%-$(1): tests/c/%.c $(CORE_DEPS) | bootstrap-ctest
+	@mkdir -p $(CHECK_BIN)
+	$(CORE_CC) $(CTEST_FLAGS) -Itests/c -o $$@ $$< $(VFLAGS_$(1))
+endef
+$(foreach v,$(CHECK_VARIANTS),$(eval $(call CHECK_RULE,$(v))))
+
+# and the IFMA engine on the emulation of its intrinsics, which runs on every CPU
+CHECK_BINS += $(CHECK_BIN)/test_batch_ifma-emulated
+$(CHECK_BIN)/test_batch_ifma-emulated: tests/c/test_batch_ifma.c $(CORE_DEPS) | bootstrap-ctest
+	@mkdir -p $(CHECK_BIN)
+	$(CORE_CC) $(CTEST_FLAGS) -DP256_IFMA_EMULATE -o $@ $<
+
+check-c: $(CHECK_BINS)
+	@set -e; for b in $(CHECK_BINS); do $(CHECK_ROUNDS) $$b > $$b.log 2>&1 || { cat $$b.log; \
+	    echo "check-c: FAILED: $$b"; exit 1; }; echo "check-c: $$(tail -n 1 $$b.log)"; done

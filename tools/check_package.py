@@ -44,7 +44,7 @@ WHEEL_ALLOWED = [
     r"p256/py\.typed",
     rf"p256/_core{_EXT}",
     rf"p256/_allocstat{_EXT}",
-    rf"p256-[^/]+\.dist-info/(METADATA|WHEEL|RECORD|entry_points\.txt|licenses/[^/]+|LICENSE[^/]*)",
+    r"p256-[^/]+\.dist-info/(METADATA|WHEEL|RECORD|entry_points\.txt|licenses/[^/]+|LICENSE[^/]*)",
 ]
 # In the sdist: compiled or generated files, caches, venvs, build trees, VCS data.
 SDIST_JUNK = [

@@ -4,7 +4,7 @@
  * main_impl.h after the layers). It owns every per-item decision of a batch: the
  * signature's decoding (the one parser, p256_sig_parse's), the message's hash, a
  * precomputed key's table or not, and which engine verifies the rest: the 8-lane AVX-512
- * IFMA engine (csrc/batch_ifma.h) where it runs, else the loop of the core's verification
+ * IFMA engine (ifma.h, ifma_impl.h) where it runs, else the loop of the core's verification
  * on decoded points. Its API functions are p256_batch_verify_vartime and the engines'
  * p256_verify_batch_vartime (p256.h). Public data only: variable time.
  * Harness: tests/c/test_batch.c (and tests/c/test_batch_ifma.c for the engine).

@@ -5,7 +5,7 @@
 
 #include "batch.h"
 #include "../../ecdsa_impl.h"
-#include "../../batch_ifma_impl.h"
+#include "ifma_impl.h"
 
 /* The chosen engine: the IFMA engine, or the loop of the core's verification. */
 P256_FN int p256_batch_engine_run_vartime(uint8_t *results, const p256_verify_item *items,

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * batch_ifma_impl.h: the 8-lane AVX-512 IFMA verification engine of batch_ifma.h.
+ * modules/batch/ifma_impl.h: the 8-lane AVX-512 IFMA verification engine of ifma.h.
  * Technique: radix-2^52 Montgomery arithmetic on vpmadd52luq/huq as in Gueron and
  * Krasnov, "Accelerating big integer arithmetic using Intel IFMA extensions" (ARITH
  * 2016) and Drucker and Gueron, eprint 2018/335 (multi-buffer ECDSA/P-256); point
  * formulas from the Explicit-Formulas Database (dbl-2001-b, add-1998-cmo-2, madd).
  */
-#ifndef P256_BATCH_IFMA_IMPL_H
-#define P256_BATCH_IFMA_IMPL_H
+#ifndef P256_MODULE_BATCH_IFMA_IMPL_H
+#define P256_MODULE_BATCH_IFMA_IMPL_H
 
-#include "batch_ifma.h"
-#include "cpu.h"
-#include "ecdsa_impl.h"
+#include "ifma.h"
+#include "../../cpu.h"
+#include "../../ecdsa_impl.h"
 
 #if defined(P256_HAVE_IFMA)
 
@@ -661,4 +661,4 @@ P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_
 #endif
 }
 
-#endif /* P256_BATCH_IFMA_IMPL_H */
+#endif /* P256_MODULE_BATCH_IFMA_IMPL_H */

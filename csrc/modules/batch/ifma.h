@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * batch_ifma.h: the 8-lane AVX-512 IFMA engine behind p256_verify_batch_vartime (p256.h).
- * Eight independent ECDSA verifications run in lockstep, one per 64-bit lane of a zmm
- * register. Public data only: everything here is variable time, but every table index is
- * masked into its table whatever the input.
+ * modules/batch/ifma.h: the 8-lane AVX-512 IFMA engine of the batch module, behind
+ * p256_verify_batch_vartime (p256.h). Eight independent ECDSA verifications run in
+ * lockstep, one per 64-bit lane of a zmm register. Public data only: everything here is
+ * variable time, but every table index is masked into its table whatever the input.
  *
  * Built on x86-64 with GCC or clang (P256_HAVE_IFMA); the functions carry target
  * attributes, so the rest of the build stays baseline and the engine is only entered
@@ -11,7 +11,7 @@
  * -DP256_NO_IFMA leaves the engine out on any platform.
  *
  * -DP256_IFMA_EMULATE (the C harnesses and `make ctime` only) builds the same engine on
- * any CPU against batch_ifma_emu.h, a portable emulation of its intrinsics: no target
+ * any CPU against ifma_emu.h, a portable emulation of its intrinsics: no target
  * attributes, no CPU check (p256_ifma_available() is 1), and the engine's name says
  * "emulated". The extension's objects (-DP256_VARIANT) refuse it.
  *
@@ -28,19 +28,19 @@
  * lanes the output is wrong and the caller must not use it (the engine hands those
  * items to the scalar core).
  */
-#ifndef P256_BATCH_IFMA_H
-#define P256_BATCH_IFMA_H
+#ifndef P256_MODULE_BATCH_IFMA_H
+#define P256_MODULE_BATCH_IFMA_H
 
-#include "p256.h"
-#include "group.h"
-#include "scalar.h"
+#include "../../p256.h"
+#include "../../group.h"
+#include "../../scalar.h"
 
 #if defined(P256_IFMA_EMULATE)
 #if defined(P256_VARIANT)
 #error "P256_IFMA_EMULATE is for the C harnesses and make ctime, never for the extension"
 #endif
 #define P256_HAVE_IFMA 1
-#include "batch_ifma_emu.h"
+#include "ifma_emu.h"
 #define P256_IFMA_TARGET
 /* Not forced inline: on 64-byte structs that takes gcc minutes and a gigabyte. */
 #define P256_IFMA_INLINE static inline P256_UNUSED
@@ -142,4 +142,4 @@ P256_FN int p256_ifma_available(void);
 P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_item *items,
                                             size_t n);
 
-#endif /* P256_BATCH_IFMA_H */
+#endif /* P256_MODULE_BATCH_IFMA_H */

@@ -188,10 +188,4 @@ P256_FN int p256_cpu_has_x86_64_adx(void)
     return p256_cpu_has(P256_CPU_BMI2_ADX);
 }
 
-/* The batch engine's check (modules/batch/ifma.h). */
-P256_FN int p256_cpu_has_avx512_ifma(void)
-{
-    return p256_cpu_has(P256_CPU_AVX512_IFMA);
-}
-
 #endif /* P256_CPU_H */

@@ -248,7 +248,7 @@ HW static void compare_gathers(int round)
 
 static int compare_with_hardware(int rounds)
 {
-    if (!p256_cpu_has_avx512_ifma())
+    if (!p256_cpu_has(P256_CPU_AVX512_IFMA))
         return 0;
     for (int round = 0; round < rounds; round++) {
         uint64_t a[8], b[8], c[8];

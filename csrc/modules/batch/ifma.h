@@ -7,7 +7,7 @@
  *
  * Built on x86-64 with GCC or clang (P256_HAVE_IFMA); the functions carry target
  * attributes, so the rest of the build stays baseline and the engine is only entered
- * after p256_cpu_has_avx512_ifma() (cpu.h). Elsewhere only the scalar loop exists.
+ * after p256_cpu_has(P256_CPU_AVX512_IFMA) (cpu.h). Elsewhere only the scalar loop exists.
  * -DP256_NO_IFMA leaves the engine out on any platform.
  *
  * -DP256_IFMA_EMULATE (the C harnesses and `make ctime` only) builds the same engine on
@@ -115,8 +115,8 @@ P256_IFMA_FN unsigned p256_ifma_ecmult16_vartime(p256_fe x[16], p256_fe z[16],
                                                  const p256_scalar u2[16], const p256_aff q[16]);
 #endif /* P256_HAVE_IFMA */
 
-/* 1 if the engine is built and this CPU and OS run it (cpu.h's check, cached); always 1
- * on the emulation. */
+/* 1 if the engine is built and this CPU and OS run it: cpu.h's answer, which it
+ * detects once and caches (no detection here); always 1 on the emulation. */
 P256_FN int p256_ifma_available(void);
 /* p256_batch_engine()'s name for it (the emulated one never reaches the extension). */
 #if defined(P256_IFMA_EMULATE)

@@ -565,8 +565,7 @@ P256_FN int p256_ifma_available(void)
 #if defined(P256_IFMA_EMULATE)
     return 1;
 #elif defined(P256_HAVE_IFMA)
-    static int cached = -1;
-    return p256_cpu_cached(&cached, p256_cpu_has_avx512_ifma);
+    return p256_cpu_has(P256_CPU_AVX512_IFMA); /* cpu.h caches the answer */
 #else
     return 0;
 #endif

@@ -442,8 +442,7 @@ class PrivateKey:
             ValueError: A member missing, malformed or not matching.
             TypeError: jwk is neither a mapping nor a str.
         """
-        d, point = _jwk.read_private(jwk)
-        return cls._from_parts((d, [(point, "the JWK (x, y)")]))
+        return cls._from_parts(_jwk.read_private(jwk))
 
     # Bridges to pyca/cryptography (the code is in _bridge).
 

@@ -34,6 +34,7 @@
 #include "../../p256.h"
 #include "../../group.h"
 #include "../../scalar.h"
+#include "batch.h"
 
 #if defined(P256_IFMA_EMULATE)
 #if defined(P256_VARIANT)
@@ -126,9 +127,10 @@ P256_FN int p256_ifma_available(void);
 #endif
 
 /*
- * results[i] = p256_verify(items[i]) for i < n, 16 at a time on the IFMA engine (8 for a
- * group shorter than P256_IFMA_MIN_16), with items the engine cannot settle (exceptional
- * lanes, groups shorter than P256_IFMA_MIN_GROUP) verified by the scalar core. The thresholds are measured
+ * results[i] = p256_ecdsa_verify_vartime(items[i]) for i < n (keys already decoded), 16 at
+ * a time on the IFMA engine (8 for a group shorter than P256_IFMA_MIN_16), with items the
+ * engine cannot settle (exceptional lanes, groups shorter than P256_IFMA_MIN_GROUP)
+ * verified by the core's verification on the same point. The thresholds are measured
  * break-evens (docs/performance.md). Needs p256_ifma_available().
  */
 #ifndef P256_IFMA_MIN_GROUP
@@ -139,7 +141,7 @@ P256_FN int p256_ifma_available(void);
 #ifndef P256_IFMA_MIN_16
 #define P256_IFMA_MIN_16 11
 #endif
-P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_item *items,
+P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_batch_point_item *items,
                                             size_t n);
 
 #endif /* P256_MODULE_BATCH_IFMA_H */

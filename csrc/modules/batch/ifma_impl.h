@@ -571,7 +571,7 @@ P256_FN int p256_ifma_available(void)
 #endif
 }
 
-P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_item *items,
+P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_batch_point_item *items,
                                             size_t n)
 {
 #if defined(P256_HAVE_IFMA)
@@ -582,7 +582,7 @@ P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_
         if (cnt < P256_IFMA_MIN_16 && cnt > 8)
             cnt = 8;
         lanes = cnt > 8 ? 16 : 8;
-        const p256_verify_item *it = items + g;
+        const p256_batch_point_item *it = items + g;
         p256_scalar r[16], s[16], u1[16], u2[16], pre[16], inv;
         p256_aff q[16];
         p256_fe x[16], z[16];
@@ -590,12 +590,13 @@ P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_
         unsigned bad;
 
         for (size_t l = 0; l < lanes; l++) {
-            ok[l] = l < cnt && p256_aff_decode_vartime(&q[l], it[l].pub, it[l].pub_len) &&
-                    p256_scalar_set_bytes_checked(&r[l], it[l].rs) &&
+            ok[l] = l < cnt && p256_scalar_set_bytes_checked(&r[l], it[l].rs) &&
                     !p256_scalar_mask_is_zero(&r[l]) &&
                     p256_scalar_set_bytes_checked(&s[l], it[l].rs + 32) &&
                     !p256_scalar_mask_is_zero(&s[l]);
-            if (!ok[l]) { /* a harmless dummy lane: 1 G + 2 G */
+            if (ok[l]) {
+                q[l] = *it[l].q;
+            } else { /* a harmless dummy lane: 1 G + 2 G */
                 q[l] = p256_generator;
                 memset(&s[l], 0, sizeof s[l]);
                 s[l].v[0] = 1;
@@ -652,9 +653,8 @@ P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_
         g += cnt;
     }
     for (; g < n; g++)
-        results[g] = (uint8_t)p256_ecdsa_verify_sec1_vartime(items[g].pub, items[g].pub_len,
-                                                             items[g].rs, items[g].digest,
-                                                             items[g].digest_len);
+        results[g] = (uint8_t)p256_ecdsa_verify_vartime(items[g].q, items[g].rs, items[g].digest,
+                                                        items[g].digest_len);
 #else
     (void)results, (void)items, (void)n;
 #endif

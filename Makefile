@@ -156,7 +156,7 @@ ctest: | bootstrap-ctest
 	    fi; \
 	done; done;)
 	@# The IFMA engine once more per compiler on the portable emulation of its intrinsics
-	@# (csrc/batch_ifma_emu.h), so that it is tested on every CPU (test_ifma_emu.c above
+	@# (csrc/modules/batch/ifma_emu.h), so that it is tested on every CPU (test_ifma_emu.c above
 	@# checks the emulation against the instructions where the CPU has them).
 	@set -e; for cc in $(CCS); do b=tests/c/bin/test_batch_ifma-emulated-$$cc; \
 	    echo "ctest [$$cc, portable, emulated IFMA]: $$b"; \

@@ -14,7 +14,7 @@
  *   P256_CPU_BMI2_ADX      x86-64 MULX, SHLX/SHRX and ADCX/ADOX: the x86_64_adx backend
  *   P256_CPU_AVX2          x86-64 AVX2 with the OS saving the ymm state: the table scan
  *   P256_CPU_AVX512_IFMA   x86-64 AVX-512 F, VL and IFMA with the zmm and opmask state
- *                          saved by the OS: the batch engine (batch_ifma.h)
+ *                          saved by the OS: the batch engine (modules/batch/ifma.h)
  *   P256_CPU_SHA_NI        x86-64 SHA extensions with SSSE3 and SSE4.1: SHA-256
  *   P256_CPU_AES_NI        x86-64 AES-NI (SSE2 is baseline): AES
  *   P256_CPU_ARM_SHA2      aarch64 SHA-256 instructions (FEAT_SHA256): SHA-256
@@ -186,12 +186,6 @@ P256_FN void p256_cpu_disable(int feature)
 P256_FN int p256_cpu_has_x86_64_adx(void)
 {
     return p256_cpu_has(P256_CPU_BMI2_ADX);
-}
-
-/* The batch engine's check (batch_ifma.h). */
-P256_FN int p256_cpu_has_avx512_ifma(void)
-{
-    return p256_cpu_has(P256_CPU_AVX512_IFMA);
 }
 
 #endif /* P256_CPU_H */

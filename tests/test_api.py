@@ -3,6 +3,7 @@
 
 import copy
 import pickle
+import pydoc
 
 import pytest
 
@@ -73,6 +74,23 @@ def test_private_key_hides_secret():
         pickle.dumps(sk._sk)
     with pytest.raises(TypeError):
         p256.PrivateKey()
+
+
+def test_help_on_private_key_says_how_to_get_one():
+    # help(p256.PrivateKey) shows the constructor's signature: the class and the
+    # constructor's docstrings say that it raises and which class methods make keys.
+    text = pydoc.render_doc(p256.PrivateKey, renderer=pydoc.plaintext)
+    for name in ("generate", "from_bytes", "from_int", "from_pem", "from_der", "from_jwk"):
+        assert name in p256.PrivateKey.__doc__, name
+    assert "raises" in p256.PrivateKey.__doc__
+    assert "TypeError" in p256.PrivateKey.__init__.__doc__
+    assert "Not a constructor" in text
+    with pytest.raises(TypeError, match=r"use PrivateKey\.generate\(\), PrivateKey\.from_bytes"
+                                        r"\(\) or PrivateKey\.from_int\(\)"):
+        p256.PrivateKey(b"\x01" * 32)
+    # from_cose points to the public documentation, not to a private module.
+    assert "p256._cose" not in p256.PublicKey.from_cose.__doc__
+    assert "docs/integrations.md" in p256.PublicKey.from_cose.__doc__
 
 
 def test_public_key_is_cached_and_correct():

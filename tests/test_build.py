@@ -42,7 +42,7 @@ def test_distribution_metadata_has_the_version():
     assert p256.__version__ == dist
 
 
-# p256_batch_engine()'s name for the IFMA engine built on csrc/batch_ifma_emu.h.
+# p256_batch_engine()'s name for the IFMA engine built on csrc/modules/batch/ifma_emu.h.
 EMULATED_ENGINE = b"avx512-ifma-emulated"
 
 

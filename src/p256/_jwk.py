@@ -13,13 +13,18 @@ is decoded with the interpreter's table-driven decoder, as most libraries do.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Mapping, Tuple, Union
 
 from ._jose import b64url_decode, b64url_encode, parse_json_text
+
+if TYPE_CHECKING:
+    from ._sec1 import Parts
 
 __all__ = ["encode", "read", "member_bytes", "WHERE"]
 
 WHERE = "the JWK"
+# Where a private JWK's point is, for the message when it is not d*G.
+WHERE_PRIVATE = "the JWK (x, y)"
 
 
 def encode(point: bytes, d: Union[bytes, None] = None) -> Dict[str, str]:
@@ -86,7 +91,8 @@ def read_public(jwk: object) -> bytes:
     return point
 
 
-def read_private(jwk: object) -> Tuple[bytes, bytes]:
-    """(d, the point x, y to check against d*G) of a private JWK."""
+def read_private(jwk: object) -> Parts:
+    """A private JWK's parts, as the other private formats give them: d, and its point
+    x, y to check against d*G."""
     mapping, point = read(jwk)
-    return member_bytes(mapping, "d"), point
+    return member_bytes(mapping, "d"), [(point, WHERE_PRIVATE)]

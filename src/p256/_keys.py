@@ -5,7 +5,8 @@ The scalar lives in _core.SecretKey, which hashes and signs (the recovery id and
 low-s form included); the point lives in the core's form in _core.PublicPoint, which
 PublicKey extends: verification, recovery, equality and hashing run there, the byte
 forms are made on demand. Arguments go to the core through _args' fast tables, and
-_args explains any the core refuses. The key formats are read and written by _formats
+_args explains any the core refuses; it also checks the others (a scalar or
+coordinates as ints, a table window, a recovery id). The key formats are read and written by _formats
 and the per-format modules, on bytes; each format method here is a delegation to one of
 them, and the classes check what they return (the scalar's range, a stored public key
 against d*G)."""
@@ -15,7 +16,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Tuple, Union
 
-from . import _bridge, _core, _cose, _formats, _jose, _jwk, _pbes2, _sig, _spki, _x509
+from . import _args, _bridge, _core, _cose, _formats, _jose, _jwk, _pbes2, _sig, _spki, _x509
 from ._args import DIGEST_NONCES as _DIGEST_NONCES
 from ._args import DIGEST_SIZES as _DIGEST_SIZES
 from ._args import MESSAGE as _MESSAGE
@@ -31,10 +32,8 @@ from ._common import (
     Password,
     PrivateFormat,
     SigEncoding,
-    as_bytes,
     flag_error,
     point_problem,
-    small,
 )
 
 if TYPE_CHECKING:
@@ -61,10 +60,16 @@ normalize_s = _sig.normalize_s
 class PrivateKey:
     """A P-256 private key: a scalar d in [1, n-1] held by the native core.
 
+    Keys come from the class methods, not from ``PrivateKey(...)`` (which raises
+    TypeError): [generate][p256.PrivateKey.generate] makes a new one;
+    [from_bytes][p256.PrivateKey.from_bytes] and [from_int][p256.PrivateKey.from_int]
+    take a known scalar; [from_pem][p256.PrivateKey.from_pem],
+    [from_der][p256.PrivateKey.from_der], [from_jwk][p256.PrivateKey.from_jwk] and
+    [from_cryptography][p256.PrivateKey.from_cryptography] read a stored one. Its
+    public key is [public_key][p256.PrivateKey.public_key].
+
     The scalar stays in memory owned by the core and is wiped when the key is freed;
-    ``repr`` never shows it, and the key refuses to be pickled or copied. Create keys with
-    [generate][p256.PrivateKey.generate], [from_bytes][p256.PrivateKey.from_bytes],
-    [from_int][p256.PrivateKey.from_int] or one of the key-format readers.
+    ``repr`` never shows it, and the key refuses to be pickled or copied.
     """
 
     __slots__ = ("_sk", "_pub")
@@ -72,6 +77,9 @@ class PrivateKey:
     _pub: Optional[PublicKey]
 
     def __init__(self, *args: object, **kwargs: object) -> None:
+        """Not a constructor: always raises TypeError. Use PrivateKey.generate(),
+        from_bytes(), from_int() or a key-format reader (from_pem, from_der, from_jwk,
+        from_cryptography)."""
         raise TypeError("use PrivateKey.generate(), PrivateKey.from_bytes() or PrivateKey.from_int()")
 
     @classmethod
@@ -126,11 +134,7 @@ class PrivateKey:
             ValueError: d is not in [1, n-1].
             TypeError: d is not an int (a bool is refused too).
         """
-        if not isinstance(d, int) or isinstance(d, bool):
-            raise TypeError("private key must be an int, not %s" % type(d).__name__)
-        if not 1 <= d < N:
-            raise ValueError("private key must be an integer in [1, n-1]")
-        return cls._wrap(_core.SecretKey(d.to_bytes(32, "big")))
+        return cls._wrap(_core.SecretKey(_args.scalar(d)))
 
     def to_bytes(self) -> bytes:
         """The scalar d.
@@ -438,8 +442,7 @@ class PrivateKey:
             ValueError: A member missing, malformed or not matching.
             TypeError: jwk is neither a mapping nor a str.
         """
-        d, point = _jwk.read_private(jwk)
-        return cls._from_parts((d, [(point, "the JWK (x, y)")]))
+        return cls._from_parts(_jwk.read_private(jwk))
 
     # Bridges to pyca/cryptography (the code is in _bridge).
 
@@ -547,13 +550,7 @@ class PublicKey(_core.PublicPoint):
             ValueError: A coordinate out of [0, p-1], or (x, y) not on the curve.
             TypeError: x or y is not an int (a bool is refused too).
         """
-        for name, v in (("x", x), ("y", y)):
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise TypeError("%s must be an int, not %s" % (name, type(v).__name__))
-            if not 0 <= v < P:
-                raise ValueError("invalid public key: coordinate %s %s" % (
-                    name, "< 0" if v < 0 else ">= p"))
-        return cls.from_bytes(b"\x04" + x.to_bytes(32, "big") + y.to_bytes(32, "big"))
+        return cls.from_bytes(_args.point_xy(x, y))
 
     def to_bytes(self, compressed: bool = False) -> bytes:
         """The SEC1 encoding.
@@ -664,12 +661,9 @@ class PublicKey(_core.PublicPoint):
             TypeError: window is not an int.
             ValueError: window is outside 4..8.
         """
-        if type(window) is not int:
-            raise TypeError("window must be an int, not %s" % type(window).__name__)
-        if self._table_bits() == window:
+        if self._table_bits() == _args.window_type(window):
             return self
-        if not 4 <= window <= 8:
-            raise ValueError("window must be 4 to 8 bits, got %d" % window)
+        _args.window_range(window)
         with _BUILD_LOCKS[hash(self) & 15]:
             if self._table_bits() != window:
                 self._set_table(_PublicTable(self, window))  # published only once complete
@@ -715,11 +709,8 @@ class PublicKey(_core.PublicPoint):
             TypeError: sig or digest is not bytes-like, recovery_id is not an int (a
                 bool is refused too), or a name is not a str.
         """
-        if not isinstance(recovery_id, int) or isinstance(recovery_id, bool):
-            raise TypeError("recovery_id must be an int, not %s" % type(recovery_id).__name__)
-        if not 0 <= recovery_id <= 3:
-            raise ValueError("recovery_id must be 0, 1, 2 or 3, not %s" % small(recovery_id))
-        rs, d = _recovery_input(sig, digest, hash, encoding)
+        _args.recovery_id(recovery_id)
+        rs, d = _args.recovery_input(sig, digest, hash, encoding)
         pk = cls._recover(rs, d, recovery_id)
         if isinstance(pk, int):
             raise ValueError("no public key for this signature and digest: "
@@ -752,7 +743,7 @@ class PublicKey(_core.PublicPoint):
                 wrong length, or an unknown name.
             TypeError: sig or digest is not bytes-like, or a name is not a str.
         """
-        rs, d = _recovery_input(sig, digest, hash, encoding)
+        rs, d = _args.recovery_input(sig, digest, hash, encoding)
         keys = [cls._recover(rs, d, recovery_id) for recovery_id in range(4)]
         return [pk for pk in keys if not isinstance(pk, int)]
 
@@ -881,7 +872,8 @@ class PublicKey(_core.PublicPoint):
         Raises:
             TypeError: data is neither bytes-like nor a mapping.
             ValueError: malformed or non-deterministic CBOR, not an EC2 P-256 public key,
-                or a point not on the curve; see p256._cose for the rules.
+                or a point not on the curve; docs/integrations.md (COSE keys) has
+                the rules.
         """
         return cls.from_bytes(_cose.decode_any(data))
 
@@ -950,14 +942,6 @@ class PublicKey(_core.PublicPoint):
         if isinstance(pk, int):
             raise ValueError("invalid public key in %s: %s" % (where, point_problem(pk, point)))
         return pk
-
-
-def _recovery_input(sig: Buffer, digest: Buffer, hash: Optional[str],
-                    encoding: str) -> Tuple[bytes, bytes]:
-    """recover's checks: (r||s, the digest as bytes), or the error for the argument."""
-    raw = _normalize(digest, True, hash, encoding)[3]
-    r, s = _sig.decode(sig, raw)
-    return _sig.encode(r, s, True), as_bytes(digest, "digest")
 
 
 # Why the core recovers no key, by its reason (p256.h, P256_RECOVER_*).

@@ -10,7 +10,7 @@
  *                         lookup table): memcheck must report "Use of uninitialised
  *                         value of size 8" in the address computation
  *   canary_ctime madd52   a branch on a secret that went through the emulated vpmadd52
- *                         (batch_ifma_emu.h): valgrind tracks secrets through the
+ *                         (modules/batch/ifma_emu.h): valgrind tracks secrets through the
  *                         emulation the IFMA engine runs on under valgrind
  *   canary_ctime gather   the emulated gather at a secret index: reported as an address,
  *                         as the hardware's gather would leak it
@@ -20,7 +20,7 @@
  * the valgrind setup has stopped working and every clean ctime run means nothing.
  */
 #include "p256.c"
-#include "batch_ifma_emu.h"
+#include "modules/batch/ifma_emu.h"
 
 #include <stdio.h>
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ctime_batch_ifma.c: the IFMA batch engine under valgrind, on the portable emulation of
- * its intrinsics (batch_ifma_emu.h; valgrind has no AVX-512), built like every ctime_*.c
- * (make ctime: -DP256_CTIME_TEST, -O3, gcc and clang, per field backend).
+ * its intrinsics (modules/batch/ifma_emu.h; valgrind has no AVX-512), built like every
+ * ctime_*.c (make ctime: -DP256_CTIME_TEST, -O3, gcc and clang, per field backend).
  *
  * 1. Every emulated intrinsic on secret lanes and masks (all but the gather, whose index
  *    is an address on the hardware too): memcheck must see no branch and no address

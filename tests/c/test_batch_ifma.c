@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_batch_ifma.c: the 8-lane AVX-512 IFMA engine (batch_ifma.h) against the scalar
+ * test_batch_ifma.c: the 8-lane AVX-512 IFMA engine (modules/batch/ifma.h) against the scalar
  * core. Field mul/sqr/add/sub on random and edge lanes (0, 1, p-1, unreduced inputs up to
  * the contract's bounds), every lane a different case; point doubling and additions,
  * with lanes at a == b and a == -b that must be flagged; the joint multiplication; and
@@ -9,7 +9,7 @@
  * r + n < p, bad keys), every batch length 1..17 and every case at every lane position.
  * -DP256_PLANT_IFMA_BUG=1/2 plants a bug this harness must catch (Makefile ctest-ifma-plant).
  * SKIP where the CPU lacks AVX-512 IFMA; built with -DP256_IFMA_EMULATE, the same checks
- * run on the portable emulation of the intrinsics (batch_ifma_emu.h) on any CPU.
+ * run on the portable emulation of the intrinsics (modules/batch/ifma_emu.h) on any CPU.
  * BATCH_IFMA_ROUNDS sets the random rounds (below 30, for the slow builds: each kind sits
  * at the first, the last and one random position of each length instead of at all).
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_ifma_emu.c: the portable emulation of the batch engine's intrinsics
- * (csrc/batch_ifma_emu.h) against the AVX-512 instructions themselves, lane by lane.
+ * (csrc/modules/batch/ifma_emu.h) against the AVX-512 instructions themselves, lane by lane.
  *
  * Everywhere: known answers of every emulated function at the edges (operands with bits
  * above 52, products that fill 104 bits, accumulators that wrap past 2^64, shift counts
@@ -14,7 +14,7 @@
  * this harness must catch (Makefile ctest-ifma-plant). IFMA_EMU_ROUNDS sets the rounds.
  */
 #include "harness.h"
-#include "batch_ifma_emu.h"
+#include "modules/batch/ifma_emu.h"
 #include "cpu.h"
 
 #define M52 0xfffffffffffffULL
@@ -248,7 +248,7 @@ HW static void compare_gathers(int round)
 
 static int compare_with_hardware(int rounds)
 {
-    if (!p256_cpu_has_avx512_ifma())
+    if (!p256_cpu_has(P256_CPU_AVX512_IFMA))
         return 0;
     for (int round = 0; round < rounds; round++) {
         uint64_t a[8], b[8], c[8];

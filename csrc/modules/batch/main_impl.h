@@ -5,10 +5,17 @@
 
 #include "batch.h"
 #include "../../ecdsa_impl.h"
-#include "../../batch_ifma_impl.h"
+#include "ifma_impl.h"
+
+/* 1 if `engine` is known and runs here. */
+P256_FN int p256_batch_engine_runs(int engine)
+{
+    return engine == P256_BATCH_IFMA ? p256_ifma_available()
+                                     : engine == P256_BATCH_SCALAR || engine == P256_BATCH_AUTO;
+}
 
 /* The chosen engine: the IFMA engine, or the loop of the core's verification. */
-P256_FN int p256_batch_engine_run_vartime(uint8_t *results, const p256_verify_item *items,
+P256_FN int p256_batch_engine_run_vartime(uint8_t *results, const p256_batch_point_item *items,
                                          size_t n, int engine)
 {
     if (engine == P256_BATCH_AUTO)
@@ -22,16 +29,43 @@ P256_FN int p256_batch_engine_run_vartime(uint8_t *results, const p256_verify_it
     if (engine != P256_BATCH_SCALAR)
         return 0;
     for (size_t i = 0; i < n; i++)
-        results[i] = (uint8_t)p256_ecdsa_verify_sec1_vartime(items[i].pub, items[i].pub_len,
-                                                             items[i].rs, items[i].digest,
-                                                             items[i].digest_len);
+        results[i] = (uint8_t)p256_ecdsa_verify_vartime(items[i].q, items[i].rs, items[i].digest,
+                                                        items[i].digest_len);
     return 1;
 }
 
+/* The engine checked first (nothing written for one that does not run); then per group of
+ * P256_BATCH_GROUP, each key decoded once (an invalid one is 0) and the rest to the engine. */
 int p256_verify_batch_vartime(uint8_t *results, const p256_verify_item *items, size_t n,
                               int engine)
 {
-    return p256_batch_engine_run_vartime(results, items, n, engine);
+    p256_aff q[P256_BATCH_GROUP];
+    p256_batch_point_item todo[P256_BATCH_GROUP];
+    uint8_t res[P256_BATCH_GROUP];
+    size_t where[P256_BATCH_GROUP];
+
+    if (!p256_batch_engine_runs(engine))
+        return 0;
+    for (size_t g = 0; g < n; g += P256_BATCH_GROUP) {
+        const size_t count = n - g < P256_BATCH_GROUP ? n - g : P256_BATCH_GROUP;
+        size_t m = 0;
+        for (size_t i = 0; i < count; i++) {
+            const p256_verify_item *it = &items[g + i];
+            results[g + i] = 0;
+            if (!p256_aff_decode_vartime(&q[m], it->pub, it->pub_len))
+                continue;
+            todo[m].q = &q[m];
+            todo[m].rs = it->rs;
+            todo[m].digest = it->digest;
+            todo[m].digest_len = it->digest_len;
+            where[m++] = g + i;
+        }
+        if (m > 0)
+            (void)p256_batch_engine_run_vartime(res, todo, m, engine); /* checked above */
+        for (size_t j = 0; j < m; j++)
+            results[where[j]] = res[j];
+    }
+    return 1;
 }
 
 const char *p256_batch_engine(void)
@@ -42,21 +76,21 @@ const char *p256_batch_engine(void)
 /*
  * Each group of P256_BATCH_GROUP items: the malformed and out-of-range signatures and
  * invalid SEC1 keys are False at once, a precomputed key's item is verified with its
- * table, and the rest go to the engine in one call (the keys as SEC1, which the engines
- * take).
+ * table, and the rest go to the engine in one call, each key as a decoded point (a
+ * loaded key's own, never encoded and decoded again).
  */
 int p256_batch_verify_vartime(uint8_t *results, const p256_batch_item *items, size_t n,
                               int raw, int hash, int engine)
 {
     uint8_t rs[P256_BATCH_GROUP][64], digest[P256_BATCH_GROUP][P256_HASH_MAX_SIZE];
-    uint8_t pub[P256_BATCH_GROUP][65], res[P256_BATCH_GROUP];
-    p256_verify_item todo[P256_BATCH_GROUP];
+    uint8_t res[P256_BATCH_GROUP];
+    p256_aff q[P256_BATCH_GROUP];
+    p256_batch_point_item todo[P256_BATCH_GROUP];
     size_t where[P256_BATCH_GROUP];
 
     if (hash != P256_BATCH_PREHASHED && (hash < P256_HASH_SHA224 || hash > P256_HASH_SHA3_512))
         return 0;
-    if (engine == P256_BATCH_IFMA ? !p256_ifma_available()
-                                  : engine != P256_BATCH_SCALAR && engine != P256_BATCH_AUTO)
+    if (!p256_batch_engine_runs(engine))
         return 0;
     for (size_t g = 0; g < n; g += P256_BATCH_GROUP) {
         const size_t count = n - g < P256_BATCH_GROUP ? n - g : P256_BATCH_GROUP;
@@ -83,12 +117,11 @@ int p256_batch_verify_vartime(uint8_t *results, const p256_batch_item *items, si
                 continue;
             }
             if (it->key != NULL) {
-                p256_aff_encode(pub[m], (const p256_aff *)(const void *)it->key);
-                todo[m].pub = pub[m];
-                todo[m].pub_len = 65;
+                todo[m].q = (const p256_aff *)(const void *)it->key;
             } else {
-                todo[m].pub = it->pub;
-                todo[m].pub_len = it->pub_len;
+                if (!p256_aff_decode_vartime(&q[m], it->pub, it->pub_len))
+                    continue;
+                todo[m].q = &q[m];
             }
             todo[m].rs = rs[m];
             todo[m].digest = dg;

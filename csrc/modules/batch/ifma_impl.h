@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * batch_ifma_impl.h: the 8-lane AVX-512 IFMA verification engine of batch_ifma.h.
+ * modules/batch/ifma_impl.h: the 8-lane AVX-512 IFMA verification engine of ifma.h.
  * Technique: radix-2^52 Montgomery arithmetic on vpmadd52luq/huq as in Gueron and
  * Krasnov, "Accelerating big integer arithmetic using Intel IFMA extensions" (ARITH
  * 2016) and Drucker and Gueron, eprint 2018/335 (multi-buffer ECDSA/P-256); point
  * formulas from the Explicit-Formulas Database (dbl-2001-b, add-1998-cmo-2, madd).
  */
-#ifndef P256_BATCH_IFMA_IMPL_H
-#define P256_BATCH_IFMA_IMPL_H
+#ifndef P256_MODULE_BATCH_IFMA_IMPL_H
+#define P256_MODULE_BATCH_IFMA_IMPL_H
 
-#include "batch_ifma.h"
-#include "cpu.h"
-#include "ecdsa_impl.h"
+#include "ifma.h"
+#include "../../cpu.h"
+#include "../../ecdsa_impl.h"
 
 #if defined(P256_HAVE_IFMA)
 
@@ -565,14 +565,13 @@ P256_FN int p256_ifma_available(void)
 #if defined(P256_IFMA_EMULATE)
     return 1;
 #elif defined(P256_HAVE_IFMA)
-    static int cached = -1;
-    return p256_cpu_cached(&cached, p256_cpu_has_avx512_ifma);
+    return p256_cpu_has(P256_CPU_AVX512_IFMA); /* cpu.h caches the answer */
 #else
     return 0;
 #endif
 }
 
-P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_item *items,
+P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_batch_point_item *items,
                                             size_t n)
 {
 #if defined(P256_HAVE_IFMA)
@@ -583,7 +582,7 @@ P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_
         if (cnt < P256_IFMA_MIN_16 && cnt > 8)
             cnt = 8;
         lanes = cnt > 8 ? 16 : 8;
-        const p256_verify_item *it = items + g;
+        const p256_batch_point_item *it = items + g;
         p256_scalar r[16], s[16], u1[16], u2[16], pre[16], inv;
         p256_aff q[16];
         p256_fe x[16], z[16];
@@ -591,12 +590,13 @@ P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_
         unsigned bad;
 
         for (size_t l = 0; l < lanes; l++) {
-            ok[l] = l < cnt && p256_aff_decode_vartime(&q[l], it[l].pub, it[l].pub_len) &&
-                    p256_scalar_set_bytes_checked(&r[l], it[l].rs) &&
+            ok[l] = l < cnt && p256_scalar_set_bytes_checked(&r[l], it[l].rs) &&
                     !p256_scalar_mask_is_zero(&r[l]) &&
                     p256_scalar_set_bytes_checked(&s[l], it[l].rs + 32) &&
                     !p256_scalar_mask_is_zero(&s[l]);
-            if (!ok[l]) { /* a harmless dummy lane: 1 G + 2 G */
+            if (ok[l]) {
+                q[l] = *it[l].q;
+            } else { /* a harmless dummy lane: 1 G + 2 G */
                 q[l] = p256_generator;
                 memset(&s[l], 0, sizeof s[l]);
                 s[l].v[0] = 1;
@@ -653,12 +653,11 @@ P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_
         g += cnt;
     }
     for (; g < n; g++)
-        results[g] = (uint8_t)p256_ecdsa_verify_sec1_vartime(items[g].pub, items[g].pub_len,
-                                                             items[g].rs, items[g].digest,
-                                                             items[g].digest_len);
+        results[g] = (uint8_t)p256_ecdsa_verify_vartime(items[g].q, items[g].rs, items[g].digest,
+                                                        items[g].digest_len);
 #else
     (void)results, (void)items, (void)n;
 #endif
 }
 
-#endif /* P256_BATCH_IFMA_IMPL_H */
+#endif /* P256_MODULE_BATCH_IFMA_IMPL_H */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * batch_ifma_emu.h: a portable C99 emulation of exactly the AVX-512 F/IFMA intrinsics
- * and types the batch engine (batch_ifma_impl.h) uses, so that the engine also builds and
+ * modules/batch/ifma_emu.h: a portable C99 emulation of exactly the AVX-512 F/IFMA intrinsics
+ * and types the batch engine (ifma_impl.h) uses, so that the engine also builds and
  * runs on any CPU and under valgrind (which has no AVX-512). Tests and `make ctime` only:
- * batch_ifma.h takes it under -DP256_IFMA_EMULATE, which a production build of the
+ * ifma.h takes it under -DP256_IFMA_EMULATE, which a production build of the
  * extension (-DP256_VARIANT) refuses.
  *
  * A vector is 8 lanes of 64 bits in memory order (lane i = element i of the real
@@ -19,10 +19,10 @@
  * -DP256_PLANT_IFMA_EMU_BUG=1/2 plants a bug that test_ifma_emu.c must catch (1: bit 52
  * of a vpmadd52 operand counts; 2: an arithmetic shift by more than 63 wraps).
  */
-#ifndef P256_BATCH_IFMA_EMU_H
-#define P256_BATCH_IFMA_EMU_H
+#ifndef P256_MODULE_BATCH_IFMA_EMU_H
+#define P256_MODULE_BATCH_IFMA_EMU_H
 
-#include "common.h"
+#include "../../common.h"
 
 typedef struct {
     uint64_t lane[8];
@@ -262,4 +262,4 @@ static inline p256_emu_m512i p256_emu_i64gather_epi64(p256_emu_m512i idx, const 
 #define _mm512_i64gather_epi64 p256_emu_i64gather_epi64
 #endif
 
-#endif /* P256_BATCH_IFMA_EMU_H */
+#endif /* P256_MODULE_BATCH_IFMA_EMU_H */

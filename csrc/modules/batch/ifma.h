@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * batch_ifma.h: the 8-lane AVX-512 IFMA engine behind p256_verify_batch_vartime (p256.h).
- * Eight independent ECDSA verifications run in lockstep, one per 64-bit lane of a zmm
- * register. Public data only: everything here is variable time, but every table index is
- * masked into its table whatever the input.
+ * modules/batch/ifma.h: the 8-lane AVX-512 IFMA engine of the batch module, behind
+ * p256_verify_batch_vartime (p256.h). Eight independent ECDSA verifications run in
+ * lockstep, one per 64-bit lane of a zmm register. Public data only: everything here is
+ * variable time, but every table index is masked into its table whatever the input.
  *
  * Built on x86-64 with GCC or clang (P256_HAVE_IFMA); the functions carry target
  * attributes, so the rest of the build stays baseline and the engine is only entered
- * after p256_cpu_has_avx512_ifma() (cpu.h). Elsewhere only the scalar loop exists.
+ * after p256_cpu_has(P256_CPU_AVX512_IFMA) (cpu.h). Elsewhere only the scalar loop exists.
  * -DP256_NO_IFMA leaves the engine out on any platform.
  *
  * -DP256_IFMA_EMULATE (the C harnesses and `make ctime` only) builds the same engine on
- * any CPU against batch_ifma_emu.h, a portable emulation of its intrinsics: no target
+ * any CPU against ifma_emu.h, a portable emulation of its intrinsics: no target
  * attributes, no CPU check (p256_ifma_available() is 1), and the engine's name says
  * "emulated". The extension's objects (-DP256_VARIANT) refuse it.
  *
@@ -28,19 +28,20 @@
  * lanes the output is wrong and the caller must not use it (the engine hands those
  * items to the scalar core).
  */
-#ifndef P256_BATCH_IFMA_H
-#define P256_BATCH_IFMA_H
+#ifndef P256_MODULE_BATCH_IFMA_H
+#define P256_MODULE_BATCH_IFMA_H
 
-#include "p256.h"
-#include "group.h"
-#include "scalar.h"
+#include "../../p256.h"
+#include "../../group.h"
+#include "../../scalar.h"
+#include "batch.h"
 
 #if defined(P256_IFMA_EMULATE)
 #if defined(P256_VARIANT)
 #error "P256_IFMA_EMULATE is for the C harnesses and make ctime, never for the extension"
 #endif
 #define P256_HAVE_IFMA 1
-#include "batch_ifma_emu.h"
+#include "ifma_emu.h"
 #define P256_IFMA_TARGET
 /* Not forced inline: on 64-byte structs that takes gcc minutes and a gigabyte. */
 #define P256_IFMA_INLINE static inline P256_UNUSED
@@ -115,8 +116,8 @@ P256_IFMA_FN unsigned p256_ifma_ecmult16_vartime(p256_fe x[16], p256_fe z[16],
                                                  const p256_scalar u2[16], const p256_aff q[16]);
 #endif /* P256_HAVE_IFMA */
 
-/* 1 if the engine is built and this CPU and OS run it (cpu.h's check, cached); always 1
- * on the emulation. */
+/* 1 if the engine is built and this CPU and OS run it: cpu.h's answer, which it
+ * detects once and caches (no detection here); always 1 on the emulation. */
 P256_FN int p256_ifma_available(void);
 /* p256_batch_engine()'s name for it (the emulated one never reaches the extension). */
 #if defined(P256_IFMA_EMULATE)
@@ -126,9 +127,10 @@ P256_FN int p256_ifma_available(void);
 #endif
 
 /*
- * results[i] = p256_verify(items[i]) for i < n, 16 at a time on the IFMA engine (8 for a
- * group shorter than P256_IFMA_MIN_16), with items the engine cannot settle (exceptional
- * lanes, groups shorter than P256_IFMA_MIN_GROUP) verified by the scalar core. The thresholds are measured
+ * results[i] = p256_ecdsa_verify_vartime(items[i]) for i < n (keys already decoded), 16 at
+ * a time on the IFMA engine (8 for a group shorter than P256_IFMA_MIN_16), with items the
+ * engine cannot settle (exceptional lanes, groups shorter than P256_IFMA_MIN_GROUP)
+ * verified by the core's verification on the same point. The thresholds are measured
  * break-evens (docs/performance.md). Needs p256_ifma_available().
  */
 #ifndef P256_IFMA_MIN_GROUP
@@ -139,7 +141,7 @@ P256_FN int p256_ifma_available(void);
 #ifndef P256_IFMA_MIN_16
 #define P256_IFMA_MIN_16 11
 #endif
-P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_verify_item *items,
+P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_batch_point_item *items,
                                             size_t n);
 
-#endif /* P256_BATCH_IFMA_H */
+#endif /* P256_MODULE_BATCH_IFMA_H */

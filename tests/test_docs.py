@@ -266,8 +266,6 @@ def test_precomputed_table_sizes_are_documented():
         assert int(row.group(2).replace(",", "")) == size, (w, size)
 
 
-@pytest.mark.xfail(strict=True, reason="PublicKey.precompute's docstring (src/p256/_keys.py, "
-                   "edited on another branch) says 37 KB and 151 KB: remove this mark once fixed")
 def test_precompute_docstring_sizes():
     import p256
     doc = " ".join(p256.PublicKey.precompute.__doc__.split())
@@ -292,14 +290,7 @@ def _docstrings(path: pathlib.Path):
                 yield getattr(node, "name", "<module>"), doc
 
 
-_NOT_THIS_BRANCH = pytest.mark.xfail(
-    strict=True, reason="src/p256/_keys.py is edited on another branch: remove this mark "
-    "once its docstrings use plain names and name no docs/ file")
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(p.name, marks=[_NOT_THIS_BRANCH] if p.name == "_keys.py" else [])
-    for p in sorted(SRC.glob("*.py"))])
+@pytest.mark.parametrize("name", [p.name for p in sorted(SRC.glob("*.py"))])
 def test_docstrings_have_no_link_syntax(name):
     """Docstrings are what help() shows: no mkdocstrings link syntax, plain names."""
     for where, doc in _docstrings(SRC / name):
@@ -353,7 +344,6 @@ def test_help_names_no_docs_file():
     assert _help_problems(keys_module=False) == []
 
 
-@_NOT_THIS_BRANCH
 def test_help_names_no_docs_file_keys():
     assert _help_problems(keys_module=True) == []
 

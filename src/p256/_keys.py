@@ -61,12 +61,9 @@ class PrivateKey:
     """A P-256 private key: a scalar d in [1, n-1] held by the native core.
 
     Keys come from the class methods, not from ``PrivateKey(...)`` (which raises
-    TypeError): [generate][p256.PrivateKey.generate] makes a new one;
-    [from_bytes][p256.PrivateKey.from_bytes] and [from_int][p256.PrivateKey.from_int]
-    take a known scalar; [from_pem][p256.PrivateKey.from_pem],
-    [from_der][p256.PrivateKey.from_der], [from_jwk][p256.PrivateKey.from_jwk] and
-    [from_cryptography][p256.PrivateKey.from_cryptography] read a stored one. Its
-    public key is [public_key][p256.PrivateKey.public_key].
+    TypeError): ``generate`` makes a new one; ``from_bytes`` and ``from_int`` take a known
+    scalar; ``from_pem``, ``from_der``, ``from_jwk`` and ``from_cryptography`` read a stored
+    one. Its public key is ``public_key``.
 
     The scalar stays in memory owned by the core and is wiped when the key is freed;
     ``repr`` never shows it, and the key refuses to be pickled or copied.
@@ -148,7 +145,7 @@ class PrivateKey:
         """The scalar d as an integer.
 
         A Python int cannot be wiped and its arithmetic is not constant time: prefer the
-        key object, or [to_bytes][p256.PrivateKey.to_bytes], wherever that will do.
+        key object, or ``to_bytes``, wherever that will do.
 
         Returns:
             d, in [1, n-1].
@@ -180,7 +177,7 @@ class PrivateKey:
             deterministic: False (the default): a hedged nonce, fresh randomness mixed
                 with the key and the digest. True: RFC 6979, HMAC with `hash`.
             low_s: True: the signature with s <= n/2 (of s and n - s, which both verify),
-                as Bitcoin and Ethereum require; see [normalize_s][p256.normalize_s].
+                as Bitcoin and Ethereum require; see ``normalize_s``.
 
         Returns:
             The signature.
@@ -222,7 +219,7 @@ class PrivateKey:
             encoding: "der" or "raw" (r || s, 64 bytes).
             deterministic: True for RFC 6979 with HMAC of `hash` (of SHA-256 for None);
                 False (the default) for a hedged nonce.
-            low_s: True: the signature with s <= n/2, as for [sign][p256.PrivateKey.sign].
+            low_s: True: the signature with s <= n/2, as for ``sign``.
 
         Returns:
             The signature.
@@ -247,14 +244,14 @@ class PrivateKey:
         """ECDSA signature of a message together with its recovery id.
 
         The recovery id (SEC 1 v2, 4.1.6) lets
-        [PublicKey.recover][p256.PublicKey.recover] compute the signer's key from the
+        ``PublicKey.recover`` compute the signer's key from the
         signature and the digest alone: bit 0 is the parity of the nonce point's y,
         bit 1 says its x is r + n (for P-256 about once in 2^128 signatures). Unlike
         sign, the signature is r || s (64 bytes) unless `encoding` says otherwise.
 
         Args:
             msg: The message, hashed with `hash`.
-            hash: As for [sign][p256.PrivateKey.sign].
+            hash: As for ``sign``.
             encoding: "raw" (the default here: r || s) or "der".
             deterministic: As for sign.
             low_s: As for sign; the recovery id is that of the signature returned.
@@ -276,8 +273,8 @@ class PrivateKey:
                                 low_s: bool = False) -> Tuple[bytes, int]:
         """ECDSA signature of a digest computed elsewhere, with its recovery id.
 
-        [sign_recoverable][p256.PrivateKey.sign_recoverable] for a digest; the rules for
-        `digest` and `hash` are those of [sign_digest][p256.PrivateKey.sign_digest].
+        ``sign_recoverable`` for a digest; the rules for
+        `digest` and `hash` are those of ``sign_digest``.
 
         Args:
             digest: The digest, exactly the size of `hash`'s output.
@@ -353,9 +350,9 @@ class PrivateKey:
         with a password, "ENCRYPTED PRIVATE KEY".
 
         Args:
-            format: "pkcs8" or "sec1", as for [to_der][p256.PrivateKey.to_der].
+            format: "pkcs8" or "sec1", as for ``to_der``.
             password: None, or the password to encrypt a PKCS#8 key with, as for
-                [to_der][p256.PrivateKey.to_der].
+                ``to_der``.
 
         Returns:
             The PEM text as ASCII bytes.
@@ -382,7 +379,7 @@ class PrivateKey:
         The format is told by the structure. A public key stored beside the scalar must
         equal d*G. Encrypted keys: PBKDF2 (HMAC-SHA1/224/256/384/512, at most 10,000,000
         iterations) or scrypt (128*r*N at most 256 MiB, p <= 16), with AES-128/192/256-CBC;
-        docs/key-formats.md has the details.
+        The documentation's Key formats page has the details.
 
         Args:
             data: The DER bytes.
@@ -404,7 +401,7 @@ class PrivateKey:
     @classmethod
     def from_pem(cls, data: Union[str, Buffer], password: Optional[Password] = None) -> PrivateKey:
         """A key from PEM "PRIVATE KEY" (PKCS#8), "EC PRIVATE KEY" (SEC1) or, with its
-        password, "ENCRYPTED PRIVATE KEY" (as for [from_der][p256.PrivateKey.from_der]).
+        password, "ENCRYPTED PRIVATE KEY" (as for ``from_der``).
 
         The first such block is used; text around it is ignored, and so is a UTF-8 byte
         order mark at the start. Legacy PEM encryption ("Proc-Type: 4,ENCRYPTED") is
@@ -503,8 +500,8 @@ class PrivateKey:
 class PublicKey(_core.PublicPoint):
     """A P-256 public key: always a valid point of the group, never infinity.
 
-    Constructed by [from_bytes][p256.PublicKey.from_bytes] (SEC1),
-    [from_xy][p256.PublicKey.from_xy] or a key-format reader, each of which validates
+    Constructed by ``from_bytes`` (SEC1),
+    ``from_xy`` or a key-format reader, each of which validates
     fully. Compared and hashed by value; pickled as its SEC1 bytes (validated again on
     load).
     """
@@ -586,7 +583,7 @@ class PublicKey(_core.PublicPoint):
         Args:
             sig: The signature, in `encoding` (strict DER, or exactly 64 bytes for raw).
             msg: The message, hashed with `hash`.
-            hash: As for [PrivateKey.sign][p256.PrivateKey.sign].
+            hash: As for ``PrivateKey.sign``.
             encoding: "der" or "raw".
             low_s: True: also require s <= n/2 (a signature with s > n/2 is False), for
                 protocols that accept only the low-s form.
@@ -611,7 +608,7 @@ class PublicKey(_core.PublicPoint):
         """Whether sig is a valid ECDSA signature of a digest computed elsewhere.
 
         The rules for `digest` and `hash` are those of
-        [PrivateKey.sign_digest][p256.PrivateKey.sign_digest]; hash=None (any length,
+        ``PrivateKey.sign_digest``; hash=None (any length,
         leftmost 256 bits) is the explicit opt-in it describes.
 
         Args:
@@ -619,7 +616,7 @@ class PublicKey(_core.PublicPoint):
             digest: The digest, exactly the size of `hash`'s output.
             hash: The hash that made the digest, or None.
             encoding: "der" or "raw".
-            low_s: True: also require s <= n/2, as for [verify][p256.PublicKey.verify].
+            low_s: True: also require s <= n/2, as for ``verify``.
 
         Returns:
             True for a valid signature, False for every invalid one.
@@ -650,9 +647,9 @@ class PublicKey(_core.PublicPoint):
         table or a complete one.
 
         Args:
-            window: Window size in bits, 4 to 8: the table takes 37 KB, 53 KB, 88 KB,
-                151 KB (7, the default) or 270 KB; bigger is faster to verify with and
-                slower to build (docs/precompute.md).
+            window: Window size in bits, 4 to 8: the table takes 33 KB, 53 KB, 88 KB,
+                152 KB (7, the default) or 270 KB; bigger is faster to verify with and
+                slower to build (documentation: Precomputed keys).
 
         Returns:
             This key (so that ``PublicKey.from_jwk(j).precompute()`` reads well).
@@ -671,7 +668,7 @@ class PublicKey(_core.PublicPoint):
 
     @property
     def is_precomputed(self) -> bool:
-        """Whether [precompute][p256.PublicKey.precompute] has built this key's table."""
+        """Whether ``precompute`` has built this key's table."""
         return self._table_bits() != 0
 
     # Key recovery (SEC 1 v2, 4.1.6; the native core recovers, this checks the arguments).
@@ -680,14 +677,14 @@ class PublicKey(_core.PublicPoint):
     def recover(cls, sig: Buffer, digest: Buffer, recovery_id: int, *,
                 hash: Optional[HashName] = "sha256", encoding: SigEncoding = "raw") -> PublicKey:
         """The public key that made a signature, from the signature, the digest and the
-        recovery id (as [PrivateKey.sign_recoverable][p256.PrivateKey.sign_recoverable]
+        recovery id (as ``PrivateKey.sign_recoverable``
         returns it, or as a protocol such as WebAuthn's or a wallet's carries it).
 
         The key returned is checked: the signature verifies under it
-        ([verify_digest][p256.PublicKey.verify_digest]). That makes it *a* key for which
+        (``verify_digest``). That makes it *a* key for which
         the signature is valid; whether it is the key you trust is for you to check (a
         signature verifies under up to four keys, see
-        [recover_candidates][p256.PublicKey.recover_candidates]). Variable time: it
+        ``recover_candidates``). Variable time: it
         works on public data only.
 
         Args:
@@ -725,12 +722,12 @@ class PublicKey(_core.PublicPoint):
 
         Without a recovery id there are up to four (two in practice: R.y even or odd),
         one per recovery id; each is checked by
-        [verify_digest][p256.PublicKey.verify_digest]. Pick the one you expect (by its
+        ``verify_digest``. Pick the one you expect (by its
         fingerprint, its address, ...): the signature alone cannot tell them apart.
 
         Args:
             sig: The signature, in `encoding`.
-            digest: The signed digest, as for [recover][p256.PublicKey.recover].
+            digest: The signed digest, as for ``recover``.
             hash: The hash that made the digest, or None.
             encoding: "raw" (the default here) or "der".
 
@@ -872,8 +869,8 @@ class PublicKey(_core.PublicPoint):
         Raises:
             TypeError: data is neither bytes-like nor a mapping.
             ValueError: malformed or non-deterministic CBOR, not an EC2 P-256 public key,
-                or a point not on the curve; docs/integrations.md (COSE keys) has
-                the rules.
+                or a point not on the curve; the documentation's "Integrations" page
+                (COSE keys) has the rules.
         """
         return cls.from_bytes(_cose.decode_any(data))
 

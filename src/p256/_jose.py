@@ -68,15 +68,18 @@ MAX_MEMBERS = 10_000
 #: differs between CPython versions).
 MAX_DEPTH = 32
 
-# A JSON string, or an unterminated one up to the end: every match attempt succeeds, so
-# removing strings is one linear pass even on hostile text (json then refuses the rest).
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*(?:"|\\?\Z)', re.S)
+# Outside the strings: escapes first (an escaped quote does not end a string; outside a
+# string a backslash is invalid JSON, which json.loads refuses anyway), then each string,
+# closed or not, then all but the brackets. Each pattern repeats one character class, so
+# the re engine keeps no state per character: linear time, and no memory beyond the copy.
+_ESCAPES = re.compile(r"\\.", re.S)
+_STRINGS = re.compile(r'"[^"]*"?')
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]")
 
 
 def _nesting_depth(text: str) -> int:
     """The deepest nesting of [ and { outside strings (linear in the text)."""
-    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", _ESCAPES.sub("", text)))
     return max(accumulate(1 if c in "[{" else -1 for c in brackets), default=0)
 
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# tools/make_test.sh [--bg "PART..."] PART...: the driver of `make test` (Makefile).
+# tools/make_test.sh [--bg "PART..."] [--after "PART..."] PART...: the driver of `make test`.
 #
 # 1. tools/bootstrap.sh once for every part (installs the missing system tools as root
 #    with apt; otherwise names the command and which parts cannot run).
 # 2. Each PART is a make target, run in order with its output shown and kept in
 #    build/test/PART.log; the --bg parts run one after another beside them (their logs
-#    are printed when all are done). A part whose tools are missing is not run; nor is
+#    are printed when all are done); the --after parts run last, alone on the machine
+#    (those that measure time). A part whose tools are missing is not run; nor is
 #    one with no make target in this checkout.
 # 3. A summary table: each part passed, FAILED or SKIPPED with the reason and its time.
 #    Lines "SKIP ... this CPU lacks ..." in a part's log (a backend this CPU cannot
@@ -16,8 +17,14 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
-bg=
-if [ "${1:-}" = --bg ]; then bg=$2; shift 2; fi
+bg= after=
+while [ $# -ge 2 ]; do
+    case $1 in
+        --bg) bg=$2; shift 2 ;;
+        --after) after=$2; shift 2 ;;
+        *) break ;;
+    esac
+done
 fg=("$@")
 logs=build/test
 rm -rf "$logs" && mkdir -p "$logs"
@@ -25,9 +32,9 @@ t_start=$(date +%s)
 
 elapsed() { local s=$(( $(date +%s) - $1 )); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
 
-echo "==== make test: tools/bootstrap.sh $bg ${fg[*]}"
-# shellcheck disable=SC2086 # bg is a list of parts
-tools/bootstrap.sh --report "$logs/bootstrap" $bg "${fg[@]}"
+echo "==== make test: tools/bootstrap.sh $bg ${fg[*]} $after"
+# shellcheck disable=SC2086 # bg and after are lists of parts
+tools/bootstrap.sh --report "$logs/bootstrap" $bg "${fg[@]}" $after
 install_cmd=$(awk -F'\t' '$1 == "*" {print $2}' "$logs/bootstrap")
 # For the background lane: the venv exists before two parts could race to create it.
 $MAKE --no-print-directory venv >/dev/null 2>&1 || true
@@ -89,6 +96,7 @@ if [ -n "$bg_pid" ]; then
         cat "$logs/$p.log"
     done
 fi
+for p in $after; do run_part "$p" show; done
 
 # The summary, kept in build/test/summary too.
 summary() {
@@ -96,7 +104,7 @@ failed=0 skipped=0 passed=0 cpu=0
 echo
 echo "==== make test: summary (logs in $logs)"
 printf '%-20s %-8s %7s  %s\n' part result time note
-for p in "${fg[@]}" $bg; do
+for p in "${fg[@]}" $bg $after; do
     IFS=$'\t' read -r status t note < "$logs/$p.result"
     case $status in
         passed) passed=$((passed + 1)); shown=passed

@@ -74,13 +74,15 @@ MAX_DEPTH = 32
 # the re engine keeps no state per character: linear time, and no memory beyond the copy.
 _ESCAPES = re.compile(r"\\.", re.S)
 _STRINGS = re.compile(r'"[^"]*"?')
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]")
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
 
 
-def _nesting_depth(text: str) -> int:
-    """The deepest nesting of [ and { outside strings (linear in the text)."""
+def _too_deep(text: str) -> bool:
+    """Whether [ and { nest deeper than MAX_DEPTH outside strings (linear in the text)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False  # most texts, long members included: no scan needed
     brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", _ESCAPES.sub("", text)))
-    return max(accumulate(1 if c in "[{" else -1 for c in brackets), default=0)
+    return max(accumulate(1 if c in "[{" else -1 for c in brackets), default=0) > MAX_DEPTH
 
 
 def _no_duplicates(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
@@ -123,7 +125,7 @@ def parse_json_text(text: str, what: str) -> Dict[str, Any]:
     if text.count(":") > MAX_MEMBERS:
         raise ValueError("%s has more than %d members (':' characters); JOSE objects have a few"
                          % (what, MAX_MEMBERS))
-    if _nesting_depth(text) > MAX_DEPTH:
+    if _too_deep(text):
         raise ValueError("%s is not valid JSON: nested too deeply (more than %d levels)"
                          % (what, MAX_DEPTH))
     try:

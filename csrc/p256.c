@@ -119,8 +119,12 @@ static int p256_output_point(uint8_t out[65], const p256_jac *p)
 /* The byte forms of the key functions below: load, compute, serialize. */
 int p256_pubkey_create(uint8_t pub[65], const uint8_t d32[32])
 {
+    /* DIT over the encoding too: one region per entry point (tests/c/arm64_dit.c) */
+    const int dit = p256_dit_on();
     p256_pubkey pk;
-    return p256_pubkey_derive(&pk, d32) && p256_pubkey_serialize(pub, &pk, 0);
+    int ok = p256_pubkey_derive(&pk, d32) && p256_pubkey_serialize(pub, &pk, 0);
+    p256_dit_restore(dit);
+    return ok;
 }
 
 int p256_pubkey_parse(uint8_t pub[65], const uint8_t *in, size_t len)

@@ -291,79 +291,26 @@ ctest-scalar-plant: | bootstrap-ctest
 	    echo "ctest [$$cc, $(v)]: planted scalar bug $$p caught: $$(tail -n 1 $$b.log)"; \
 	done; done;)
 
-# Constant-time check: every tests/c/ctime_*.c is built with P256_CTIME_TEST (secrets
+# Constant-time check (tools/ctime.sh): the checks are built with P256_CTIME_TEST (secrets
 # marked undefined) at the release optimization level and run under valgrind memcheck,
-# which fails on any branch or memory index that depends on a secret. It runs once per
-# compiler (CCS) and per field backend this CPU runs (CTIME_VARIANTS; the others are
-# named in a SKIP line); ctime_batch_ifma.c runs the IFMA engine there on the emulation
-# of its intrinsics (valgrind has no AVX-512). Then the negative controls
-# (tests/c/canary_ctime.c): a secret-dependent branch and a secret-indexed load must each
-# be reported by valgrind, in their own function, or the check itself is broken, and so
-# must a branch on a secret through the emulated vpmadd52 and an emulated gather at a
-# secret index; their reports are printed so the log shows them. And per backend,
-# canary_ctime_field.c: a branch on a secret that
-# went through the backend's multiplication must be reported too, which proves valgrind
-# tracks secrets through MULX/ADCX/ADOX (a clean run of that variant would otherwise
-# mean nothing); likewise ctime_scalar.c's canaries, a branch on a secret after the
-# product mod n and after the table scan (the assembly ones in an assembly variant).
+# which fails on any branch or memory index that depends on a secret. Per compiler (CCS)
+# and per field backend this CPU runs (CTIME_VARIANTS; the others are named in a SKIP
+# line): tests/c/run_ctime.c, the core's checks in one binary (random keys, edge values,
+# the arithmetic mod n and the table scans, both scan paths, the IFMA engine on the
+# emulation of its intrinsics), then its negative controls, deliberate leaks that
+# valgrind must report, or the check itself is broken (a branch, a secret index, both
+# through the emulated IFMA intrinsics, and a branch after the backend's field product,
+# after the product mod n and after the scan: valgrind tracks secrets through the
+# assembly). Per compiler: AES, the hashes, modinv. Once: the batch dispatch.
 CTIME_FLAGS    ?= -O3 -gdwarf-4 -std=c99 -Wall -Wextra -Werror -Icsrc -DP256_CTIME_TEST
-CTIMES         := $(wildcard tests/c/ctime_*.c)
 CTIME_VARIANTS ?= $(RUN_VARIANTS)
-CTIME_CANARY_branch  := Conditional jump or move depends on uninitialised value
-CTIME_CANARY_index   := Use of uninitialised value of size
-CTIME_CANARY_madd52  := $(CTIME_CANARY_branch)
-CTIME_CANARY_gather  := $(CTIME_CANARY_index)
+export CTIME_FLAGS
 
 ctime: | bootstrap-ctime
-	@mkdir -p tests/c/bin
 	@$(foreach v,$(filter-out $(CTIME_VARIANTS),$(CVARIANTS)),echo "ctime [$(v)]: SKIP $(v): this CPU lacks $(VCPU_$(v))";)
-	@set -e; $(foreach v,$(CTIME_VARIANTS),for cc in $(CCS); do \
-	    for t in $(CTIMES); do \
-	        b=tests/c/bin/$$(basename $$t .c)-$(v)-$$cc; \
-	        echo "ctime [$(v), $$cc]: $$b"; \
-	        $$cc $(CTIME_FLAGS) -o $$b $$t $(VFLAGS_$(v)); \
-	        valgrind -q --error-exitcode=1 --track-origins=yes $$b; \
-	    done; \
-	    b=tests/c/bin/canary_ctime_field-$(v)-$$cc; \
-	    $$cc $(CTIME_FLAGS) -o $$b tests/c/canary_ctime_field.c $(VFLAGS_$(v)); \
-	    if valgrind -q --error-exitcode=1 $$b >/dev/null 2>&1; then \
-	        echo "ctime [$(v), $$cc]: canary_ctime_field's secret-dependent branch went unreported: the check is broken"; \
-	        exit 1; \
-	    fi; \
-	    echo "ctime [$(v), $$cc]: canary_ctime_field flagged (secrets tracked through the backend)"; \
-	    for k in 1 2; do \
-	        b=tests/c/bin/ctime_scalar-canary$$k-$(v)-$$cc; \
-	        $$cc $(CTIME_FLAGS) -DCTIME_SCALAR_CANARY=$$k -o $$b tests/c/ctime_scalar.c $(VFLAGS_$(v)); \
-	        if valgrind -q --error-exitcode=1 $$b >/dev/null 2>&1; then \
-	            echo "ctime [$(v), $$cc]: ctime_scalar's canary $$k (1: product mod n, 2: table scan) went unreported: the check is broken"; exit 1; \
-	        fi; \
-	        echo "ctime [$(v), $$cc]: ctime_scalar canary $$k flagged (secrets tracked through $$([ $$k = 1 ] && echo 'the product mod n' || echo 'the table scan'))"; \
-	    done; \
-	done;)
-	@set -e; b=tests/c/bin/batch_engine_name; \
-	$(CORE_CC) -O2 -std=c99 -Wall -Wextra -Werror -Icsrc -o $$b tests/c/batch_engine_name.c; \
-	e=$$(valgrind -q --error-exitcode=1 $$b) || { echo "ctime: the batch dispatch failed under valgrind"; exit 1; }; \
-	n=$$($$b); \
-	test "$$e" = scalar || { echo "ctime: under valgrind the batch engine is '$$e', not scalar"; exit 1; }; \
-	if grep -qw avx512ifma /proc/cpuinfo && test "$$n" != avx512-ifma; then \
-	    echo "ctime: natively the batch engine is '$$n' on a CPU with IFMA: the check is broken"; exit 1; fi; \
-	echo "ctime: batch engine under valgrind: $$e (natively: $$n)"
-	@set -e; for cc in $(CCS); do \
-	    b=tests/c/bin/canary_ctime-$$cc; \
-	    $$cc $(CTIME_FLAGS) -o $$b tests/c/canary_ctime.c; \
-	    $(foreach m,branch index madd52 gather,\
-	    if valgrind --error-exitcode=1 $$b $(m) > $$b-$(m).log 2>&1; then \
-	        cat $$b-$(m).log; \
-	        echo "ctime [$$cc]: canary '$(m)' went unreported: the check is broken"; exit 1; \
-	    fi; \
-	    if ! grep -A2 "$(CTIME_CANARY_$(m))" $$b-$(m).log | grep -Eq "canary_$(m)[.a-z0-9]* .canary_ctime\.c:"; then \
-	        cat $$b-$(m).log; \
-	        echo "ctime [$$cc]: canary '$(m)' failed without the expected report: the check is broken"; exit 1; \
-	    fi; \
-	    echo "ctime [$$cc]: canary '$(m)' flagged (the check works):"; \
-	    grep -A2 "$(CTIME_CANARY_$(m))" $$b-$(m).log | sed 's/^/    /'; \
-	    ) \
-	done
+	@set -e; $(foreach v,$(CTIME_VARIANTS),for cc in $(CCS); do tools/ctime.sh backend $$cc $(v) $(VFLAGS_$(v)); done;)
+	@set -e; for cc in $(CCS); do tools/ctime.sh common $$cc; done
+	@tools/ctime.sh engine $(CORE_CC)
 
 # Timing test (tests/c/timing_core.c, dudect-style: fixed-vs-random secrets, Welch's t on
 # cropped cycle counts), built like the extension (CORE_CC, -O3) once per field backend

@@ -15,8 +15,8 @@
  *   canary_ctime gather   the emulated gather at a secret index: reported as an address,
  *                         as the hardware's gather would leak it
  *
- * `make ctime` runs both under valgrind, prints the reports and fails unless each one
- * is reported inside its own function. If either ever passes quietly, P256_SECRET or
+ * `make ctime` runs each under valgrind (from tests/c/run_ctime.c: run_ctime -c branch),
+ * prints the reports and fails unless each one is reported inside its own function. If either ever passes quietly, P256_SECRET or
  * the valgrind setup has stopped working and every clean ctime run means nothing.
  */
 #include "p256.c"
@@ -24,20 +24,20 @@
 
 #include <stdio.h>
 
-static volatile int sink;
+static volatile int canary_sink;
 
 /* The deliberate leak through control flow (volatile: the compiler must branch). */
 static P256_NOINLINE void canary_branch(const uint8_t *d)
 {
     if (d[0] & 1)
-        sink++;
+        canary_sink++;
 }
 
 /* The deliberate leak through a memory address: an S-box style table lookup. */
 static P256_NOINLINE void canary_index(const uint8_t *d)
 {
     static volatile uint8_t table[256];
-    sink += table[d[0]];
+    canary_sink += table[d[0]];
 }
 
 /* The secret's lanes through the emulated multiply-add, then a branch on a lane. */
@@ -46,7 +46,7 @@ static P256_NOINLINE void canary_madd52(const uint8_t *d)
     p256_emu_m512i v = p256_emu_loadu_si512(d), one = p256_emu_set1_epi64(1);
     v = p256_emu_madd52hi_epu64(p256_emu_madd52lo_epu64(one, v, v), v, one);
     if (v.lane[0] & 1)
-        sink++;
+        canary_sink++;
 }
 
 /* The secret's lanes as a gather index into a table of 16 (in bounds, masked); the table
@@ -56,7 +56,7 @@ uint64_t canary_gather_table[16];
 static P256_NOINLINE void canary_gather(const uint8_t *d)
 {
     p256_emu_m512i idx = p256_emu_and_si512(p256_emu_loadu_si512(d), p256_emu_set1_epi64(15));
-    sink += (int)p256_emu_i64gather_epi64(idx, canary_gather_table, 8).lane[3];
+    canary_sink += (int)p256_emu_i64gather_epi64(idx, canary_gather_table, 8).lane[3];
 }
 
 int main(int argc, char **argv)

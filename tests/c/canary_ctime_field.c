@@ -6,9 +6,7 @@
  * MULX/ADCX/ADOX and CMOV: if it lost track there, a clean ctime run of that variant
  * would mean nothing.
  */
-#include "p256.c"
-
-#include <stdio.h>
+#include "ctime.h"
 
 int main(void)
 {

@@ -18,9 +18,7 @@
  * emulated vpmadd52 into a branch, and a secret gather index, must each be reported.
  */
 #define P256_IFMA_EMULATE
-#include "p256.c"
-
-#include <stdio.h>
+#include "ctime.h"
 
 static uint64_t sink[8 * 40];
 static size_t nsink;

@@ -7,13 +7,11 @@
  * p256_aff_lookup with a secret index (the AVX2 assembly on x86_64_adx, the baseline C
  * under P256_NO_AVX2) at the sizes the core uses. Inputs: 0, 1, n-1, 2^255 and random.
  *
- * Negative controls, built with -DCTIME_SCALAR_CANARY=k: a branch on the secret after it
- * went through the assembly product (k = 1) or through the scan (k = 2) must be
- * reported, or valgrind lost track of the secret there (make ctime requires the report).
+ * Negative controls (run_ctime -c scalar_mul, -c scalar_scan): a branch on the secret
+ * after it went through the assembly product or through the scan must be reported, or
+ * valgrind lost track of the secret there (make ctime requires the report).
  */
-#include "p256.c"
-
-#include <stdio.h>
+#include "ctime.h"
 
 /* Test inputs (splitmix64's output function): every bit varies between entries. */
 static uint64_t mix(uint64_t *x)
@@ -48,10 +46,8 @@ int main(void)
         P256_SECRET(&a, sizeof a);
         P256_SECRET(&b, sizeof b);
         p256_scalar_mont_mul(&r, &a, &b);
-#if CTIME_SCALAR_CANARY == 1
-        if (r.v[0] & 1) /* the deliberate leak, after the backend's product */
-            sink++;
-#endif
+        if (ctime_canary == CTIME_CANARY_SCALAR_MUL && (r.v[0] & 1))
+            sink++; /* the deliberate leak, after the backend's product */
         p256_scalar_mont_sqr(&r, &r);
         p256_scalar_mul(&r, &r, &a);
         p256_scalar_inv_safegcd(&r, &a);
@@ -61,10 +57,8 @@ int main(void)
         idx = (uint64_t)i * 13 % (P256_COMB_ENTRIES + 1);
         P256_SECRET(&idx, sizeof idx);
         p256_aff_lookup(&t, table, P256_COMB_ENTRIES, idx);
-#if CTIME_SCALAR_CANARY == 2
-        if (t.x.v[0] & 1) /* the deliberate leak, after the scan */
-            sink++;
-#endif
+        if (ctime_canary == CTIME_CANARY_SCALAR_SCAN && (t.x.v[0] & 1))
+            sink++; /* the deliberate leak, after the scan */
         p256_aff_lookup(&t, table, P256_CONST_ENTRIES, idx & 15);
         P256_DECLASSIFY(&r, sizeof r);
         P256_DECLASSIFY(&t, sizeof t);

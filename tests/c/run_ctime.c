@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * run_ctime.c: the constant-time checks of the core and their negative controls, in one
+ * binary per compiler and field backend (make ctime runs each under valgrind memcheck).
+ *
+ * Compiling the core is most of a check's cost, and the checks below all need it: one
+ * binary compiles it once instead of nine times. Each tests/c/ctime_NAME.c included here
+ * still builds and runs alone (its main is renamed here).
+ *
+ *   run_ctime -t NAME   one check: core, core_noavx2, edges, scalar, batch_ifma
+ *   run_ctime -c NAME   one negative control (a deliberate leak valgrind must report):
+ *                       branch, index, madd52, gather (canary_ctime.c: a branch on a
+ *                       secret, a load at a secret index, both through the emulated
+ *                       IFMA intrinsics), field (a branch on a secret after the
+ *                       backend's multiplication), scalar_mul (after the product mod n),
+ *                       scalar_scan (after the table scan)
+ *   run_ctime -l        the checks' names; -L: the controls' names
+ *
+ * One check or control per process: core_noavx2 turns the AVX2 scan off for the rest of
+ * the process (p256_cpu_disable), as a CPU without AVX2 runs it, and a control's report
+ * must not be confused with a check's.
+ *
+ * The IFMA engine is built on the emulation of its intrinsics (valgrind has no AVX-512).
+ * That changes only the batch module, which no other check here reaches.
+ */
+#define P256_IFMA_EMULATE
+#include "ctime.h"
+
+#define main ctime_main_core
+#include "ctime_core.c"
+#undef main
+#define main ctime_main_edges
+#include "ctime_edges.c"
+#undef main
+#define main ctime_main_scalar
+#include "ctime_scalar.c"
+#undef main
+#define main ctime_main_batch_ifma
+#include "ctime_batch_ifma.c"
+#undef main
+#define main ctime_main_canaries
+#include "canary_ctime.c"
+#undef main
+#define main ctime_main_canary_field
+#include "canary_ctime_field.c"
+#undef main
+
+/* ctime_core.c with the baseline (non-AVX2) table scan, so both lookup paths are checked. */
+static int ctime_main_core_noavx2(void)
+{
+    p256_cpu_disable(P256_CPU_AVX2);
+    return ctime_main_core();
+}
+
+#define CTIME_CANARY_MODE(mode)                                  \
+    static int ctime_main_canary_##mode(void)                    \
+    {                                                            \
+        char arg0[] = "run_ctime", arg1[] = #mode;               \
+        char *argv[] = {arg0, arg1, NULL};                       \
+        return ctime_main_canaries(2, argv);                     \
+    }
+CTIME_CANARY_MODE(branch)
+CTIME_CANARY_MODE(index)
+CTIME_CANARY_MODE(madd52)
+CTIME_CANARY_MODE(gather)
+
+static int ctime_main_canary_scalar_mul(void)
+{
+    ctime_canary = CTIME_CANARY_SCALAR_MUL;
+    return ctime_main_scalar();
+}
+
+static int ctime_main_canary_scalar_scan(void)
+{
+    ctime_canary = CTIME_CANARY_SCALAR_SCAN;
+    return ctime_main_scalar();
+}
+
+#define RUN_CTIME_CHECKS(X) X(core) X(core_noavx2) X(edges) X(scalar) X(batch_ifma)
+#define RUN_CTIME_CANARIES(X)                                                        \
+    X(canary_branch) X(canary_index) X(canary_madd52) X(canary_gather) X(canary_field) \
+        X(canary_scalar_mul) X(canary_scalar_scan)
+
+static const struct {
+    const char *name;
+    int (*run)(void);
+} checks_[] = {
+#define RUN_CTIME_ENTRY(name) {#name, ctime_main_##name},
+    RUN_CTIME_CHECKS(RUN_CTIME_ENTRY)
+}, canaries_[] = {
+    RUN_CTIME_CANARIES(RUN_CTIME_ENTRY)
+#undef RUN_CTIME_ENTRY
+};
+
+int main(int argc, char **argv)
+{
+    size_t nchecks = sizeof checks_ / sizeof checks_[0];
+    size_t ncanaries = sizeof canaries_ / sizeof canaries_[0];
+    if (argc == 2 && strcmp(argv[1], "-l") == 0) {
+        for (size_t i = 0; i < nchecks; i++)
+            printf("%s\n", checks_[i].name);
+        return 0;
+    }
+    if (argc == 2 && strcmp(argv[1], "-L") == 0) {
+        for (size_t i = 0; i < ncanaries; i++)
+            printf("%s\n", canaries_[i].name + strlen("canary_"));
+        return 0;
+    }
+    if (argc == 3 && strcmp(argv[1], "-t") == 0) {
+        for (size_t i = 0; i < nchecks; i++)
+            if (strcmp(argv[2], checks_[i].name) == 0)
+                return checks_[i].run();
+    } else if (argc == 3 && strcmp(argv[1], "-c") == 0) {
+        for (size_t i = 0; i < ncanaries; i++)
+            if (strcmp(argv[2], canaries_[i].name + strlen("canary_")) == 0)
+                return canaries_[i].run();
+    }
+    fprintf(stderr, "usage: %s -t CHECK | -c CONTROL | -l | -L (-l lists the checks, -L the controls)\n", argv[0]);
+    return 2;
+}

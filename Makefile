@@ -123,6 +123,12 @@ bench-c: | bootstrap-bench-c
 	    $(CORE_CC) -O3 -std=c99 -Icsrc -o tests/c/bin/bench_core-$(v) tests/c/bench_core.c $(VFLAGS_$(v));)
 	$(PYTHON) benchmarks/bench_c.py $(foreach v,$(BENCH_C_VARIANTS),tests/c/bin/bench_core-$(v))
 
+# llvm-mca's cycles per call of each kernel, assembly and portable C, on every CPU model
+# of tools/mca.py; regenerates the table in docs/performance.md (tests/test_mca.py
+# checks it is current). ~1 min here.
+mca: | bootstrap-mca
+	$(PYTHON) tools/mca.py --write
+
 # Field backends, from csrc/variants.txt (meson.build reads it too): VFLAGS_<name> are a
 # variant's compiler arguments (defines and sources), VCPU_<name> the CPU flags it needs,
 # VRUNS_<name> is yes when this CPU has them. CVARIANTS: the variants of this host's

@@ -39,6 +39,7 @@ assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")
         qemu)      command -v qemu-aarch64 >/dev/null 2>&1 ;;
         apt)       command -v apt-get >/dev/null 2>&1 ;;
         dpkgdeb)   command -v dpkg-deb >/dev/null 2>&1 ;;
+        llvm)      command -v llvm-mca-16 >/dev/null 2>&1 && command -v llvm-mc-16 >/dev/null 2>&1 ;;
         *)         echo "bootstrap: unknown requirement $1" >&2; return 1 ;;
     esac
 }
@@ -51,6 +52,7 @@ pkgs() {
         arm64libc) echo libc6-dev-arm64-cross ;;
         qemu)      echo qemu-user ;;
         dpkgdeb)   echo dpkg ;;
+        llvm)      echo llvm-16 ;;
         *)         echo "$1" ;;
     esac
 }
@@ -67,6 +69,7 @@ what() {
         qemu) echo qemu-aarch64 ;;
         apt) echo apt-get ;;
         dpkgdeb) echo dpkg-deb ;;
+        llvm) echo "llvm-mca-16, llvm-mc-16" ;;
         *) echo "$1" ;;
     esac
 }
@@ -80,6 +83,7 @@ needs() {
         asan)              echo clang asanrt binutils ;;
         test-arm64|bench-arm64) echo arm64cc arm64libc qemu binutils ;;
         test-arm64-python) echo arm64cc arm64libc qemu apt dpkgdeb ;;
+        mca)               echo llvm arm64cc ;;
     esac
 }
 

@@ -124,8 +124,7 @@ bench-c: | bootstrap-bench-c
 	$(PYTHON) benchmarks/bench_c.py $(foreach v,$(BENCH_C_VARIANTS),tests/c/bin/bench_core-$(v))
 
 # llvm-mca's cycles per call of each kernel, assembly and portable C, on every CPU model
-# of tools/mca.py; regenerates the table in docs/performance.md (tests/test_mca.py
-# checks it is current). ~1 min here.
+# of tools/mca.py; regenerates the table in docs/performance.md. ~1 min here.
 mca: | bootstrap-mca
 	$(PYTHON) tools/mca.py --write
 

@@ -421,7 +421,7 @@ def render(results, skipped, lengths, versions):
     lines = [BEGIN, "",
              f"Cycles per call, llvm-mca Total Cycles / Iterations ({ITERATIONS} iterations); "
              f"{versions}. Each cell: assembly / portable C = ratio (below 1: the assembly is "
-             "faster); "insns": instructions per call.", ""]
+             "faster); insns: instructions per call.", ""]
     for arch, a in ARCHES.items():
         models = [m for m in a["models"] if m not in skipped]
         lines.append(f"**{arch}**" + (f" (llvm-mca lacks: {', '.join(m for m in a['models'] if m in skipped)})"

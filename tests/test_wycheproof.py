@@ -224,14 +224,18 @@ def test_ecdsa(path, file_name):
     assert not bad, _failures(bad, "vectors")
 
 
-def test_p256verify_inputs_cover_the_files():
-    """The P256VERIFY path leaves out only what no input can carry: r||s of another length,
-    malformed DER, integers >= 2^256; each file gives it valid and invalid cases."""
+def test_derived_cases_cover_the_files():
+    """What the batch and P256VERIFY paths add or leave out: the batch paths give most DER
+    vectors again as r||s; P256VERIFY leaves out only what no input can carry (r||s of
+    another length, malformed DER, integers >= 2^256). Each has valid and invalid cases."""
     for name in P256_ECDSA:
-        inputs = eip7951_inputs(name)
         total = load_wycheproof(name)["numberOfTests"]
+        inputs = eip7951_inputs(name)
         assert 0.5 * total < len(inputs) <= total, name
         assert {expected for _, _, _, expected in inputs} == {ONE, b""}, name
+        cases = _batch_cases(_ecdsa_vectors(name))
+        assert sum(map(len, cases.values())) == total + (len(inputs) if "p1363" not in name else 0)
+        assert {want for c in cases.values() for _, _, want in c} == {True, False}, name
 
 
 @pytest.mark.parametrize("file_name", P256_ECDSA)

@@ -10,8 +10,10 @@ rule; h is used as a 256-bit integer (e = h; P-256's n is 256 bits, so no trunca
 The EIP's own test list (assets/eip-7951/test-vectors.json) is derived from Wycheproof's
 ecdsa_secp256r1_sha256_p1363_test.json and ecdsa_webcrypto_test.json: for each 64-byte
 signature, h = SHA-256(msg), expected 1 if "valid" else empty. We derive the same cases
-from our copy of the Wycheproof files (and the DER and SHA-512 files the same way), check
-that the derivation reproduces the EIP's first vector byte for byte, and add the EIP's
+from our copy of the Wycheproof files (vectors_util.eip7951_inputs; the DER and SHA-512
+files the same way; tests/test_wycheproof.py runs every one, through p256verify, each
+batch engine and eip_reference below), check that the derivation reproduces the EIP's
+first vector byte for byte, and add the EIP's
 extra named cases, the edge cases of the specification, constructed signatures for the
 corners (x(R) >= n, R at infinity, r or s at the ends of the range, coordinates >= p),
 and a differential test against an implementation written from the EIP text on top of
@@ -27,7 +29,7 @@ from hypothesis import strategies as st
 
 import p256
 from p256 import reference as ref
-from vectors_util import der_sig_decode, hash_name, load_wycheproof
+from vectors_util import eip7951_inputs
 
 C = ref.P256
 N, P = C.n, C.p
@@ -62,58 +64,24 @@ def eip_reference(data):
     return ONE if R[0] % N == r else FAIL
 
 
-# -- Wycheproof-derived cases (as in the EIP) ------------------------------------------------
+# -- Wycheproof-derived cases (as in the EIP; every one runs in tests/test_wycheproof.py) -----
 
-
-def _wycheproof_cases():
-    cases = []
-    for name in ["ecdsa_secp256r1_sha256_p1363_test.json", "ecdsa_secp256r1_sha512_p1363_test.json",
-                 "ecdsa_secp256r1_sha256_test.json", "ecdsa_secp256r1_sha512_test.json"]:
-        data = load_wycheproof(name)
-        for group in data["testGroups"]:
-            qx, qy = int(group["publicKey"]["wx"], 16), int(group["publicKey"]["wy"], 16)
-            hname = hash_name(group["sha"])
-            for t in group["tests"]:
-                sig = bytes.fromhex(t["sig"])
-                if "p1363" in name:
-                    if len(sig) != 64:
-                        continue  # not expressible as 32-byte r and s
-                    r, s = int.from_bytes(sig[:32], "big"), int.from_bytes(sig[32:], "big")
-                else:
-                    rs = der_sig_decode(sig)
-                    if rs is None or max(rs) >= 2**256:
-                        continue  # BER or oversized: no precompile input carries it
-                    r, s = rs
-                # SHA-512 on P-256: the leftmost 256 bits are the ECDSA integer (FIPS 186-5),
-                # which is the 32-byte hash the precompile is given.
-                h = hashlib.new(hname, bytes.fromhex(t["msg"])).digest()[:32]
-                assert t["result"] in ("valid", "invalid")
-                expected = ONE if t["result"] == "valid" else FAIL
-                cases.append(pytest.param(pack(h, r, s, qx, qy), expected, t["comment"],
-                                          id="%s:%d" % (name, t["tcId"])))
-    return cases
-
-
-WYCHEPROOF = _wycheproof_cases()
-
-
-@pytest.mark.parametrize("data,expected,comment", WYCHEPROOF)
-def test_wycheproof(data, expected, comment):
-    assert p256.p256verify(data) == expected
-    assert eip_reference(data) == expected
+P1363 = "ecdsa_secp256r1_sha256_p1363_test.json"
 
 
 def test_wycheproof_coverage():
     """The derived list holds the cases the EIP is about (sha256 p1363 file)."""
-    p1363 = {c.values[2]: c.values[1] for c in WYCHEPROOF
-             if c.id.startswith("ecdsa_secp256r1_sha256_p1363_test.json:")}
+    p1363 = {comment: expected for _, comment, _, expected in eip7951_inputs(P1363)}
     assert p1363["signature malleability"] == ONE                                   # high s
     assert p1363["r = 3, x = n + 3 is the smallest possible x with a reduction"] == ONE
     assert p1363["k*G has a large x-coordinate"] == ONE
     assert p1363["point at infinity during verify"] == FAIL
     assert p1363["comparison with point at infinity "] == FAIL
     assert p1363["r = 5 + n, x = 5 is invalid; r was not reduced mod n"] == FAIL
-    kinds = [c.values[1] for c in WYCHEPROOF]
+    kinds = [expected for name in (P1363, "ecdsa_secp256r1_sha512_p1363_test.json",
+                                   "ecdsa_secp256r1_sha256_test.json",
+                                   "ecdsa_secp256r1_sha512_test.json")
+             for _, _, _, expected in eip7951_inputs(name)]
     assert kinds.count(ONE) > 800 and kinds.count(FAIL) > 250
 
 
@@ -138,8 +106,8 @@ Z32 = bytes(32)
 
 
 def test_eip_vectors():
-    ids = {c.id: c.values for c in WYCHEPROOF}
-    assert ids["ecdsa_secp256r1_sha256_p1363_test.json:1"][:2] == (EIP_VECTOR_1, ONE)
+    ids = {tc: (data, expected) for tc, _, data, expected in eip7951_inputs(P1363)}
+    assert ids[1] == (EIP_VECTOR_1, ONE)
     assert p256.p256verify(EIP_VECTOR_1) == ONE
     h, r, s, qx, qy = EIP_311
     assert p256.p256verify(h + r + s + qx + qy) == ONE

@@ -10,6 +10,8 @@ Public API (other test modules import these names; keep them stable):
     spki_decode(der)             SubjectPublicKeyInfo (id-ecPublicKey, named curve) -> (curve name, SEC1 bytes)
     sec1_decode(curve, data)     SEC1 point (uncompressed or compressed) -> (x, y) on a reference curve
     hash_name(wycheproof_sha)    "SHA-256" -> "sha256" (hashlib name)
+    eip7951_inputs(name)         (tcId, comment, 160-byte P256VERIFY input, expected output) of a
+                                 secp256r1 ECDSA file, derived as EIP-7951's own test list is
 
 Everything here is strict: DER means DER (definite, minimal lengths; minimal INTEGERs; no
 trailing bytes), so BER-only encodings are rejected.
@@ -17,6 +19,7 @@ trailing bytes), so BER-only encodings are rejected.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pathlib
@@ -35,6 +38,7 @@ __all__ = [
     "spki_decode",
     "sec1_decode",
     "hash_name",
+    "eip7951_inputs",
 ]
 
 
@@ -58,6 +62,33 @@ def wycheproof_params(names: list) -> list:
             for test in group["tests"]:
                 params.append(pytest.param(file_name, group, test, id=f"{file_name}:{test['tcId']}"))
     return params
+
+
+def eip7951_inputs(name: str) -> list:
+    """(tcId, comment, input, expected) for every vector of a secp256r1 ECDSA file that a
+    P256VERIFY input can carry, as EIP-7951 derives its test list: h = the message's hash
+    (SHA-512's leftmost 256 bits, the ECDSA integer of FIPS 186-5), r and s as 32 bytes
+    each, the key's x and y; expected 00..01 for "valid", b"" otherwise. Left out: r||s
+    signatures that are not 64 bytes, DER that is malformed or holds an integer >= 2^256."""
+    out = []
+    for group in load_wycheproof(name)["testGroups"]:
+        q = bytes.fromhex(group["publicKey"]["uncompressed"])[1:]
+        for t in group["tests"]:
+            sig = bytes.fromhex(t["sig"])
+            if "p1363" in name:
+                if len(sig) != 64:
+                    continue
+                rs = sig
+            else:
+                pair = der_sig_decode(sig)
+                if pair is None or max(pair) >= 2**256:
+                    continue
+                rs = pair[0].to_bytes(32, "big") + pair[1].to_bytes(32, "big")
+            h = hashlib.new(hash_name(group["sha"]), bytes.fromhex(t["msg"])).digest()[:32]
+            assert t["result"] in ("valid", "invalid")
+            expected = bytes(31) + b"\x01" if t["result"] == "valid" else b""
+            out.append((t["tcId"], t["comment"], h + rs + q, expected))
+    return out
 
 
 _HASH_NAMES = {

@@ -379,7 +379,7 @@ ASAN_VENV  := .venv-asan
 ASAN_PY    := $(ASAN_VENV)/bin/python
 ASAN_STAMP := $(ASAN_VENV)/.p256-installed
 ASAN_CC    ?= clang
-ASAN_FLAGS ?= -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ASAN_FLAGS ?= -O0 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 ASAN_RT     = $(shell $(ASAN_CC) -print-file-name=$(if $(findstring clang,$(ASAN_CC)),libclang_rt.asan-$(shell uname -m).so,libasan.so))
 ASAN_LOGS  := tests/c/bin/asan
 # The quick set (tests/quick.txt): it reaches every entry point of the binding, which is

@@ -253,10 +253,10 @@ ctest-ifma-asan: | bootstrap-ctest
 	@# natively only where the CPU has IFMA: elsewhere the build would only print SKIP, and
 	@# an ASan + UBSan build of the core costs minutes
 	@if grep -qw avx512ifma /proc/cpuinfo; then \
-	    $(ASAN_CC) -O1 $(ASAN_FLAGS) -std=c99 -Wall -Wextra -Werror -Icsrc -o tests/c/bin/test_batch_ifma-asan tests/c/test_batch_ifma.c \
+	    $(ASAN_CC) $(ASAN_FLAGS) -std=c99 -Wall -Wextra -Werror -Icsrc -o tests/c/bin/test_batch_ifma-asan tests/c/test_batch_ifma.c \
 	    && BATCH_IFMA_ROUNDS=30 tests/c/bin/test_batch_ifma-asan; \
 	else echo "ctest-ifma-asan: SKIP native: this CPU lacks AVX-512 IFMA (the emulated build runs)"; fi
-	$(ASAN_CC) -O1 $(ASAN_FLAGS) -std=c99 -Wall -Wextra -Werror -Icsrc -DP256_IFMA_EMULATE -o tests/c/bin/test_batch_ifma-asan-emulated tests/c/test_batch_ifma.c
+	$(ASAN_CC) $(ASAN_FLAGS) -std=c99 -Wall -Wextra -Werror -Icsrc -DP256_IFMA_EMULATE -o tests/c/bin/test_batch_ifma-asan-emulated tests/c/test_batch_ifma.c
 	BATCH_IFMA_ROUNDS=10 tests/c/bin/test_batch_ifma-asan-emulated
 
 # The core's harnesses (tests/c/run_core.c) with ASan + UBSan, on the fastest backend
@@ -267,7 +267,7 @@ ctest-ifma-asan: | bootstrap-ctest
 ASAN_CORE_HARNESSES ?= api batch core point_asm pubkey recover scalar_asm
 ctest-asan: | bootstrap-ctest
 	@mkdir -p tests/c/bin
-	$(ASAN_CC) -O1 $(ASAN_FLAGS) -std=c99 -Wall -Wextra -Werror -Icsrc -Itests/c -o tests/c/bin/run_core-asan tests/c/run_core.c $(VFLAGS_$(lastword $(RUN_VARIANTS)))
+	$(ASAN_CC) $(ASAN_FLAGS) -std=c99 -Wall -Wextra -Werror -Icsrc -Itests/c -o tests/c/bin/run_core-asan tests/c/run_core.c $(VFLAGS_$(lastword $(RUN_VARIANTS)))
 	POINT_ASM_ROUNDS=2000 SCALAR_ASM_ROUNDS=2000 SCALAR_INV_ROUNDS=200 tests/c/bin/run_core-asan -t $(ASAN_CORE_HARNESSES)
 
 # The batch engine against the scalar loop, per signature (tests/c/bench_batch.c).

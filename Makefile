@@ -57,7 +57,7 @@ install: $(STAMP)
 # make test is every deterministic part; make ci (what .ci/run runs) adds the time-boxed
 # fuzz campaigns (CI_PARTS, CI_PARTS_BG; their budgets are FUZZ_SECONDS, FUZZ_RUNS,
 # FUZZ_PLANT_SECONDS, so a faster machine can run longer ones).
-TEST_PARTS    ?= ctest pytest pytest-portable timing typecheck docs pythons package
+TEST_PARTS    ?= ctest pytest pytest-portable timing typecheck docs mca-check pythons package
 TEST_PARTS_BG ?= ctime asan test-arm64 test-arm64-python
 CI_PARTS      ?= fuzz-smoke
 CI_PARTS_BG   ?= fuzz
@@ -129,6 +129,11 @@ bench-c: | bootstrap-bench-c
 # of tools/mca.py; regenerates the table in docs/performance.md. ~1 min here.
 mca: | bootstrap-mca
 	$(PYTHON) tools/mca.py --write
+
+# make test's part: the table in docs/performance.md is what this toolchain generates
+# (a change to an assembly kernel or to a C twin must come with `make mca`).
+mca-check: | bootstrap-mca-check
+	$(PYTHON) tools/mca.py --check
 
 # Field backends, from csrc/variants.txt (meson.build reads it too): VFLAGS_<name> are a
 # variant's compiler arguments (defines and sources), VCPU_<name> the CPU flags it needs,

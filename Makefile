@@ -226,8 +226,10 @@ ctest-ifma-plant: | bootstrap-ctest
 # The core modules' negative controls: each harness built with its planted bug must
 # fail, or it is broken. test_recover.c: P256_PLANT_RECOVER_BUG=1 (s instead of s/r: the
 # module's verification of every key it recovers must catch it); test_batch.c:
-# P256_PLANT_BATCH_BUG=1 (a precomputed key's message left unhashed).
-MODULE_PLANTS ?= test_recover:P256_PLANT_RECOVER_BUG=1 test_batch:P256_PLANT_BATCH_BUG=1
+# P256_PLANT_BATCH_BUG=1 (a precomputed key's message left unhashed); test_precompute.c:
+# P256_PLANT_PUBTABLE_COMB_BUG=1 (ECDH's comb over a per-key table drops its last row).
+MODULE_PLANTS ?= test_recover:P256_PLANT_RECOVER_BUG=1 test_batch:P256_PLANT_BATCH_BUG=1 \
+                 test_precompute:P256_PLANT_PUBTABLE_COMB_BUG=1
 ctest-module-plants: | bootstrap-ctest
 	@mkdir -p tests/c/bin
 	@set -e; for p in $(MODULE_PLANTS); do t=$${p%%:*}; d=$${p#*:}; b=tests/c/bin/$$t-plant; \

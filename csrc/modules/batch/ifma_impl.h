@@ -378,23 +378,25 @@ P256_FN void p256_ifma_recode(int64_t *d, const p256_scalar *u, int w)
 }
 
 /*
- * ecmult_gen_impl.h's comb in the engine's representation: p256_ifma_comb[i][j] = (j + 1)
- * 2^(7 i) G as (x, y), one row of 10 limbs per entry (189 KB). Row 0, 1G..64G, is also
- * the verification's table of G (p256_ifma_gtab); k*G (ifma_gen_impl.h) reads every row.
+ * ecmult_gen_impl.h's comb in the engine's Montgomery form: p256_ifma_comb[i][j] = (j + 1)
+ * 2^(7 i) G as x then y, each the integer a*2^260 mod p (< p) in 4 words of 64 bits: 64
+ * bytes an entry (148 KB), so that k*G's scan (ifma_gen_impl.h) merges 8 words per entry
+ * rather than 10 limbs; it splits the chosen entry into limbs once. p256_ifma_gtab: its
+ * row 0 (1G..64G) in limbs, one row (x, y) of 10 per entry, for the verification's gathers.
  */
 typedef char p256_ifma_comb_matches_gw[P256_COMB_BITS == P256_IFMA_GW &&
                                                P256_COMB_WINDOWS == P256_IFMA_GWINDOWS &&
                                                P256_COMB_ENTRIES == P256_IFMA_GTAB ? 1 : -1];
-static uint64_t p256_ifma_comb[P256_COMB_WINDOWS][P256_COMB_ENTRIES][10];
-#define p256_ifma_gtab (p256_ifma_comb[0])
-/* 0: not built, 1: one thread is building it, 2: ready (published with release order). */
+static uint64_t p256_ifma_comb[P256_COMB_WINDOWS][P256_COMB_ENTRIES][8];
+static uint64_t p256_ifma_gtab[P256_IFMA_GTAB][10];
+/* 0: not built, 1: one thread is building them, 2: ready (published with release order). */
 static int p256_ifma_gtab_state;
 
 /*
- * Builds the table once, on first use, by converting the core's p256_comb_table (public
- * data): the first thread to claim it writes it, any other waits (well under a
- * millisecond, once per process) until it is published, so no thread ever reads or
- * writes the table while another writes it.
+ * Builds both tables once, on first use, from the core's p256_comb_table (public data):
+ * the first thread to claim them writes them, any other waits (well under a millisecond,
+ * once per process) until they are published, so no thread ever reads or writes them
+ * while another writes them.
  */
 P256_FN void p256_ifma_gtab_init(void)
 {
@@ -412,9 +414,16 @@ P256_FN void p256_ifma_gtab_init(void)
     }
     for (int i = 0; i < P256_COMB_WINDOWS; i++)
         for (int j = 0; j < P256_COMB_ENTRIES; j++) {
-            p256_ifma_from_fe(p256_ifma_comb[i][j], &p256_comb_table[i][j].x);
-            p256_ifma_from_fe(p256_ifma_comb[i][j] + 5, &p256_comb_table[i][j].y);
+            p256_fe x, y;
+            p256_fe_mul_small(&x, &p256_comb_table[i][j].x, 16); /* a*2^256 -> a*2^260 */
+            p256_fe_mul_small(&y, &p256_comb_table[i][j].y, 16);
+            memcpy(p256_ifma_comb[i][j], x.v, 32);
+            memcpy(p256_ifma_comb[i][j] + 4, y.v, 32);
         }
+    for (int j = 0; j < P256_IFMA_GTAB; j++) {
+        p256_ifma_from_fe(p256_ifma_gtab[j], &p256_comb_table[0][j].x);
+        p256_ifma_from_fe(p256_ifma_gtab[j] + 5, &p256_comb_table[0][j].y);
+    }
     __atomic_store_n(&p256_ifma_gtab_state, 2, __ATOMIC_RELEASE);
 }
 

@@ -6,8 +6,11 @@
  * with lanes at a == b and a == -b that must be flagged; the joint multiplication; and
  * p256_verify_batch_vartime with the IFMA engine against p256_verify on mixed items
  * (valid, tampered, r/s = 0, n, > n, high s, keys +-G, exceptional constructions,
- * r + n < p, bad keys), every batch length 1..17 and every case at every lane position.
- * -DP256_PLANT_IFMA_BUG=1/2 plants a bug this harness must catch (Makefile ctest-ifma-plant).
+ * r + n < p, bad keys), every batch length 1..17 and every case at every lane position;
+ * and the constant-time k*G (p256_ifma_ecmult_gen8) against p256_ecmult_gen, lane by lane,
+ * on random scalars and on the comb's edge scalars at every lane position.
+ * -DP256_PLANT_IFMA_BUG=1..5 plants a bug this harness must catch (Makefile
+ * ctest-ifma-plant).
  * SKIP where the CPU lacks AVX-512 IFMA; built with -DP256_IFMA_EMULATE, the same checks
  * run on the portable emulation of the intrinsics (modules/batch/ifma_emu.h) on any CPU.
  * BATCH_IFMA_ROUNDS sets the random rounds (below 30, for the slow builds: each kind sits
@@ -392,6 +395,109 @@ P256_IFMA_TARGET static void test_ecmult(int rounds)
     }
 }
 
+/* ---- k*G in 8 lanes against p256_ecmult_gen --------------------------------------- */
+
+/* Bits [lo, hi) of k set (ones) or cleared, then reduced mod n. */
+static void set_bits(p256_scalar *k, int lo, int hi, int ones)
+{
+    uint8_t b[32];
+    for (int i = lo < 0 ? 0 : lo; i < hi && i < 256; i++) {
+        uint64_t bit = 1ULL << (i % 64);
+        k->v[i / 64] = ones ? k->v[i / 64] | bit : k->v[i / 64] & ~bit;
+    }
+    p256_scalar_to_bytes(b, k); /* the limbs as an integer < 2^256 */
+    p256_scalar_set_bytes_reduce(k, b);
+}
+
+/* The edge scalars of the comb: 0, 1, 2, 3, n-1, n-2, n-3, (n-1)/2, (n+1)/2, every 2^i,
+ * every 2^(7j) - 1 and 2^256 - 1 mod n (windows of all ones), and random scalars with
+ * one window (its 8 Booth input bits) all ones or all zeros. Returns how many. */
+static int gen_edges(p256_scalar *e)
+{
+    int n = 0;
+    uint8_t ff[32];
+    for (uint64_t v = 0; v < 4; v++) {
+        memset(&e[n], 0, sizeof e[n]);
+        e[n++].v[0] = v;
+    }
+    for (uint64_t v = 1; v < 4; v++) {
+        memcpy(e[n].v, p256_n, 32);
+        e[n++].v[0] -= v;
+    }
+    for (int up = 0; up < 2; up++) { /* (n -+ 1)/2 */
+        memcpy(e[n].v, p256_n, 32);
+        e[n].v[0] = up ? e[n].v[0] + 1 : e[n].v[0] - 1; /* n is odd: no carry out of limb 0 */
+        for (int i = 0; i < 4; i++)
+            e[n].v[i] = (e[n].v[i] >> 1) | (i < 3 ? e[n].v[i + 1] << 63 : 0);
+        n++;
+    }
+    for (int i = 0; i < 256; i++) {
+        memset(&e[n], 0, sizeof e[n]);
+        e[n].v[i / 64] = 1ULL << (i % 64);
+        n++;
+    }
+    for (int j = 1; j < P256_COMB_WINDOWS; j++) {
+        memset(&e[n], 0, sizeof e[n]);
+        set_bits(&e[n++], 0, P256_COMB_BITS * j, 1);
+    }
+    memset(ff, 0xff, 32);
+    p256_scalar_set_bytes_reduce(&e[n++], ff);
+    for (int j = 0; j < P256_COMB_WINDOWS; j++)
+        for (int ones = 0; ones < 2; ones++) {
+            random_scalar(&e[n]);
+            set_bits(&e[n++], P256_COMB_BITS * j - 1, P256_COMB_BITS * j + P256_COMB_BITS, ones);
+        }
+    return n;
+}
+
+/* Lane l of the engine's result is k[l]*G: both infinity (Z = 0), or equal in affine
+ * form; every coordinate reduced (field.h's form). */
+static void gen_check(const p256_scalar k[8], const char *what, int round)
+{
+    p256_fe x[8], y[8], z[8];
+    unsigned bad = p256_ifma_ecmult_gen8_checked(x, y, z, k);
+    CHECK(bad == 0, "%s round %d: an addition met H == 0 (mask %#x)", what, round, bad);
+    for (int l = 0; l < 8; l++) {
+        p256_jac want, got;
+        p256_aff wa, ga;
+        p256_ecmult_gen(&want, &k[l]);
+        got.x = x[l], got.y = y[l], got.z = z[l];
+        CHECK(p256_limbs_mask_lt(x[l].v, P64) && p256_limbs_mask_lt(y[l].v, P64) &&
+                  p256_limbs_mask_lt(z[l].v, P64),
+              "%s round %d lane %d: a coordinate is not reduced", what, round, l);
+        uint64_t wi = p256_jac_to_aff(&wa, &want), gi = p256_jac_to_aff(&ga, &got);
+        CHECK(wi == gi && (wi || (fe_eq(&wa.x, &ga.x) && fe_eq(&wa.y, &ga.y))) &&
+                  (p256_fe_mask_is_zero(&z[l]) != 0) == (wi != 0),
+              "%s round %d lane %d: k*G differs from p256_ecmult_gen (k = %016llx...%016llx)",
+              what, round, l, (unsigned long long)k[l].v[3], (unsigned long long)k[l].v[0]);
+    }
+}
+
+P256_IFMA_TARGET static void test_gen(int rounds)
+{
+    static p256_scalar edges[600];
+    p256_scalar k[8];
+    int ne = gen_edges(edges);
+    /* every edge at every lane position: call c puts edge (c + l) mod ne in lane l */
+    for (int c = 0; c < ne; c++) {
+        for (int l = 0; l < 8; l++)
+            k[l] = edges[(c + l) % ne];
+        gen_check(k, "edges", c);
+    }
+    /* the same edges among random lanes */
+    for (int c = 0; c < ne; c++) {
+        for (int l = 0; l < 8; l++)
+            random_scalar(&k[l]);
+        k[c % 8] = edges[c];
+        gen_check(k, "edge among random", c);
+    }
+    for (int round = 0; round < rounds; round++) {
+        for (int l = 0; l < 8; l++)
+            random_scalar(&k[l]);
+        gen_check(k, "random", round);
+    }
+}
+
 /* ---- the engine against p256_verify ---------------------------------------------- */
 
 typedef struct {
@@ -680,6 +786,7 @@ int main(int argc, char **argv)
     test_field(rounds + 64);
     test_points(rounds);
     test_ecmult(rounds / 4 + 8);
+    test_gen(4 * rounds);
     test_engine(rounds);
     printf("test_batch_ifma (%s, %s): %ld checks, %ld failures\n", p256_backend_name(),
            p256_batch_engine(), checks, failures);

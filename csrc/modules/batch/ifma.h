@@ -3,7 +3,9 @@
  * modules/batch/ifma.h: the 8-lane AVX-512 IFMA engine of the batch module, behind
  * p256_verify_batch_vartime (p256.h). Eight independent ECDSA verifications run in
  * lockstep, one per 64-bit lane of a zmm register. Public data only: everything here is
- * variable time, but every table index is masked into its table whatever the input.
+ * variable time, but every table index is masked into its table whatever the input. The
+ * one exception is p256_ifma_ecmult_gen8 (k*G for key generation and signing), constant
+ * time in its secret scalars, and the field and point primitives it is built from.
  *
  * Built on x86-64 with GCC or clang (P256_HAVE_IFMA); the functions carry target
  * attributes, so the rest of the build stays baseline and the engine is only entered
@@ -114,6 +116,16 @@ P256_IFMA_FN unsigned p256_ifma_ecmult8_vartime(p256_fe x[8], p256_fe z[8],
 P256_IFMA_FN unsigned p256_ifma_ecmult16_vartime(p256_fe x[16], p256_fe z[16],
                                                  const p256_scalar u1[16],
                                                  const p256_scalar u2[16], const p256_aff q[16]);
+
+/*
+ * k*G for 8 secret scalars (key generation and signing), the fixed-base comb of
+ * ecmult_gen_impl.h in lanes (code: ifma_gen_impl.h). Constant time in k. Lane l:
+ * (x[l] : y[l] : z[l]) = k[l]*G in Jacobian coordinates, as field.h elements
+ * (p256_fe8_get_lane's form), for any k[l] < n; k[l] = 0 gives z[l] = 0.
+ */
+#define P256_IFMA_HAVE_GEN8 1
+P256_IFMA_FN void p256_ifma_ecmult_gen8(p256_fe x[8], p256_fe y[8], p256_fe z[8],
+                                        const p256_scalar k[8]);
 #endif /* P256_HAVE_IFMA */
 
 /* 1 if the engine is built and this CPU and OS run it: cpu.h's answer, which it

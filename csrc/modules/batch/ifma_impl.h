@@ -205,6 +205,7 @@ P256_FN void p256_ifma_from_fe(uint64_t w[5], const p256_fe *a)
     w[4] = t.v[3] >> 16;
 }
 
+/* Constant time (the lanes of k*G are secret). */
 P256_FN void p256_ifma_to_fe(p256_fe *r, const uint64_t w[5])
 {
     uint64_t x[4], d[4];
@@ -217,9 +218,10 @@ P256_FN void p256_ifma_to_fe(p256_fe *r, const uint64_t w[5])
     unsigned char b = 0;
     for (int i = 0; i < 4; i++)
         d[i] = p256_sbb(x[i], p64[i], &b);
-    if ((w[4] >> 48) || !b)
-        memcpy(x, d, sizeof x); /* w >= p */
-    memcpy(r->v, x, sizeof x);
+    /* d where w >= p (bit 256 set, or no borrow): masks, as k*G's lanes are secret. */
+    const uint64_t ge = p256_mask_from_bit((w[4] >> 48) | (uint64_t)(b ^ 1));
+    for (int i = 0; i < 4; i++)
+        r->v[i] = (d[i] & ge) | (x[i] & ~ge);
     for (int i = 0; i < 4; i++)
         p256_fe_half(r, r);
 }
@@ -375,21 +377,30 @@ P256_FN void p256_ifma_recode(int64_t *d, const p256_scalar *u, int w)
      * carry is 0. */
 }
 
-/* The affine multiples 1G..64G in the engine's representation, one row (x, y) per entry. */
+/*
+ * ecmult_gen_impl.h's comb in the engine's Montgomery form: p256_ifma_comb[i][j] = (j + 1)
+ * 2^(7 i) G as x then y, each the integer a*2^260 mod p (< p) in 4 words of 64 bits: 64
+ * bytes an entry (148 KB), so that k*G's scan (ifma_gen_impl.h) merges 8 words per entry
+ * rather than 10 limbs; it splits the chosen entry into limbs once. p256_ifma_gtab: its
+ * row 0 (1G..64G) in limbs, one row (x, y) of 10 per entry, for the verification's gathers.
+ */
+typedef char p256_ifma_comb_matches_gw[P256_COMB_BITS == P256_IFMA_GW &&
+                                               P256_COMB_WINDOWS == P256_IFMA_GWINDOWS &&
+                                               P256_COMB_ENTRIES == P256_IFMA_GTAB ? 1 : -1];
+static uint64_t p256_ifma_comb[P256_COMB_WINDOWS][P256_COMB_ENTRIES][8];
 static uint64_t p256_ifma_gtab[P256_IFMA_GTAB][10];
-/* 0: not built, 1: one thread is building it, 2: ready (published with release order). */
+/* 0: not built, 1: one thread is building them, 2: ready (published with release order). */
 static int p256_ifma_gtab_state;
 
 /*
- * Builds the table once, on first use: the first thread to claim it writes it, any other
- * waits (about 0.1 ms, once per process) until it is published, so no thread ever reads
- * or writes the table while another writes it.
+ * Builds both tables once, on first use, from the core's p256_comb_table (public data):
+ * the first thread to claim them writes them, any other waits (well under a millisecond,
+ * once per process) until they are published, so no thread ever reads or writes them
+ * while another writes them.
  */
 P256_FN void p256_ifma_gtab_init(void)
 {
     int expect = 0;
-    p256_jac j;
-    p256_aff a;
     if (__atomic_load_n(&p256_ifma_gtab_state, __ATOMIC_ACQUIRE) == 2)
         return;
     if (!__atomic_compare_exchange_n(&p256_ifma_gtab_state, &expect, 1, 0, __ATOMIC_ACQ_REL,
@@ -401,12 +412,17 @@ P256_FN void p256_ifma_gtab_init(void)
         }
         return;
     }
-    p256_jac_from_aff(&j, &p256_generator);
-    for (int k = 0; k < P256_IFMA_GTAB; k++) {
-        (void)p256_jac_to_aff(&a, &j); /* (k+1) G, never infinity */
-        p256_ifma_from_fe(p256_ifma_gtab[k], &a.x);
-        p256_ifma_from_fe(p256_ifma_gtab[k] + 5, &a.y);
-        p256_jac_add_aff(&j, &j, &p256_generator, 0);
+    for (int i = 0; i < P256_COMB_WINDOWS; i++)
+        for (int j = 0; j < P256_COMB_ENTRIES; j++) {
+            p256_fe x, y;
+            p256_fe_mul_small(&x, &p256_comb_table[i][j].x, 16); /* a*2^256 -> a*2^260 */
+            p256_fe_mul_small(&y, &p256_comb_table[i][j].y, 16);
+            memcpy(p256_ifma_comb[i][j], x.v, 32);
+            memcpy(p256_ifma_comb[i][j] + 4, y.v, 32);
+        }
+    for (int j = 0; j < P256_IFMA_GTAB; j++) {
+        p256_ifma_from_fe(p256_ifma_gtab[j], &p256_comb_table[0][j].x);
+        p256_ifma_from_fe(p256_ifma_gtab[j] + 5, &p256_comb_table[0][j].y);
     }
     __atomic_store_n(&p256_ifma_gtab_state, 2, __ATOMIC_RELEASE);
 }
@@ -556,6 +572,10 @@ P256_IFMA_FN unsigned p256_ifma_ecmult16_vartime(p256_fe x[16], p256_fe z[16],
 }
 
 #undef P256_EACH
+
+/* k*G in 8 lanes, constant time. */
+#include "ifma_gen_impl.h"
+
 #undef P256_LO
 #undef P256_HI
 #endif /* P256_HAVE_IFMA */

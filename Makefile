@@ -198,12 +198,14 @@ ctest: | bootstrap-ctest
 	@$(MAKE) --no-print-directory ctest-ifma-plant ctest-module-plants ctest-variants
 
 # The IFMA batch engine's negative controls: test_batch_ifma.c built with each planted
-# bug (P256_PLANT_IFMA_BUG: exceptional lanes not re-verified; a lost subtraction fixup
-# in one lane) must fail, or the harness is broken: natively (skipped where the CPU
-# lacks IFMA) and on the emulation; and test_ifma_emu.c with each bug planted in the
+# bug (P256_PLANT_IFMA_BUG: 1 exceptional lanes not re-verified; 2 a lost subtraction
+# fixup in one lane; in the constant-time k*q, 5 the last window's doubling blend dropped,
+# 6 one lane's mask wrong in the table scan, 7 the last window's handled exceptional
+# lanes reported as unexpected) must fail, or the harness is broken: natively (skipped
+# where the CPU lacks IFMA) and on the emulation; and test_ifma_emu.c with each bug planted in the
 # emulation (P256_PLANT_IFMA_EMU_BUG: bit 52 of a vpmadd52 operand counts; an arithmetic
 # shift by more than 63 wraps), which its known answers must catch on any CPU.
-IFMA_PLANTS ?= 1 2
+IFMA_PLANTS ?= 1 2 5 6 7
 IFMA_EMU_PLANTS ?= 1 2
 ctest-ifma-plant: | bootstrap-ctest
 	@mkdir -p tests/c/bin

@@ -200,12 +200,15 @@ ctest: | bootstrap-ctest
 # The IFMA batch engine's negative controls: test_batch_ifma.c built with each planted
 # bug (P256_PLANT_IFMA_BUG: 1 exceptional lanes not re-verified; 2 a lost subtraction
 # fixup in one lane; in k*G, 3 one lane's lookup mask never takes entry 64, 4 the last
-# window reads the row before, 5 k = 0 keeps Z = 1) must fail, or the harness is broken:
+# window reads the row before, 5 k = 0 keeps Z = 1; in the constant-time k*q, 6 the last
+# window's doubling blend dropped, 7 one lane's mask wrong in the table scan, 8 the last
+# window's handled exceptional lanes reported as unexpected) must fail, or the harness is
+# broken:
 # natively (skipped where the CPU lacks IFMA) and on the emulation; and test_ifma_emu.c
 # with each bug planted in the emulation (P256_PLANT_IFMA_EMU_BUG: bit 52 of a vpmadd52
 # operand counts; an arithmetic shift by more than 63 wraps), which its known answers
 # must catch on any CPU.
-IFMA_PLANTS ?= 1 2 3 4 5
+IFMA_PLANTS ?= 1 2 3 4 5 6 7 8
 IFMA_EMU_PLANTS ?= 1 2
 ctest-ifma-plant: | bootstrap-ctest
 	@mkdir -p tests/c/bin

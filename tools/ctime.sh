@@ -58,7 +58,8 @@ backend)
     # scalar_scan: through the product mod n and the table scan (the assembly ones in an
     # assembly variant); pubtable_index: a per-key table's row read at the secret digit
     # (ECDH over a peer's table, ctime_pubtable.c); batch_gen_index: the IFMA k*G's comb
-    # read at a secret digit.
+    # read at a secret digit; batch_const_index: a table read at a secret digit of the
+    # IFMA engine's constant-time k*q.
     for c in $("$b" -L); do
         log=$b-$c.log
         if "${vg[@]}" "$b" -c "$c" >"$log" 2>&1; then
@@ -72,6 +73,7 @@ backend)
             field) r=$report_branch fn="canary_ctime_field\.c:" ;;
             pubtable_index) r=$report_index fn="ctime_pubtable\.c:" ;;
             batch_gen_index) r=$report_index fn="ctime_batch_gen\.c:" ;;
+            batch_const_index) r=$report_index fn="ctime_batch_const\.c:" ;;
             *) r=$report_branch fn="ctime_scalar\.c:" ;;
         esac
         expect_report "ctime [$v, $cc]: control '$c'" "$log" "$r" "$fn"

@@ -11,6 +11,8 @@
  * engines alternate within a round so that machine load hits both alike.
  * `bench_batch gen`: k*G instead, p256_ifma_ecmult_gen8 per lane against one
  * p256_ecmult_gen (the constant-time comb of key generation and signing), the same way.
+ * `bench_batch ecdh` times the secret side instead: p256_ifma_ecmult_const8 per lane
+ * against one p256_ecmult_const (the core's k*P on the build's backend), random k and P.
  */
 #include "harness.h"
 #include "p256.c"
@@ -105,6 +107,51 @@ static void bench_gen(int rounds)
            ms * 1e9, ms / mi, (unsigned long long)(sink & 1));
 }
 
+
+#if defined(P256_HAVE_IFMA)
+/* ns per lane of p256_ifma_ecmult_const8 and per p256_ecmult_const, medians of rounds. */
+static void bench_ecdh(int rounds)
+{
+    enum { PASSES = 40 };
+    static p256_scalar k[PASSES][8];
+    static p256_aff q[PASSES][8];
+    double ti[15], ts[15];
+    p256_fe x[8], y[8], z[8];
+    p256_jac j;
+    for (int i = 0; i < PASSES; i++)
+        for (int l = 0; l < 8; l++) {
+            uint8_t b[32];
+            do
+                rng_fill(b, 32);
+            while (!p256_scalar_set_bytes_checked(&k[i][l], b));
+            do
+                rng_fill(b, 32);
+            while (!p256_scalar_set_bytes_checked(&k[(i + 1) % PASSES][7 - l], b));
+            p256_ecmult_gen(&j, &k[(i + 1) % PASSES][7 - l]);
+            (void)p256_jac_to_aff(&q[i][l], &j);
+        }
+    if (rounds > 15)
+        rounds = 15;
+    for (int r = 0; r < rounds; r++) {
+        double t0 = cpu_seconds();
+        for (int i = 0; i < PASSES; i++)
+            p256_ifma_ecmult_const8(x, y, z, k[i], q[i]);
+        double t1 = cpu_seconds();
+        for (int i = 0; i < PASSES; i++)
+            for (int l = 0; l < 8; l++)
+                p256_ecmult_const(&j, &k[i][l], &q[i][l]);
+        double t2 = cpu_seconds();
+        ti[r] = (t1 - t0) / (8.0 * PASSES);
+        ts[r] = (t2 - t1) / (8.0 * PASSES);
+    }
+    double mi = median(ti, (size_t)rounds), ms = median(ts, (size_t)rounds);
+    printf("bench_batch ecdh (%s, %s): ns per k*P, CPU time, medians of %d rounds of %d\n",
+           p256_backend_name(), p256_batch_engine(), rounds, 8 * PASSES);
+    printf("  p256_ifma_ecmult_const8 per lane %9.0f\n  p256_ecmult_const        %9.0f\n"
+           "  speedup                  %9.2fx\n", mi * 1e9, ms * 1e9, ms / mi);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     if (!p256_ifma_available()) {
@@ -115,6 +162,12 @@ int main(int argc, char **argv)
         bench_gen(9);
         return 0;
     }
+#if defined(P256_HAVE_IFMA)
+    if (argc > 1 && strcmp(argv[1], "ecdh") == 0) {
+        bench_ecdh(argc > 2 ? atoi(argv[2]) : 9);
+        return 0;
+    }
+#endif
     for (int i = 0; i < NKEYS; i++) {
         uint8_t d[32];
         do

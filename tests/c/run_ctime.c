@@ -7,7 +7,8 @@
  * binary compiles it once instead of nine times. Each tests/c/ctime_NAME.c included here
  * still builds and runs alone (its main is renamed here).
  *
- *   run_ctime -t NAME   one check: core, core_noavx2, edges, scalar, batch_ifma, batch_gen,
+ *   run_ctime -t NAME   one check: core, core_noavx2, edges, scalar, batch_ifma, batch_gen
+ *                       and batch_const (the IFMA engine's constant-time k*G and k*q),
  *                       pubtable, pubtable_noavx2
  *   run_ctime -c NAME   one negative control (a deliberate leak valgrind must report):
  *                       branch, index, madd52, gather (canary_ctime.c: a branch on a
@@ -16,7 +17,9 @@
  *                       backend's multiplication), scalar_mul (after the product mod n),
  *                       scalar_scan (after the table scan), pubtable_index (a per-key
  *                       table's row read at the secret digit, ctime_pubtable.c),
- *                       batch_gen_index (the IFMA k*G's comb read at a secret digit)
+ *                       batch_gen_index (the IFMA k*G's comb read at a secret digit),
+ *                       batch_const_index (a table read at a secret digit after the IFMA
+ *                       engine's recoding, ctime_batch_const.c)
  *   run_ctime -l        the checks' names; -L: the controls' names
  *
  * One check or control per process: core_noavx2 turns the AVX2 scan off for the rest of
@@ -46,6 +49,9 @@
 #undef main
 #define main ctime_main_batch_gen
 #include "ctime_batch_gen.c"
+#undef main
+#define main ctime_main_batch_const
+#include "ctime_batch_const.c"
 #undef main
 #define main ctime_main_canaries
 #include "canary_ctime.c"
@@ -104,12 +110,18 @@ static int ctime_main_canary_batch_gen_index(void)
     return ctime_main_batch_gen();
 }
 
+static int ctime_main_canary_batch_const_index(void)
+{
+    ctime_canary = CTIME_CANARY_BATCH_CONST_INDEX;
+    return ctime_main_batch_const();
+}
+
 #define RUN_CTIME_CHECKS(X) X(core) X(core_noavx2) X(edges) X(scalar) X(batch_ifma) X(batch_gen) \
-    X(pubtable) X(pubtable_noavx2)
+    X(batch_const) X(pubtable) X(pubtable_noavx2)
 #define RUN_CTIME_CANARIES(X)                                                        \
     X(canary_branch) X(canary_index) X(canary_madd52) X(canary_gather) X(canary_field) \
         X(canary_scalar_mul) X(canary_scalar_scan) X(canary_pubtable_index)          \
-            X(canary_batch_gen_index)
+            X(canary_batch_gen_index) X(canary_batch_const_index)
 
 static const struct {
     const char *name;

@@ -7,10 +7,12 @@
  * p256_verify_batch_vartime with the IFMA engine against p256_verify on mixed items
  * (valid, tampered, r/s = 0, n, > n, high s, keys +-G, exceptional constructions,
  * r + n < p, bad keys), every batch length 1..17 and every case at every lane position;
- * and the constant-time k*G (p256_ifma_ecmult_gen8) against p256_ecmult_gen, lane by lane,
- * on random scalars and on the comb's edge scalars at every lane position.
- * -DP256_PLANT_IFMA_BUG=1..5 plants a bug this harness must catch (Makefile
- * ctest-ifma-plant).
+ * the constant-time k*G (p256_ifma_ecmult_gen8) against p256_ecmult_gen, lane by lane, on
+ * random scalars and on the comb's edge scalars at every lane position; and the
+ * constant-time k*q of 8 lanes (ifma_const_impl.h) against p256_ecmult_const on edge
+ * scalars at every lane position (q = G, random q, shared q, -G) and random ones, with its
+ * exceptional-addition masks. -DP256_PLANT_IFMA_BUG=1..8 plants a bug this harness must
+ * catch (Makefile ctest-ifma-plant).
  * SKIP where the CPU lacks AVX-512 IFMA; built with -DP256_IFMA_EMULATE, the same checks
  * run on the portable emulation of the intrinsics (modules/batch/ifma_emu.h) on any CPU.
  * BATCH_IFMA_ROUNDS sets the random rounds (below 30, for the slow builds: each kind sits
@@ -213,15 +215,21 @@ P256_IFMA_TARGET static void set_jac_lane(p256_jac8 *r, int l, const p256_jac *a
     p256_fe8_set_lane(&r->z, l, &a->z);
 }
 
+/* The same point (both infinity, or the same affine point). */
+static int jac_eq(const p256_jac *got, const p256_jac *want)
+{
+    p256_aff ga, wa;
+    uint64_t gi = p256_jac_to_aff(&ga, got), wi = p256_jac_to_aff(&wa, want);
+    return gi == wi && (gi || (fe_eq(&ga.x, &wa.x) && fe_eq(&ga.y, &wa.y)));
+}
+
 P256_IFMA_TARGET static int jac_lane_eq(const p256_jac8 *v, int l, const p256_jac *want)
 {
     p256_jac got;
-    p256_aff ga, wa;
     p256_fe8_get_lane(&got.x, &v->x, l);
     p256_fe8_get_lane(&got.y, &v->y, l);
     p256_fe8_get_lane(&got.z, &v->z, l);
-    uint64_t gi = p256_jac_to_aff(&ga, &got), wi = p256_jac_to_aff(&wa, want);
-    return gi == wi && (gi || (fe_eq(&ga.x, &wa.x) && fe_eq(&ga.y, &wa.y)));
+    return jac_eq(&got, want);
 }
 
 P256_IFMA_TARGET static void test_points(int rounds)
@@ -495,6 +503,161 @@ P256_IFMA_TARGET static void test_gen(int rounds)
         for (int l = 0; l < 8; l++)
             random_scalar(&k[l]);
         gen_check(k, "random", round);
+    }
+}
+
+/* ---- k*q in 8 lanes, constant time (ifma_const_impl.h) ---------------------------- */
+
+/* r = n + j (j >= 0) or n - j (j < 0), as 4 limbs. */
+static void n_plus(p256_scalar *r, int64_t j)
+{
+    unsigned char c = 0;
+    uint64_t m = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
+    for (int i = 0; i < 4; i++)
+        r->v[i] = j < 0 ? p256_sbb(p256_n[i], i == 0 ? m : 0, &c)
+                        : p256_adc(p256_n[i], i == 0 ? m : 0, &c);
+}
+
+/* The scalars each lane position must meet: 0..3, window edges, n - j (j <= 33), (n -+ 1)/2,
+ * every 2^i, all-ones windows (digits -1 with a carry through every window), windows of
+ * 16; then the out-of-contract n, n + 1, n + 30, 2^256 - 1 (exact as k mod n: n and n + 30
+ * are the two that meet an exceptional last addition, ifma_const_impl.h). Returns the count. */
+#define CONST_EDGES 400
+static int const_edges(p256_scalar *e, int *n_out_of_contract)
+{
+    static const uint64_t small[] = {0, 1, 2, 3, 15, 16, 17, 31, 32, 33, 47, 48, 0x421};
+    int c = 0;
+    memset(e, 0, CONST_EDGES * sizeof *e);
+    for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
+        e[c++].v[0] = small[i];
+    for (int j = 1; j <= 33; j++)
+        n_plus(&e[c++], -j);
+    for (int i = 0; i < 4; i++) /* (n - 1)/2 = n >> 1 (n is odd), then (n + 1)/2 */
+        e[c].v[i] = (p256_n[i] >> 1) | (i < 3 ? p256_n[i + 1] << 63 : 0);
+    e[c + 1] = e[c];
+    e[c + 1].v[0] += 1;
+    c += 2;
+    for (int i = 0; i < 256; i++)
+        e[c++].v[i / 64] = 1ULL << (i % 64);
+    for (int m = 1; m <= 51; m++, c++) /* 2^(5m) - 1 */
+        for (int i = 0; i < 4; i++)
+            e[c].v[i] = 5 * m >= 64 * (i + 1) ? ~0ULL
+                        : 5 * m > 64 * i  ? (1ULL << (5 * m - 64 * i)) - 1
+                                          : 0;
+    memset(e[c].v, 0xff, 32), e[c++].v[3] >>= 1; /* 2^255 - 1 */
+    for (int i = 0; i < 4; i++) {
+        e[c].v[i] = 0x8421084210842108ULL;   /* windows of 16 below bit 192: carries */
+        e[c + 1].v[i] = 0x7bdef7bdef7bdef7ULL; /* windows of 31 (and 30) */
+        e[c + 2].v[i] = 0x4210842108421084ULL;
+    }
+    e[c].v[3] = 0;
+    c += 3;
+    *n_out_of_contract = 4;
+    n_plus(&e[c++], 0);
+    n_plus(&e[c++], 1);
+    n_plus(&e[c++], 30);
+    memset(e[c++].v, 0xff, 32);
+    CHECK(c <= CONST_EDGES, "too many edge scalars");
+    return c;
+}
+
+/* k mod n, for k < 2^256 < 2n. */
+static void reduce_once(p256_scalar *r, const p256_scalar *k)
+{
+    uint64_t t[4];
+    unsigned char b = 0;
+    for (int i = 0; i < 4; i++)
+        t[i] = p256_sbb(k->v[i], p256_n[i], &b);
+    *r = *k;
+    if (!b)
+        memcpy(r->v, t, sizeof t);
+}
+
+static int is_n_or_n_plus_30(const p256_scalar *k)
+{
+    p256_scalar a, b;
+    n_plus(&a, 0);
+    n_plus(&b, 30);
+    return memcmp(k->v, a.v, 32) == 0 || memcmp(k->v, b.v, 32) == 0;
+}
+
+/* One pass of 8 lanes on the internal form, every lane against p256_ecmult_const(k mod n),
+ * and the masks: no unexpected exceptional addition; the last one exactly at n, n + 30. */
+P256_IFMA_TARGET static void const_pass(const p256_scalar k[8], const p256_aff q[8],
+                                        const char *what, int round)
+{
+    p256_fe x[8], y[8], z[8];
+    unsigned last = 0xdead;
+    unsigned odd = p256_ifma_ecmult_const_n(x, y, z, k, q, &last, 1);
+    CHECK(odd == 0, "%s %d: unexpected exceptional additions in lanes %#x", what, round, odd);
+    for (int l = 0; l < 8; l++) {
+        p256_scalar kr;
+        p256_jac want, got = {x[l], y[l], z[l]};
+        reduce_once(&kr, &k[l]);
+        p256_ecmult_const(&want, &kr, &q[l]);
+        CHECK(jac_eq(&got, &want), "%s %d: ecmult_const8 lane %d (k = %016llx...%016llx)", what,
+              round, l, (unsigned long long)k[l].v[3], (unsigned long long)k[l].v[0]);
+        CHECK(!p256_scalar_mask_is_zero(&kr) || p256_fe_mask_is_zero(&z[l]),
+              "%s %d: k = 0 mod n and z != 0 in lane %d", what, round, l);
+        CHECK((int)((last >> l) & 1) == is_n_or_n_plus_30(&k[l]),
+              "%s %d: lane %d's last addition %s exceptional", what, round, l,
+              (last >> l) & 1 ? "unexpectedly" : "not");
+    }
+}
+
+static void random_point(p256_aff *q)
+{
+    p256_scalar d;
+    p256_jac j;
+    random_scalar(&d);
+    p256_ecmult_gen(&j, &d);
+    (void)p256_jac_to_aff(q, &j);
+}
+
+P256_IFMA_TARGET static void test_ecmult_const(int rounds)
+{
+    static p256_scalar edges[CONST_EDGES];
+    int n_out, ne = const_edges(edges, &n_out);
+    p256_scalar k[8];
+    p256_aff q[8], minus_g = p256_generator;
+    p256_fe_neg(&minus_g.y, &minus_g.y);
+    /* every edge at every lane position (edge b + l at lane l of pass b), once with q = G
+     * and once with random points, lanes 0-3 sharing one point, lanes 6 and 7 at -G */
+    for (int pass = 0; pass < 2; pass++)
+        for (int b = 0; b < ne; b++) {
+            for (int l = 0; l < 8; l++) {
+                k[l] = edges[(b + l) % ne];
+                if (pass == 0)
+                    q[l] = p256_generator;
+                else if (l == 0 || l >= 4)
+                    random_point(&q[l]);
+                else
+                    q[l] = q[0];
+            }
+            if (pass == 1)
+                q[6] = q[7] = minus_g;
+            const_pass(k, q, pass ? "edges, random q" : "edges, q = G", b);
+        }
+    /* random scalars and points, some lanes sharing a point, some an edge scalar; the
+     * public entry point agrees with the internal form */
+    for (int round = 0; round < rounds; round++) {
+        p256_fe x[8], y[8], z[8], x2[8], y2[8], z2[8];
+        unsigned last;
+        for (int l = 0; l < 8; l++) {
+            random_scalar(&k[l]);
+            if (l > 0 && (round + l) % 3 == 0)
+                q[l] = q[l - 1];
+            else
+                random_point(&q[l]);
+        }
+        if (round % 4 == 1)
+            k[round % 8] = edges[rng64() % (uint64_t)(ne - n_out)];
+        const_pass(k, q, "random", round);
+        p256_ifma_ecmult_const8(x, y, z, k, q);
+        (void)p256_ifma_ecmult_const_n(x2, y2, z2, k, q, &last, 1);
+        CHECK(memcmp(x, x2, sizeof x) == 0 && memcmp(y, y2, sizeof y) == 0 &&
+                  memcmp(z, z2, sizeof z) == 0,
+              "p256_ifma_ecmult_const8 differs from its internal form, round %d", round);
     }
 }
 
@@ -787,6 +950,7 @@ int main(int argc, char **argv)
     test_points(rounds);
     test_ecmult(rounds / 4 + 8);
     test_gen(4 * rounds);
+    test_ecmult_const(rounds / 4 + 8);
     test_engine(rounds);
     printf("test_batch_ifma (%s, %s): %ld checks, %ld failures\n", p256_backend_name(),
            p256_batch_engine(), checks, failures);

@@ -4,8 +4,9 @@
  * p256_verify_batch_vartime (p256.h). Eight independent ECDSA verifications run in
  * lockstep, one per 64-bit lane of a zmm register. Public data only: everything here is
  * variable time, but every table index is masked into its table whatever the input. The
- * one exception is p256_ifma_ecmult_gen8 (k*G for key generation and signing), constant
- * time in its secret scalars, and the field and point primitives it is built from.
+ * exceptions, the secret side, are constant time in their secret inputs, and so are the
+ * field and point primitives they are built from: p256_ifma_ecmult_gen8 (k*G for key
+ * generation and signing) and p256_ifma_ecmult_const8 (k*q for ECDH).
  *
  * Built on x86-64 with GCC or clang (P256_HAVE_IFMA); the functions carry target
  * attributes, so the rest of the build stays baseline and the engine is only entered
@@ -126,6 +127,19 @@ P256_IFMA_FN unsigned p256_ifma_ecmult16_vartime(p256_fe x[16], p256_fe z[16],
 #define P256_IFMA_HAVE_GEN8 1
 P256_IFMA_FN void p256_ifma_ecmult_gen8(p256_fe x[8], p256_fe y[8], p256_fe z[8],
                                         const p256_scalar k[8]);
+
+/*
+ * k*q for 8 secret scalars (multi-buffer ECDH), code in ifma_const_impl.h. Constant time
+ * in k (and in q): no branch and no memory address depends on them, every table entry is
+ * read.
+ * Lane l: (x[l] : y[l] : z[l]) = k[l]*q[l] in Jacobian coordinates, as field.h elements
+ * (p256_fe8_get_lane's form), for any k[l] < n and q[l] a finite point on the curve;
+ * k[l] = 0 gives z[l] = 0. (Exact for any k[l] < 2^256 too, as (k[l] mod n)*q[l]: the
+ * last window's blends cover the two such k that meet an exceptional addition.)
+ */
+#define P256_IFMA_HAVE_CONST8 1
+P256_IFMA_FN void p256_ifma_ecmult_const8(p256_fe x[8], p256_fe y[8], p256_fe z[8],
+                                          const p256_scalar k[8], const p256_aff q[8]);
 #endif /* P256_HAVE_IFMA */
 
 /* 1 if the engine is built and this CPU and OS run it: cpu.h's answer, which it

@@ -123,7 +123,7 @@ P256_IFMA_INLINE __mmask8 p256_ifma_gen8_lanes(p256_jac8 *acc, const p256_scalar
             }
             continue;
         }
-        p256_jac8_add_n(s, ab, NULL, t, hz, 2);
+        p256_jac8_add_n(s, ab, NULL, t, hz, NULL, 2);
         for (int g = 0; g < 2; g++)
             p256_ifma_accumulate(&ab[g], &s[g], &t[g].x, &t[g].y, &one, nz[g], hz[g], &inf[g],
                                  &bad);

@@ -295,10 +295,11 @@ P256_IFMA_INLINE void p256_jac8_double_n(p256_jac8 *r, const p256_jac8 *a, int n
 
 /*
  * a + b (add-1998-cmo-2), or a + (bx, by, 1) when b is NULL (the mixed form, from bx, by):
- * hz[g] gets group g's lanes with H == 0. r may alias a.
+ * hz[g] gets group g's lanes with H == 0, and rz[g] (unless rz is NULL) those with
+ * R = S2 - S1 == 0 (with H == 0: a == b, a doubling; without: a == -b). r may alias a.
  */
 P256_IFMA_INLINE void p256_jac8_add_n(p256_jac8 *r, const p256_jac8 *a, const p256_jac8 *b,
-                                      const p256_aff8 *ba, __mmask8 *hz, int ng)
+                                      const p256_aff8 *ba, __mmask8 *hz, __mmask8 *rz, int ng)
 {
     p256_fe8 z1z1[P256_IFMA_NG], z2z2[P256_IFMA_NG], u1[P256_IFMA_NG], u2[P256_IFMA_NG],
         s1[P256_IFMA_NG], s2[P256_IFMA_NG], h[P256_IFMA_NG], rr[P256_IFMA_NG],
@@ -325,6 +326,8 @@ P256_IFMA_INLINE void p256_jac8_add_n(p256_jac8 *r, const p256_jac8 *a, const p2
     P256_EACH(p256_fe8_sub(&h[g], &u2[g], &u1[g]));
     P256_EACH(p256_fe8_sub(&rr[g], &s2[g], &s1[g]));
     P256_EACH(hz[g] = p256_fe8_mask_is_zero(&h[g]));
+    if (rz != NULL)
+        P256_EACH(rz[g] = p256_fe8_mask_is_zero(&rr[g]));
     P256_EACH(p256_fe8_mul(&z3[g], &z3[g], &h[g]));
     P256_EACH(p256_fe8_sqr(&hh[g], &h[g]));
     P256_EACH(p256_fe8_mul(&hhh[g], &hh[g], &h[g]));
@@ -348,14 +351,14 @@ P256_IFMA_INLINE void p256_jac8_double(p256_jac8 *r, const p256_jac8 *a)
 P256_IFMA_INLINE __mmask8 p256_jac8_add(p256_jac8 *r, const p256_jac8 *a, const p256_jac8 *b)
 {
     __mmask8 hz;
-    p256_jac8_add_n(r, a, b, NULL, &hz, 1);
+    p256_jac8_add_n(r, a, b, NULL, &hz, NULL, 1);
     return hz;
 }
 
 P256_IFMA_INLINE __mmask8 p256_jac8_add_aff(p256_jac8 *r, const p256_jac8 *a, const p256_aff8 *b)
 {
     __mmask8 hz;
-    p256_jac8_add_n(r, a, NULL, b, &hz, 1);
+    p256_jac8_add_n(r, a, NULL, b, &hz, NULL, 1);
     return hz;
 }
 
@@ -370,11 +373,12 @@ P256_FN void p256_ifma_recode(int64_t *d, const p256_scalar *u, int w)
         if (sh > 64 - w && limb < 3)
             v |= u->v[limb + 1] << (64 - sh);
         int64_t x = (int64_t)(v & (uint64_t)mask) + carry;
-        carry = x > half;
+        carry = (int64_t)((uint64_t)(half - x) >> 63); /* x > half, without a branch */
         d[i] = x - (carry << w);
     }
     /* u < 2^256: the top window holds at most w - 1 bits of u (w = 5, 7), so the last
-     * carry is 0. */
+     * carry is 0. Branch-free in u (a secret for p256_ifma_ecmult_const8): only the
+     * window positions, which are public, choose the shifts. */
 }
 
 /*
@@ -504,7 +508,7 @@ P256_IFMA_INLINE unsigned p256_ifma_ecmult_n(p256_fe *x, p256_fe *z, const p256_
     P256_EACH(p256_jac8_double(&tq[g][1], &tq[g][0]));
     for (int j = 2; j < 16; j++) {
         P256_EACH(s[g] = tq[g][j - 1]);
-        p256_jac8_add_n(s, s, NULL, qa, hz, ng);
+        p256_jac8_add_n(s, s, NULL, qa, hz, NULL, ng);
         P256_EACH(tq[g][j] = s[g]);
     }
 
@@ -527,7 +531,7 @@ P256_IFMA_INLINE unsigned p256_ifma_ecmult_n(p256_fe *x, p256_fe *z, const p256_
                       e[g].y.v[k] = _mm512_i64gather_epi64(idx[g], base + 8 * (5 + k), 8);
                       e[g].z.v[k] = _mm512_i64gather_epi64(idx[g], base + 8 * (10 + k), 8);
                   } p256_fe8_cneg(&e[g].y, neg[g]));
-        p256_jac8_add_n(s, acc, e, NULL, hz, ng);
+        p256_jac8_add_n(s, acc, e, NULL, hz, NULL, ng);
         P256_EACH(p256_ifma_accumulate(&acc[g], &s[g], &e[g].x, &e[g].y, &e[g].z, nz[g], hz[g],
                                        &inf[g], &bad[g]));
 
@@ -543,7 +547,7 @@ P256_IFMA_INLINE unsigned p256_ifma_ecmult_n(p256_fe *x, p256_fe *z, const p256_
                       ea[g].x.v[k] = _mm512_i64gather_epi64(idx[g], base + k, 8);
                       ea[g].y.v[k] = _mm512_i64gather_epi64(idx[g], base + 5 + k, 8);
                   } p256_fe8_cneg(&ea[g].y, neg[g]));
-        p256_jac8_add_n(s, acc, NULL, ea, hz, ng);
+        p256_jac8_add_n(s, acc, NULL, ea, hz, NULL, ng);
         P256_EACH(p256_ifma_accumulate(&acc[g], &s[g], &ea[g].x, &ea[g].y, &one, nz[g], hz[g],
                                        &inf[g], &bad[g]));
         }
@@ -570,6 +574,9 @@ P256_IFMA_FN unsigned p256_ifma_ecmult16_vartime(p256_fe x[16], p256_fe z[16],
 {
     return p256_ifma_ecmult_n(x, z, u1, u2, q, 2);
 }
+
+/* The secret side: k*q in 8 lanes, constant time (p256_ifma_ecmult_const8). */
+#include "ifma_const_impl.h"
 
 #undef P256_EACH
 

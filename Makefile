@@ -221,8 +221,10 @@ ctest-ifma-plant: | bootstrap-ctest
 # The core modules' negative controls: each harness built with its planted bug must
 # fail, or it is broken. test_recover.c: P256_PLANT_RECOVER_BUG=1 (s instead of s/r: the
 # module's verification of every key it recovers must catch it); test_batch.c:
-# P256_PLANT_BATCH_BUG=1 (a precomputed key's message left unhashed).
-MODULE_PLANTS ?= test_recover:P256_PLANT_RECOVER_BUG=1 test_batch:P256_PLANT_BATCH_BUG=1
+# P256_PLANT_BATCH_BUG=1 (a precomputed key's message left unhashed) and =2 (a signing
+# group's nonce inverses taken one prefix off: sign_many against p256_sign must catch it).
+MODULE_PLANTS ?= test_recover:P256_PLANT_RECOVER_BUG=1 test_batch:P256_PLANT_BATCH_BUG=1 \
+    test_batch:P256_PLANT_BATCH_BUG=2
 ctest-module-plants: | bootstrap-ctest
 	@mkdir -p tests/c/bin
 	@set -e; for p in $(MODULE_PLANTS); do t=$${p%%:*}; d=$${p#*:}; b=tests/c/bin/$$t-plant; \

@@ -67,11 +67,11 @@ CI_PARTS_BG   ?= fuzz
 TEST_PARTS_AFTER ?= bounded
 TEST_ARM64_PY_BACKENDS ?= asm
 # ... and on the files that reach the binding and the core through every entry point,
-# with the secp256r1 Wycheproof vectors through every path (~350 tests: under the emulator
+# with the secp256r1 Wycheproof vectors through every path (~500 tests: under the emulator
 # a test costs ~0.15 s; the streams of 200,000 items are left to the native runs; make
 # test-arm64-python alone runs every file).
 TEST_ARM64_PY_TESTS ?= tests/test_selftest.py tests/test_api.py tests/test_backend.py \
-    tests/test_batch.py tests/test_p256verify.py tests/test_wycheproof.py \
+    tests/test_batch.py tests/test_batch_secret.py tests/test_p256verify.py tests/test_wycheproof.py \
     --deselect=tests/test_batch.py::test_a_generator_runs_in_bounded_memory \
     --deselect=tests/test_batch.py::test_memory_bound_catches_a_copy_of_the_stream
 

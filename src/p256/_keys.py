@@ -996,9 +996,9 @@ def native_pairs(items: object, peer: bool, what: str) -> Iterable[Tuple[_core.S
     a generator that checks each item as the batch takes it."""
     shape = "a (PrivateKey, PublicKey) pair" if peer else "a (PrivateKey, message) pair"
 
-    def native(i: int, item: object) -> Tuple[_core.SecretKey, Any]:
+    def native(i: int, item: Any) -> Tuple[_core.SecretKey, Any]:
         try:
-            sk, other = item  # type: ignore[misc]
+            sk, other = item
         except (TypeError, ValueError):
             raise TypeError("%s[%d] must be %s, not %s" % (
                 what, i, shape, type(item).__name__)) from None

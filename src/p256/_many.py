@@ -122,7 +122,8 @@ def run(items: object, head: Tuple[Any, ...], tail: Tuple[Any, ...], threads: in
 
     def take() -> _core.Batch:
         nonlocal offset
-        batch = _core.Batch(it, *head, offset, 1, CHUNK, *tail)
+        args: Tuple[Any, ...] = (it, *head, offset, 1, CHUNK, *tail)
+        batch = _core.Batch(*args)
         offset += len(batch)
         return batch
     batch = take()

@@ -335,6 +335,20 @@ static void secret_tests(const int *engines, int nengines)
     if (nengines == 2)
         CHECK(p256_ecdh_many(out, ok, &ei, 1, P256_BATCH_IFMA) == 0,
               "IFMA refused where it does not run");
+    if (nengines == 3) { /* the lanes run exactly where the engine has them */
+        const char *gen = p256_batch_secret_engine(P256_BATCH_OP_GEN, P256_BATCH_IFMA);
+        const char *ecdh = p256_batch_secret_engine(P256_BATCH_OP_ECDH, P256_BATCH_AUTO);
+#if defined(P256_IFMA_HAVE_GEN8)
+        CHECK(strcmp(gen, P256_IFMA_ENGINE_NAME) == 0, "k*G on the lanes: %s", gen);
+#else
+        CHECK(strcmp(gen, "scalar") == 0, "k*G item by item: %s", gen);
+#endif
+#if defined(P256_IFMA_HAVE_CONST8)
+        CHECK(strcmp(ecdh, P256_IFMA_ENGINE_NAME) == 0, "k*Q on the lanes: %s", ecdh);
+#else
+        CHECK(strcmp(ecdh, "scalar") == 0, "k*Q item by item: %s", ecdh);
+#endif
+    }
 }
 
 int main(void)

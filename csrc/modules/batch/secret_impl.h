@@ -53,26 +53,33 @@ P256_FN void p256_batch_mult_group(p256_jac *r, const p256_scalar *k, const p256
 #if defined(P256_IFMA_HAVE_GEN8) || defined(P256_IFMA_HAVE_CONST8)
     if (lanes && m >= P256_BATCH_SECRET_MIN_LANES) {
         p256_scalar kl[P256_BATCH_LANES];
-        p256_aff ql[P256_BATCH_LANES];
         p256_fe x[P256_BATCH_LANES], y[P256_BATCH_LANES], z[P256_BATCH_LANES];
-        for (size_t i = 0; i < P256_BATCH_LANES; i++) { /* m is public */
+        int done = 0;
+        for (size_t i = 0; i < P256_BATCH_LANES; i++) /* m is public */
             kl[i] = i < m ? k[i] : p256_batch_scalar_one;
-            ql[i] = q != NULL && i < m ? *q[i] : p256_generator; /* padding: 1*G, public */
-        }
 #if defined(P256_IFMA_HAVE_GEN8)
-        if (q == NULL)
+        if (q == NULL) {
             p256_ifma_ecmult_gen8(x, y, z, kl);
+            done = 1;
+        }
 #endif
 #if defined(P256_IFMA_HAVE_CONST8)
-        if (q != NULL)
+        if (q != NULL) {
+            p256_aff ql[P256_BATCH_LANES];
+            for (size_t i = 0; i < P256_BATCH_LANES; i++)
+                ql[i] = i < m ? *q[i] : p256_generator; /* padding: 1*G, public */
             p256_ifma_ecmult_const8(x, y, z, kl, ql);
+            done = 1;
+        }
 #endif
-        p256_batch_from_lanes(r, x, y, z, m);
         p256_memzero(kl, sizeof kl);
-        p256_memzero(x, sizeof x);
-        p256_memzero(y, sizeof y);
-        p256_memzero(z, sizeof z);
-        return;
+        if (done) { /* else: lanes for an operation the engine lacks (never asked for) */
+            p256_batch_from_lanes(r, x, y, z, m);
+            p256_memzero(x, sizeof x);
+            p256_memzero(y, sizeof y);
+            p256_memzero(z, sizeof z);
+            return;
+        }
     }
 #endif
     (void)lanes;

@@ -57,7 +57,7 @@ install: $(STAMP)
 # make test is every deterministic part; make ci (what .ci/run runs) adds the time-boxed
 # fuzz campaigns (CI_PARTS, CI_PARTS_BG; their budgets are FUZZ_SECONDS, FUZZ_RUNS,
 # FUZZ_PLANT_SECONDS, so a faster machine can run longer ones).
-TEST_PARTS    ?= ctest pytest pytest-portable timing typecheck docs pythons package
+TEST_PARTS    ?= ctest pytest pytest-portable timing typecheck docs mca-check pythons package
 TEST_PARTS_BG ?= ctime asan test-arm64 test-arm64-python
 CI_PARTS      ?= fuzz-smoke
 CI_PARTS_BG   ?= fuzz
@@ -129,6 +129,11 @@ bench-c: | bootstrap-bench-c
 # of tools/mca.py; regenerates the table in docs/performance.md. ~1 min here.
 mca: | bootstrap-mca
 	$(PYTHON) tools/mca.py --write
+
+# make test's part: the table in docs/performance.md is what this toolchain generates
+# (a change to an assembly kernel or to a C twin must come with `make mca`).
+mca-check: | bootstrap-mca-check
+	$(PYTHON) tools/mca.py --check
 
 # Field backends, from csrc/variants.txt (meson.build reads it too): VFLAGS_<name> are a
 # variant's compiler arguments (defines and sources), VCPU_<name> the CPU flags it needs,
@@ -222,9 +227,11 @@ ctest-ifma-plant: | bootstrap-ctest
 # fail, or it is broken. test_recover.c: P256_PLANT_RECOVER_BUG=1 (s instead of s/r: the
 # module's verification of every key it recovers must catch it); test_batch.c:
 # P256_PLANT_BATCH_BUG=1 (a precomputed key's message left unhashed) and =2 (a signing
-# group's nonce inverses taken one prefix off: sign_many against p256_sign must catch it).
+# group's nonce inverses taken one prefix off: sign_many against p256_sign must catch it);
+# test_precompute.c: P256_PLANT_PUBTABLE_COMB_BUG=1 (ECDH's comb over a per-key table drops
+# its last row).
 MODULE_PLANTS ?= test_recover:P256_PLANT_RECOVER_BUG=1 test_batch:P256_PLANT_BATCH_BUG=1 \
-    test_batch:P256_PLANT_BATCH_BUG=2
+                 test_batch:P256_PLANT_BATCH_BUG=2 test_precompute:P256_PLANT_PUBTABLE_COMB_BUG=1
 ctest-module-plants: | bootstrap-ctest
 	@mkdir -p tests/c/bin
 	@set -e; for p in $(MODULE_PLANTS); do t=$${p%%:*}; d=$${p#*:}; b=tests/c/bin/$$t-plant; \

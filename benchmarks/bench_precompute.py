@@ -9,7 +9,13 @@ every configuration alike): one verification of a DER ECDSA/SHA-256 signature ov
 cryptography (OpenSSL); the build cost of each table, also in plain verifications. Medians
 of the rounds, in microseconds.
 
-Part 2, a JWT gateway: N ES256 compact tokens signed by 3 issuer keys, verified by p256
+Part 2, ECDH with a reused peer key: sk.exchange(peer) with a plain peer, with peers
+precomputed at each window size (the constant-time comb over the peer's table) and
+cryptography's exchange(ECDH()); the build cost of each table, also in plain exchanges.
+Medians of the rounds, in microseconds of the thread's CPU time (as make bench-c counts:
+on a shared machine other processes then slow neither side); --no-verify skips part 1.
+
+Part 3, a JWT gateway: N ES256 compact tokens signed by 3 issuer keys, verified by p256
 (JWK -> precomputed PublicKey -> verify of the raw signature over header.payload) and by
 PyJWT with cryptography (jwt.decode with the issuer's key); tokens/s for both.
 """
@@ -29,8 +35,27 @@ import p256
 WINDOWS = (4, 5, 6, 7, 8)
 
 
-def _per_call_us(fn, number):
-    return timeit.timeit(fn, number=number) / number * 1e6
+def _per_call_us(fn, number, timer=time.perf_counter):
+    return timeit.timeit(fn, number=number, timer=timer) / number * 1e6
+
+
+def _timed_rounds(cases, sec1, rounds, number, timer):
+    """Medians (us) of every case and of each window's build from sec1, over alternating
+    rounds; prints the cases against "cryptography" and "plain"."""
+    builds = {w: (lambda w: lambda: p256.PublicKey.from_bytes(sec1).precompute(window=w))(w)
+              for w in WINDOWS}
+    times = {name: [] for name in list(cases) + ["build w=%d" % w for w in WINDOWS]}
+    for _ in range(rounds):
+        for name, fn in cases.items():
+            times[name].append(_per_call_us(fn, number, timer))
+        for w, fn in builds.items():
+            times["build w=%d" % w].append(_per_call_us(fn, max(1, number // 20), timer))
+    med = {name: statistics.median(v) for name, v in times.items()}
+    print("%-20s %10s %12s %10s" % ("", "median us", "x crypto", "x plain"))
+    for name in cases:
+        print("%-20s %10.1f %12.2f %10.2f" % (name, med[name], med[name] / med["cryptography"],
+                                               med[name] / med["plain"]))
+    return med
 
 
 def part1(rounds, number):
@@ -52,25 +77,37 @@ def part1(rounds, number):
     cases = {"plain": lambda: plain.verify(sig, msg), "cryptography": crypto_verify}
     for w in WINDOWS:
         cases["precomputed w=%d" % w] = (lambda k: lambda: k.verify(sig, msg))(pre[w])
-    builds = {w: (lambda w: lambda: p256.PublicKey.from_bytes(sec1).precompute(window=w))(w)
-              for w in WINDOWS}
-    times = {name: [] for name in list(cases) + ["build w=%d" % w for w in WINDOWS]}
-    for _ in range(rounds):
-        for name, fn in cases.items():
-            times[name].append(_per_call_us(fn, number))
-        for w, fn in builds.items():
-            times["build w=%d" % w].append(_per_call_us(fn, max(1, number // 20)))
-    med = {name: statistics.median(v) for name, v in times.items()}
-    crypto, plain_us = med["cryptography"], med["plain"]
-    print("%-20s %10s %12s %10s" % ("", "median us", "x crypto", "x plain"))
-    for name in cases:
-        print("%-20s %10.1f %12.2f %10.2f" % (name, med[name], med[name] / crypto,
-                                               med[name] / plain_us))
+    med = _timed_rounds(cases, sec1, rounds, number, time.perf_counter)
     print("%-20s %10s %12s %10s" % ("build", "median us", "plain verif.", "bytes"))
     for w in WINDOWS:
         name = "build w=%d" % w
-        print("%-20s %10.1f %12.1f %10d" % (name, med[name], med[name] / plain_us,
+        print("%-20s %10.1f %12.1f %10d" % (name, med[name], med[name] / med["plain"],
                                              pre[w]._t.nbytes))
+
+
+def part_ecdh(rounds, number):
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    sk, peer_sk = p256.PrivateKey.generate(), p256.PrivateKey.generate()
+    sec1 = peer_sk.public_key.to_bytes()
+    plain = p256.PublicKey.from_bytes(sec1)
+    pre = {w: p256.PublicKey.from_bytes(sec1).precompute(window=w) for w in WINDOWS}
+    csk = ec.derive_private_key(int.from_bytes(sk.to_bytes(), "big"), ec.SECP256R1())
+    cpeer = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), sec1)
+    want = sk.exchange(plain)
+    assert csk.exchange(ec.ECDH(), cpeer) == want
+    assert all(sk.exchange(k) == want for k in pre.values())
+
+    cases = {"plain": lambda: sk.exchange(plain),
+             "cryptography": lambda: csk.exchange(ec.ECDH(), cpeer)}
+    for w in WINDOWS:
+        cases["precomputed w=%d" % w] = (lambda k: lambda: sk.exchange(k))(pre[w])
+    print("ECDH with a reused peer key (CPU time of the thread)")
+    med = _timed_rounds(cases, sec1, rounds, number, time.thread_time)
+    print("%-20s %10s %12s" % ("build", "median us", "plain ecdh"))
+    for w in WINDOWS:
+        name = "build w=%d" % w
+        print("%-20s %10.1f %12.1f" % (name, med[name], med[name] / med["plain"]))
 
 
 def _b64url(data):
@@ -132,10 +169,13 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--number", type=int, default=200)
     ap.add_argument("--tokens", type=int, default=10000)
+    ap.add_argument("--no-verify", action="store_true", help="skip part 1 (verification)")
     args = ap.parse_args(argv)
     print("p256 %s, backend %s, load average %s" % (p256.__version__, p256.backend(),
                                                      " ".join("%.2f" % v for v in os.getloadavg())))
-    part1(args.rounds, args.number)
+    if not args.no_verify:
+        part1(args.rounds, args.number)
+    part_ecdh(args.rounds, args.number)
     if args.tokens:
         part2(args.tokens)
     print("load average after: %s" % " ".join("%.2f" % v for v in os.getloadavg()))

@@ -62,7 +62,7 @@ P256_FN void p256_jac_add_aff_vartime(p256_jac *r, const p256_jac *a, const p256
 P256_FN void p256_aff_multiples_vartime(p256_aff *out, const p256_aff *p, int count, int step);
 
 /* r = -a (y negated) when mask is all-ones, r = a when 0. */
-P256_FN void p256_aff_cneg(p256_aff *r, const p256_aff *a, uint64_t mask);
+P256_INLINE void p256_aff_cneg(p256_aff *r, const p256_aff *a, uint64_t mask);
 
 /* Affine -> Jacobian with Z = 1. */
 P256_FN void p256_jac_from_aff(p256_jac *r, const p256_aff *a);

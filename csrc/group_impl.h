@@ -445,7 +445,7 @@ P256_FN void p256_aff_multiples_vartime(p256_aff *out, const p256_aff *p, int co
     }
 }
 
-P256_FN void p256_aff_cneg(p256_aff *r, const p256_aff *a, uint64_t mask)
+P256_INLINE void p256_aff_cneg(p256_aff *r, const p256_aff *a, uint64_t mask)
 {
     p256_fe ny;
     p256_fe_neg(&ny, &a->y);

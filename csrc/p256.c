@@ -325,8 +325,11 @@ size_t p256_sig_to_der(uint8_t der[72], const uint8_t rs[64])
     return p256_sig_der_encode(der, rs);
 }
 
-/* out = x(d*Q) for a valid point q; 0 if d is invalid (or d*Q infinity: cannot be). */
-static int p256_ecdh_point(uint8_t out[32], const uint8_t d32[32], const p256_aff *q)
+/* out = x(d*Q) for a valid point q, or for the Q of the table tab when tab is not NULL
+ * (public: which one is the caller's choice); 0 if d is invalid (or d*Q infinity: cannot
+ * be). */
+static int p256_ecdh_point(uint8_t out[32], const uint8_t d32[32], const p256_aff *q,
+                           const p256_pubtable *tab)
 {
     const int dit = p256_dit_on();
     p256_scalar d;
@@ -334,7 +337,10 @@ static int p256_ecdh_point(uint8_t out[32], const uint8_t d32[32], const p256_af
     uint8_t pt[65];
     int ok = p256_load_seckey(&d, d32);
     if (ok) {
-        p256_ecmult_const(&s, &d, q);
+        if (tab != NULL)
+            p256_ecmult_pubtable(&s, &d, tab);
+        else
+            p256_ecmult_const(&s, &d, q);
         ok = p256_output_point(pt, &s);
         if (ok)
             memcpy(out, pt + 1, 32);
@@ -352,14 +358,20 @@ int p256_ecdh(uint8_t out[32], const uint8_t d32[32], const uint8_t *pub, size_t
 {
     const int dit = p256_dit_on();
     p256_aff q;
-    int ok = p256_aff_decode_vartime(&q, pub, pub_len) && p256_ecdh_point(out, d32, &q);
+    int ok = p256_aff_decode_vartime(&q, pub, pub_len) && p256_ecdh_point(out, d32, &q, NULL);
     p256_dit_restore(dit);
     return ok;
 }
 
 int p256_pubkey_ecdh(uint8_t out[32], const uint8_t d32[32], const p256_pubkey *pk)
 {
-    return p256_ecdh_point(out, d32, p256_pubkey_point(pk));
+    return p256_ecdh_point(out, d32, p256_pubkey_point(pk), NULL);
+}
+
+int p256_ecdh_pubtable(uint8_t out[32], const uint8_t d32[32], const void *table)
+{
+    const p256_pubtable *tab = p256_pubtable_checked(table);
+    return tab != NULL && p256_ecdh_point(out, d32, NULL, tab);
 }
 
 /* k mod n, and whether it is nonzero (public: a zero k has an infinite, refused result). */

@@ -180,13 +180,14 @@ P256_API int p256_mult(uint8_t out[65], const uint8_t k[32], const uint8_t *pub,
 P256_API size_t p256_digest(int hash, const uint8_t *msg, size_t len, uint8_t out[P256_DIGEST_MAX]);
 
 /*
- * Per-key tables, for a public key that is verified against again and again (variable
- * time: public data). A table of `bits`-bit windows (4 to 8, the default
- * P256_PUBTABLE_BITS) takes p256_pubtable_size(bits) bytes (0: bits out of range), ~151 KB
- * for 7; memory aligned as malloc's, owned by the caller. build fills it from a SEC1 key
- * (0 if pub is invalid, bits out of range or table_len too small; the table is then
- * unusable). verify_pubtable gives exactly p256_verify's verdict for the key the table
- * was built from, and 0 for memory that is not a completed table's header.
+ * Per-key tables, for a public key that is verified against or agreed with again and
+ * again (built and verified with in variable time: public data). A table of `bits`-bit
+ * windows (4 to 8, the default P256_PUBTABLE_BITS) takes p256_pubtable_size(bits) bytes
+ * (0: bits out of range), ~151 KB for 7; memory aligned as malloc's, owned by the caller.
+ * build fills it from a SEC1 key (0 if pub is invalid, bits out of range or table_len too
+ * small; the table is then unusable). verify_pubtable gives exactly p256_verify's
+ * verdict for the key the table was built from, and 0 for memory that is not a completed
+ * table's header.
  */
 #define P256_PUBTABLE_BITS 7
 P256_API size_t p256_pubtable_size(int bits);
@@ -197,6 +198,13 @@ P256_API int p256_verify_pubtable_vartime(const void *table, const uint8_t rs[64
 /* build for a loaded key: 0 if bits is out of range or table_len too small. */
 P256_API int p256_pubtable_build_pubkey_vartime(void *table, size_t table_len, int bits,
                                                 const p256_pubkey *pk);
+/*
+ * ECDH with the peer's table: out = x(d*Q) for the key Q the table was built from, byte
+ * for byte p256_ecdh's, by the comb over the table (no doublings; a reused peer key).
+ * 0 if d is invalid or table is not a completed table's header. Constant time in d (the
+ * table is public: every lookup scans a whole row).
+ */
+P256_API int p256_ecdh_pubtable(uint8_t out[32], const uint8_t d[32], const void *table);
 
 /*
  * AES-CBC without padding (FIPS 197, SP 800-38A 6.2), for password-encrypted keys: out =
@@ -366,6 +374,8 @@ P256_API void *p256_wipe(void *p, size_t n);
     X(int, verify_pubtable_vartime,                                                       \
       (const void *table, const uint8_t rs[64], const uint8_t *digest, size_t digest_len), \
       (table, rs, digest, digest_len))                                                    \
+    X(int, ecdh_pubtable, (uint8_t out[32], const uint8_t d[32], const void *table),      \
+      (out, d, table))                                                                    \
     X(int, aes_cbc_encrypt,                                                               \
       (uint8_t *out, const uint8_t *key, size_t key_len, const uint8_t iv[16],            \
        const uint8_t *in, size_t len, int impl),                                          \

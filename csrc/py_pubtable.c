@@ -6,7 +6,9 @@
  * PublicTable(key, bits) builds the table of a key object (_core.PublicPoint) with the
  * GIL released; the object is complete when the constructor returns and never changes
  * afterwards, so a reference published by one thread (the key's, py_pubkey.c) is safe to
- * use from any other without a lock. Public data only: variable time.
+ * use from any other without a lock. Built and verified with in variable time (public
+ * data); SecretKey.exchange reads it with the secret scalar in constant time
+ * (p256_ecdh_pubtable).
  */
 #include "py_binding.h"
 
@@ -131,7 +133,7 @@ static PyTypeObject PublicTable_Type = {
     .tp_basicsize = sizeof(PublicTableObject),
     .tp_dealloc = (destructor)pubtable_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "PublicTable(key, bits): a per-key table for verification (vartime).",
+    .tp_doc = "PublicTable(key, bits): a per-key table for verification and ECDH.",
     .tp_methods = pubtable_methods,
     .tp_getset = pubtable_getset,
     .tp_new = pubtable_new,

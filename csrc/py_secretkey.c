@@ -189,10 +189,12 @@ static PyObject *secretkey_sign(SecretKeyObject *self, PyObject *const *args, Py
     return Py_BuildValue("(Ni)", sig, recid);
 }
 
-/* exchange(public key object) -> 32-byte shared x. */
+/* exchange(public key object) -> 32-byte shared x: over the key's table when it has one
+ * (precompute()), the same bytes faster, else from its point. */
 static PyObject *secretkey_exchange(SecretKeyObject *self, PyObject *pub)
 {
     const p256_pubkey *pk = p256py_point_get(pub);
+    PyObject *table;
     uint8_t out[32];
     int ok;
     PyObject *res;
@@ -202,10 +204,16 @@ static PyObject *secretkey_exchange(SecretKeyObject *self, PyObject *pub)
                      Py_TYPE(pub)->tp_name);
         return NULL;
     }
+    /* A reference of our own: a precompute() of another window may replace the key's. */
+    table = p256py_point_table(pub);
     Py_INCREF(pub); /* pk lives in it */
     RELEASE_GIL
-    ok = p256_pubkey_ecdh(out, self->d, pk);
+    if (table != NULL)
+        ok = p256_ecdh_pubtable(out, self->d, p256py_pubtable_get(table));
+    else
+        ok = p256_pubkey_ecdh(out, self->d, pk);
     ACQUIRE_GIL
+    Py_XDECREF(table);
     Py_DECREF(pub);
     if (!ok) { /* unreachable: d and the key were validated at construction */
         PyErr_SetString(PyExc_ValueError, "invalid public key");

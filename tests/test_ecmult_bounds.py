@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """The argument in csrc/ecmult_gen_impl.h and ecmult_const_impl.h that the constant-time ladders may use the incomplete
 mixed addition (wrong only for acc == +-addend, both finite), checked by exhaustion over
-every window and digit with the window sizes the C uses (read from its headers).
+every window and digit with the window sizes the C uses (read from its headers): the
+comb of G, the same comb over every per-key table width (ECDH with a precomputed peer,
+csrc/modules/pubtable) and the windowed ladder.
 
 Integers only: acc and the addend are known multiples (of G or of the ECDH point P) at
 each step, so "acc == +-T" is "their multiples agree mod n". For each step the set of
@@ -95,19 +97,34 @@ def comb_params():
     return bits, _define("csrc/precomputed.h", "P256_COMB_WINDOWS")
 
 
+def pubtable_params():
+    """(bits, rows) of every per-key table width: rows = ceil(257 / bits), as the C builds."""
+    path = "csrc/modules/pubtable/pubtable.h"
+    lo, hi = _define(path, "P256_PUBTABLE_MIN_BITS"), _define(path, "P256_PUBTABLE_MAX_BITS")
+    text = (ROOT / "csrc/modules/pubtable/main_impl.h").read_text()
+    assert "return (257 + bits - 1) / bits;" in text  # the rows this module assumes
+    return [(bits, -(-257 // bits)) for bits in range(lo, hi + 1)]
+
+
 def ladder_params():
     bits = _define("csrc/ecmult_const_impl.h", "P256_CONST_BITS")
     return bits, -(-256 // bits)
 
 
 def test_booth_digits_telescope():
-    for bits, windows in (comb_params(), ladder_params()):
+    for bits, windows in (comb_params(), ladder_params(), *pubtable_params()):
         for k in (0, 1, N - 1, N // 3, 2**255, (1 << 256) - 1):
             assert sum(booth_digit(k, i, bits) << (bits * i) for i in range(windows)) == k
 
 
 def test_comb_never_meets_for_reduced_scalars():
     assert comb_meetings(*comb_params(), N) == []
+
+
+def test_pubtable_combs_never_meet_for_reduced_scalars():
+    for bits, rows in pubtable_params():
+        assert bits * (rows - 1) < 257 <= bits * rows
+        assert comb_meetings(bits, rows, N) == [], bits
 
 
 def test_ladder_never_meets_for_reduced_scalars():
@@ -119,3 +136,8 @@ def test_checker_finds_the_out_of_contract_meetings():
     # (acc == T at the ladder's last addition: a doubling).
     assert comb_meetings(*comb_params(), 1 << 256) == [(N, comb_params()[1] - 1, 16, -1)]
     assert ladder_meetings(*ladder_params(), 1 << 256) == [(N, 0, -15, -1), (N + 30, 0, 15, 1)]
+    # every table width meets at k = n too, at its top digit (k_255 for the widths whose
+    # top window starts at bit 256)
+    for bits, rows in pubtable_params():
+        top = booth_digit(N, rows - 1, bits)
+        assert comb_meetings(bits, rows, 1 << 256) == [(N, rows - 1, top, -1)], bits

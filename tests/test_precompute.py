@@ -6,7 +6,10 @@ u1*G = +-u2*Q) and edge keys agree with a plain key (every Wycheproof vector thr
 precomputed key: tests/test_wycheproof.py);
 a wrong table is noticed (negative control); the API's contract (returns pk, equality,
 hash, pickling, window sizes, errors); thread stress: 8 verifiers and concurrent
-precompute() calls, one table built. The C comb itself: tests/c/test_precompute.c.
+precompute() calls, one table built. ECDH with a precomputed peer (the constant-time
+comb over its table) gives exactly the plain key's and cryptography's shared secret,
+for every window, edge scalars and keys included, and through PublicKeyCache; a wrong
+table is noticed there too. The C comb itself: tests/c/test_precompute.c.
 """
 
 import hashlib
@@ -217,6 +220,77 @@ def test_edge_keys(name, window):
     for r, s, e in [(1, 1, 0), (1, N - 1, 0), (N - 1, 1, 1), (2, 1, N - 1), (1, 1, 1)]:
         sig = r.to_bytes(32, "big") + s.to_bytes(32, "big")
         assert _agree(plain, pre, sig, e.to_bytes(32, "big"))
+
+
+# ---- ECDH with a precomputed peer ----------------------------------------------------
+
+WINDOWS = [4, 5, 6, 7, 8]
+
+
+def _edge_scalars(window):
+    """1, 2, 3, n-1..n-3, powers of two and their neighbours, all-ones windows of `window`
+    bits (alone and all the others), the alternating patterns and 2^256 - 1 mod n."""
+    ks = {1, 2, 3, N - 1, N - 2, N - 3, (N - 1) // 2, (N + 1) // 2}
+    for e in range(256):
+        ks |= {1 << e, (1 << e) + 1, (2 << e) - 1, N - (1 << e)}
+    rows = -(-257 // window)
+    for i in range(rows):
+        ones = ((1 << window) - 1) << (window * i)
+        ks |= {ones, ((1 << 256) - 1) ^ ones}
+    ks |= {int("55" * 32, 16), int("aa" * 32, 16), (1 << 256) - 1}
+    return sorted(k % N for k in ks if k % N)
+
+
+def _cryptography_exchange(d, peer):
+    ec = pytest.importorskip("cryptography.hazmat.primitives.asymmetric.ec")
+    theirs = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), peer.to_bytes())
+    return ec.derive_private_key(d, ec.SECP256R1()).exchange(ec.ECDH(), theirs)
+
+
+@pytest.mark.parametrize("window", WINDOWS)
+def test_exchange_with_a_precomputed_peer_is_the_plain_exchange(window):
+    rng = random.Random(window)
+    peers = [p256.PrivateKey.generate().public_key, EDGE_KEYS["G"], EDGE_KEYS["-G"]]
+    for peer in peers:
+        plain = _fresh(peer)
+        pre = _fresh(peer).precompute(window=window)
+        assert pre._t.bits == window and not plain.is_precomputed
+        ds = _edge_scalars(window) + [rng.randrange(1, N) for _ in range(20)]
+        for d in ds:
+            sk = p256.PrivateKey.from_int(d)
+            assert sk.exchange(pre) == sk.exchange(plain), (window, hex(d))
+        for d in ds[:3] + ds[-3:]:
+            sk = p256.PrivateKey.from_int(d)
+            assert sk.exchange(pre) == _cryptography_exchange(d, plain), (window, hex(d))
+
+
+@pytest.mark.parametrize("window", WINDOWS)
+def test_exchange_through_the_public_key_cache(window):
+    cache = p256.PublicKeyCache(max_keys=4, window=window)
+    for _ in range(3):
+        sk, peer = p256.PrivateKey.generate(), p256.PrivateKey.generate()
+        cached = cache.get(peer.public_key.to_bytes())
+        assert cached.is_precomputed and cached._t.bits == window
+        want = sk.exchange(_fresh(peer.public_key))
+        assert sk.exchange(cached) == want == peer.exchange(sk.public_key)
+        assert sk.exchange(cache.from_jwk(peer.public_key.to_jwk())) == want
+        d = int.from_bytes(sk.to_bytes(), "big")
+        assert want == _cryptography_exchange(d, cached)
+
+
+def test_exchange_notices_a_wrong_table(monkeypatch):
+    """Negative control: a table built for 2Q instead of Q (a key whose table went wrong)
+    gives another shared secret, so the comparisons above can fail."""
+    real = keys_module._PublicTable
+
+    def doubled(key, bits):
+        twice = p256.PublicKey.from_bytes(p256.scalar_mult((2).to_bytes(32, "big"), key.to_bytes()))
+        return real(twice, bits)
+
+    monkeypatch.setattr(keys_module, "_PublicTable", doubled)
+    sk, peer = p256.PrivateKey.generate(), p256.PrivateKey.generate().public_key
+    for window in WINDOWS:
+        assert sk.exchange(_fresh(peer).precompute(window=window)) != sk.exchange(_fresh(peer))
 
 
 # ---- The API -------------------------------------------------------------------------

@@ -15,7 +15,9 @@ ECDSA, the secp256r1 files (DER and r||s; SHA-256 and SHA-512), through:
     p256verify_many:E   those inputs through p256verify_many on engine E, as verify_many:E
 
 ECDH, the secp256r1 files (SPKI, SEC1 point, PEM, JWK): PrivateKey.exchange after the
-public parsers, and p256.scalar_mult (given the SEC1 point itself where the file has one).
+public parsers, the same with the peer precomputed (window 4 to 8 in turn by tcId: the
+constant-time comb over its table), and p256.scalar_mult (given the SEC1 point itself
+where the file has one).
 
 The pure-Python reference (p256.reference): every file, all four curves, and the EIP-7951
 oracle of test_p256verify on the P256VERIFY inputs. These tests are named test_reference_*
@@ -293,6 +295,11 @@ def _exchange(encoding, test):
     return _PRIVATE_PARSERS[encoding](test["private"]).exchange(pk)
 
 
+def _exchange_precomputed(encoding, test):
+    pk = _PUBLIC_PARSERS[encoding](test["public"]).precompute(window=4 + test["tcId"] % 5)
+    return _PRIVATE_PARSERS[encoding](test["private"]).exchange(pk)
+
+
 def _scalar_mult(encoding, test):
     """x(d*Q) from p256.scalar_mult: the file's SEC1 point itself where it has one (the
     low-level entry validates it), else the point the parser gives."""
@@ -304,7 +311,27 @@ def _scalar_mult(encoding, test):
     return p256.scalar_mult(d, point)[1:33]
 
 
-ECDH_PATHS = {"exchange": _exchange, "scalar_mult": _scalar_mult}
+ECDH_PATHS = {"exchange": _exchange, "exchange_precomputed": _exchange_precomputed,
+              "scalar_mult": _scalar_mult}
+
+
+def test_exchange_precomputed_path_notices_a_wrong_table(monkeypatch):
+    """Negative control: tables built for 2Q instead of Q give other shared secrets on the
+    file's valid vectors (a lost sign would not show: x(-dQ) = x(dQ))."""
+    real = keys_module._PublicTable
+
+    def doubled(key, bits):
+        two = (2).to_bytes(32, "big")
+        return real(p256.PublicKey.from_bytes(p256.scalar_mult(two, key.to_bytes())), bits)
+
+    monkeypatch.setattr(keys_module, "_PublicTable", doubled)
+    wrong = valid = 0
+    for group in load_wycheproof(P256_ECDH[0])["testGroups"]:
+        for test in group["tests"]:
+            if test["result"] == "valid":
+                valid += 1
+                wrong += _exchange_precomputed(group["encoding"], test).hex() != test["shared"]
+    assert valid > 50 and wrong == valid
 
 
 @pytest.mark.parametrize("file_name", P256_ECDH)

@@ -83,7 +83,7 @@ needs() {
         asan)              echo clang asanrt binutils ;;
         test-arm64|bench-arm64) echo arm64cc arm64libc qemu binutils ;;
         test-arm64-python) echo arm64cc arm64libc qemu apt dpkgdeb ;;
-        mca)               echo llvm arm64cc ;;
+        mca|mca-check)     echo llvm arm64cc ;;
     esac
 }
 

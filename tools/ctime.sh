@@ -56,7 +56,8 @@ backend)
     # backend's multiplication (proves valgrind tracks it through MULX/ADCX/ADOX and
     # CMOV: otherwise a clean run of that variant would mean nothing); scalar_mul,
     # scalar_scan: through the product mod n and the table scan (the assembly ones in an
-    # assembly variant).
+    # assembly variant); pubtable_index: a per-key table's row read at the secret digit
+    # (ECDH over a peer's table, ctime_pubtable.c).
     for c in $("$b" -L); do
         log=$b-$c.log
         if "${vg[@]}" "$b" -c "$c" >"$log" 2>&1; then
@@ -68,6 +69,7 @@ backend)
             branch | madd52) r=$report_branch fn="canary_$c[.a-z0-9]* .canary_ctime\.c:" ;;
             index | gather) r=$report_index fn="canary_$c[.a-z0-9]* .canary_ctime\.c:" ;;
             field) r=$report_branch fn="canary_ctime_field\.c:" ;;
+            pubtable_index) r=$report_index fn="ctime_pubtable\.c:" ;;
             *) r=$report_branch fn="ctime_scalar\.c:" ;;
         esac
         expect_report "ctime [$v, $cc]: control '$c'" "$log" "$r" "$fn"

@@ -72,7 +72,7 @@ PUBTABLE_BITS: int
 
 @final
 class PublicTable:
-    """PublicTable(key, bits): a per-key table for verification (vartime)."""
+    """PublicTable(key, bits): a per-key table for verification and ECDH."""
 
     # bits: 4..8 (ValueError otherwise); built without the GIL.
     def __new__(cls, key: PublicPoint, bits: int, /) -> PublicTable: ...

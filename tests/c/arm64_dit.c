@@ -7,7 +7,8 @@
  * without it (-cpu cortex-a72) with "nodit":
  *   - the detection agrees with the CPU model;
  *   - every probe (below) inside seckey_generate/verify, pubkey_create, sign, ecdh,
- *     mult_base, mult and the batch's derive_many, sign_many, ecdh_many sees DIT set ("dit"), and DIT is clear again when they return;
+ *     ecdh_pubtable, mult_base, mult and the batch's derive_many, sign_many, ecdh_many
+ *     sees DIT set ("dit"), and DIT is clear again when they return;
  *     if the caller had set DIT, it stays set;
  *   - without FEAT_DIT nothing touches DIT (an MSR DIT would be SIGILL there) and the
  *     results are the same;
@@ -182,6 +183,19 @@ int main(int argc, char **argv)
         CHECK(ok, "ecdh");
         RUN("ecdh", 1, before, ok = p256_ecdh(s2, d2, pub, 65));
         CHECK(ok && memcmp(s1, s2, 32) == 0, "ecdh: both sides agree");
+        {
+            const size_t size = p256_pubtable_size(P256_PUBTABLE_BITS);
+            void *tab = malloc(size);
+            CHECK(tab != NULL, "table memory");
+            if (tab == NULL)
+                return 1;
+            RUN("pubtable_build", 0, before,
+                ok = p256_pubtable_build_vartime(tab, size, P256_PUBTABLE_BITS, pub2, 65));
+            CHECK(ok, "pubtable_build");
+            RUN("ecdh_pubtable", 1, before, ok = p256_ecdh_pubtable(s2, d, tab));
+            CHECK(ok && memcmp(s1, s2, 32) == 0, "ecdh_pubtable: the plain ecdh's bytes");
+            free(tab);
+        }
         RUN("mult_base", 1, before, ok = p256_mult_base(out1, k));
         CHECK(ok, "mult_base");
         RUN("mult", 1, before, ok = p256_mult(out2, k, pub, 65));

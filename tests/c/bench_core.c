@@ -79,6 +79,19 @@ static void go_benchmarks(void)
     GO_BENCH("VerifyP256", p256_verify(pub, 65, rs, digest, 32));
     GO_BENCH("ECDHP256", p256_ecdh(shared, d, peer, 65));
     GO_BENCH("KeyGeneration", (p256_seckey_generate(d2), p256_pubkey_create(out, d2)));
+    /* ECDH with the peer's per-key table, and the table's build, per window width. */
+    for (int w = P256_PUBTABLE_MIN_BITS; w <= P256_PUBTABLE_MAX_BITS; w++) {
+        char name[40];
+        size_t size = p256_pubtable_size(w);
+        void *tab = malloc(size);
+        if (tab == NULL || !p256_pubtable_build_vartime(tab, size, w, peer, 65))
+            exit(2);
+        snprintf(name, sizeof name, "ECDHP256Precomputed%d", w);
+        GO_BENCH(name, p256_ecdh_pubtable(shared, d, tab));
+        snprintf(name, sizeof name, "PubTableBuild%d", w);
+        GO_BENCH(name, p256_pubtable_build_vartime(tab, size, w, peer, 65));
+        free(tab);
+    }
 }
 
 int main(int argc, char **argv)
@@ -159,6 +172,18 @@ int main(int argc, char **argv)
     BENCH("sign rfc6979 sha256", 1000, p256_sign(rs, d, digest, 32, P256_NONCE_SHA256));
     BENCH("verify", 500, p256_verify(pub, 65, rs, digest, 32));
     BENCH("ecdh", 500, p256_ecdh(shared, d, peer, 65));
+    for (int w = P256_PUBTABLE_MIN_BITS; w <= P256_PUBTABLE_MAX_BITS; w++) {
+        char name[40];
+        size_t size = p256_pubtable_size(w);
+        void *tab = malloc(size);
+        if (tab == NULL)
+            return 2;
+        snprintf(name, sizeof name, "pubtable build %d", w);
+        BENCH(name, 50, p256_pubtable_build_vartime(tab, size, w, peer, 65));
+        snprintf(name, sizeof name, "ecdh pubtable %d", w);
+        BENCH(name, 500, p256_ecdh_pubtable(shared, d, tab));
+        free(tab);
+    }
     BENCH("pubkey parse 65", 20000, p256_pubkey_parse(out, pub, 65));
     BENCH("pubkey parse 33", 2000, p256_pubkey_parse(out, comp, 33));
     return 0;

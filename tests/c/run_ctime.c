@@ -7,13 +7,15 @@
  * binary compiles it once instead of nine times. Each tests/c/ctime_NAME.c included here
  * still builds and runs alone (its main is renamed here).
  *
- *   run_ctime -t NAME   one check: core, core_noavx2, edges, scalar, batch_ifma
+ *   run_ctime -t NAME   one check: core, core_noavx2, edges, scalar, batch_ifma, pubtable,
+ *                       pubtable_noavx2
  *   run_ctime -c NAME   one negative control (a deliberate leak valgrind must report):
  *                       branch, index, madd52, gather (canary_ctime.c: a branch on a
  *                       secret, a load at a secret index, both through the emulated
  *                       IFMA intrinsics), field (a branch on a secret after the
  *                       backend's multiplication), scalar_mul (after the product mod n),
- *                       scalar_scan (after the table scan)
+ *                       scalar_scan (after the table scan), pubtable_index (a per-key
+ *                       table's row read at the secret digit, ctime_pubtable.c)
  *   run_ctime -l        the checks' names; -L: the controls' names
  *
  * One check or control per process: core_noavx2 turns the AVX2 scan off for the rest of
@@ -38,6 +40,9 @@
 #define main ctime_main_batch_ifma
 #include "ctime_batch_ifma.c"
 #undef main
+#define main ctime_main_pubtable
+#include "ctime_pubtable.c"
+#undef main
 #define main ctime_main_canaries
 #include "canary_ctime.c"
 #undef main
@@ -50,6 +55,13 @@ static int ctime_main_core_noavx2(void)
 {
     p256_cpu_disable(P256_CPU_AVX2);
     return ctime_main_core();
+}
+
+/* The same for ECDH over a per-key table (row sizes 8..128, not only the core's 16, 64). */
+static int ctime_main_pubtable_noavx2(void)
+{
+    p256_cpu_disable(P256_CPU_AVX2);
+    return ctime_main_pubtable();
 }
 
 #define CTIME_CANARY_MODE(mode)                                  \
@@ -76,10 +88,17 @@ static int ctime_main_canary_scalar_scan(void)
     return ctime_main_scalar();
 }
 
-#define RUN_CTIME_CHECKS(X) X(core) X(core_noavx2) X(edges) X(scalar) X(batch_ifma)
+static int ctime_main_canary_pubtable_index(void)
+{
+    ctime_canary = CTIME_CANARY_PUBTABLE_INDEX;
+    return ctime_main_pubtable();
+}
+
+#define RUN_CTIME_CHECKS(X) X(core) X(core_noavx2) X(edges) X(scalar) X(batch_ifma) X(pubtable) \
+    X(pubtable_noavx2)
 #define RUN_CTIME_CANARIES(X)                                                        \
     X(canary_branch) X(canary_index) X(canary_madd52) X(canary_gather) X(canary_field) \
-        X(canary_scalar_mul) X(canary_scalar_scan)
+        X(canary_scalar_mul) X(canary_scalar_scan) X(canary_pubtable_index)
 
 static const struct {
     const char *name;

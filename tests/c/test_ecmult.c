@@ -9,10 +9,13 @@
  *    window boundaries, runs of zero digits; k*G and k*Q, both ladders;
  *  - every window and extreme digit of both ladders, built here, against the
  *    variable-time Straus path (different digits, tables and formulas);
+ *  - the same comb over a per-key table of each width 4..8 (ECDH with a precomputed
+ *    peer, modules/pubtable): every window and extreme digit, against the same path;
  *  - a hook on every incomplete addition (P256_ECMULT_ADD_PARTIAL) that counts
  *    acc == +-addend with both finite: it must stay 0 for reduced scalars, and it must
  *    fire, and the result go wrong, for the out-of-contract k = n and n + 30 (the
- *    negative control: the hook and the comparison can see the case they guard).
+ *    negative control: the hook and the comparison can see the case they guard; k = n
+ *    through each width's comb too).
  */
 #include "harness.h"
 
@@ -189,6 +192,50 @@ static void test_random(void)
     CHECK(meetings == 0, "%ld incomplete additions met acc == +-addend", meetings);
 }
 
+/* k*Q over a table of each width for k = +-d 2^(w i) (+ 2^(w i - 1), -+ 1): every window,
+ * digits at the ends of the range and beyond it (a carry into the next window). */
+static void test_pubtable_windows(void)
+{
+    static const p256_scalar zero = {{0, 0, 0, 0}};
+    const p256_aff q = kat_q();
+    for (int w = P256_PUBTABLE_MIN_BITS; w <= P256_PUBTABLE_MAX_BITS; w++) {
+        const int rows = (257 + w - 1) / w;
+        const uint64_t h = 1ULL << (w - 1);
+        const uint64_t digits[] = {1, 2, h - 1, h, h + 1, 2 * h - 1, 2 * h, 2 * h + 1};
+        p256_pubtable *tab = malloc(p256_pubtable_size_of(w));
+        long bad = 0;
+        if (tab == NULL)
+            exit(2);
+        p256_pubtable_build_core_vartime(tab, w, &q);
+        for (int i = 0; i < rows; i++) {
+            p256_scalar b, half, k, d, e, one;
+            scalar_pow2(&b, w * i);
+            scalar_pow2(&half, w * i > 0 ? w * i - 1 : 0);
+            for (size_t j = 0; j < sizeof digits / sizeof digits[0]; j++) {
+                for (int neg = 0; neg < 2; neg++) {
+                    p256_scalar ks[3];
+                    scalar_small(&d, digits[j], neg);
+                    p256_scalar_mul(&k, &d, &b);
+                    p256_scalar_add(&e, &k, &half);
+                    scalar_small(&one, 1, !neg);
+                    ks[0] = k;
+                    ks[1] = e;
+                    p256_scalar_add(&ks[2], &k, &one);
+                    for (int c = 0; c < 3; c++) {
+                        p256_jac r, want;
+                        p256_ecmult_pubtable(&r, &ks[c], tab);
+                        p256_ecmult_vartime(&want, &zero, &ks[c], &q);
+                        bad += !jac_same(&r, &want);
+                    }
+                }
+            }
+        }
+        CHECK(bad == 0, "pubtable comb, bits %d: %ld windows and digits disagree", w, bad);
+        free(tab);
+    }
+    CHECK(meetings == 0, "%ld incomplete additions met acc == +-addend", meetings);
+}
+
 /*
  * Negative control: scalars out of the contract (>= n, which p256_scalar never holds)
  * that the argument says do meet: k = n (acc == -T at the last addition of either
@@ -214,6 +261,18 @@ static void test_negative_control(void)
     p256_ecmult_const(&r, &k, &q);
     CHECK(meetings == before + 1, "negative control: const(n) met %ld times", meetings - before);
 
+    for (int w = P256_PUBTABLE_MIN_BITS; w <= P256_PUBTABLE_MAX_BITS; w++) {
+        p256_pubtable *tab = malloc(p256_pubtable_size_of(w));
+        if (tab == NULL)
+            exit(2);
+        p256_pubtable_build_core_vartime(tab, w, &q);
+        before = meetings;
+        p256_ecmult_pubtable(&r, &k, tab);
+        CHECK(meetings == before + 1, "negative control: pubtable %d (n) met %ld times", w,
+              meetings - before);
+        free(tab);
+    }
+
     k.v[0] += 30; /* n + 30, no carry */
     before = meetings;
     p256_ecmult_const(&r, &k, &q);
@@ -222,7 +281,7 @@ static void test_negative_control(void)
     p256_ecmult_vartime(&want, &zero, &thirty, &q);
     CHECK(!jac_same(&r, &want), "negative control: const(n + 30) came out right (30 Q)");
     printf("negative control: k = n and n + 30 meet acc == +-T (%s), n + 30 gives a wrong "
-           "point, as expected\n", meetings == 3 ? "counted" : "NOT counted");
+           "point, as expected\n", meetings == 8 ? "counted" : "NOT counted");
     meetings = 0;
 }
 
@@ -231,6 +290,7 @@ int main(void)
     test_kats();
     test_windows();
     test_random();
+    test_pubtable_windows();
     test_negative_control();
     printf("test_ecmult (%s): %ld checks, %ld failures\n", p256_backend_name(), checks,
            failures);

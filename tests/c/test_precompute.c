@@ -5,6 +5,11 @@
  * two-comb u1*G + u2*Q and of ECDSA verification against the wNAF path (random,
  * tampered, x(R) = r + n, u1*G = +-u2*Q, edge keys and scalars); the byte-level API's
  * refusals; and negative controls: a corrupted entry and a wrong magic must be noticed.
+ * ECDH over a table (the constant-time comb, p256_ecmult_pubtable / p256_ecdh_pubtable)
+ * against p256_ecmult_const and p256_ecdh for every width, on edge scalars (1, 2, 3,
+ * n-1..n-3, powers of two and their neighbours, all-ones windows, the largest top digit)
+ * and random ones; built with P256_PLANT_PUBTABLE_COMB_BUG=1 (the last row dropped) it
+ * must fail (make ctest-module-plants).
  */
 #include "harness.h"
 #include "p256.c"
@@ -351,6 +356,169 @@ static void test_corrupted(void)
     free(t);
 }
 
+/* k = n - v for small v > 0. */
+static void scalar_n_minus(p256_scalar *k, uint64_t v)
+{
+    scalar_small(k, v);
+    scalar_negate(k, k);
+}
+
+/* k from 32 big-endian bytes, reduced mod n. */
+static void scalar_from_bytes(p256_scalar *k, const uint8_t b[32])
+{
+    p256_scalar_set_bytes_reduce(k, b);
+}
+
+/* k = 2^e mod n, e < 256 (2^255 < n). */
+static void scalar_pow2(p256_scalar *k, int e)
+{
+    uint8_t b[32] = {0};
+    b[31 - e / 8] = (uint8_t)(1u << (e % 8));
+    scalar_from_bytes(k, b);
+}
+
+/* k*Q over the table agrees with the windowed ladder; 1 if so. */
+static int pubtable_ecdh_agrees(const p256_pubtable *t, const p256_aff *q, const p256_scalar *k)
+{
+    p256_jac a, b;
+    p256_ecmult_pubtable(&a, k, t);
+    p256_ecmult_const(&b, k, q);
+    return same_point(&a, &b);
+}
+
+/* The edge scalars of one width: returns the disagreements. */
+static long pubtable_ecdh_edges(const p256_pubtable *t, const p256_aff *q, int bits)
+{
+    const int rows = (257 + bits - 1) / bits;
+    p256_scalar k, one;
+    uint8_t b[32];
+    long bad = 0;
+    scalar_small(&one, 1);
+    for (uint64_t v = 1; v <= 3; v++) { /* 1, 2, 3 and n-1, n-2, n-3 */
+        scalar_small(&k, v);
+        bad += !pubtable_ecdh_agrees(t, q, &k);
+        scalar_n_minus(&k, v);
+        bad += !pubtable_ecdh_agrees(t, q, &k);
+    }
+    for (int e = 0; e < 256; e++) { /* 2^e, 2^e - 1, 2^e + 1, n - 2^e */
+        scalar_pow2(&k, e);
+        bad += !pubtable_ecdh_agrees(t, q, &k);
+        scalar_negate(&k, &k);
+        bad += !pubtable_ecdh_agrees(t, q, &k);
+        scalar_pow2(&k, e);
+        p256_scalar_add(&k, &k, &one);
+        bad += !pubtable_ecdh_agrees(t, q, &k);
+        memset(b, 0, 32); /* 2^(e+1) - 1: the low e + 1 bits all ones */
+        for (int j = 0; j <= e; j++)
+            b[31 - j / 8] |= (uint8_t)(1u << (j % 8));
+        scalar_from_bytes(&k, b);
+        bad += !pubtable_ecdh_agrees(t, q, &k);
+    }
+    for (int i = 0; i < rows; i++) { /* window i all ones (digit 2^(bits-1) carries), alone */
+        memset(b, 0, 32);
+        for (int j = bits * i; j < bits * (i + 1) && j < 256; j++)
+            b[31 - j / 8] |= (uint8_t)(1u << (j % 8));
+        scalar_from_bytes(&k, b);
+        bad += !pubtable_ecdh_agrees(t, q, &k);
+        for (int j = 0; j < 32; j++) /* and every other window all ones */
+            b[j] = (uint8_t)~b[j];
+        scalar_from_bytes(&k, b);
+        bad += !pubtable_ecdh_agrees(t, q, &k);
+    }
+    memset(b, 0xff, 32); /* 2^256 - 1 mod n */
+    scalar_from_bytes(&k, b);
+    bad += !pubtable_ecdh_agrees(t, q, &k);
+    memset(b, 0x55, 32); /* alternating bits: digits that change sign every window */
+    scalar_from_bytes(&k, b);
+    bad += !pubtable_ecdh_agrees(t, q, &k);
+    memset(b, 0xaa, 32);
+    scalar_from_bytes(&k, b);
+    bad += !pubtable_ecdh_agrees(t, q, &k);
+    /* The top window's largest digit: k = 2^s floor(n / 2^s) - 1 ... n - 1 (s its start). */
+    {
+        const int s = bits * (rows - 1);
+        if (s < 256) {
+            scalar_pow2(&k, s);
+            scalar_negate(&k, &k); /* n - 2^s: top bits as n's, bit s - 1 as n's */
+            bad += !pubtable_ecdh_agrees(t, q, &k);
+            scalar_pow2(&k, s - 1);
+            scalar_negate(&k, &k);
+            bad += !pubtable_ecdh_agrees(t, q, &k);
+        }
+    }
+    return bad;
+}
+
+/* ECDH over each width's table against the ladder and the byte-level p256_ecdh. */
+static void test_pubtable_ecdh(void)
+{
+    p256_aff keys[3];
+    p256_scalar d, k;
+    int nkeys = 0;
+    keys[nkeys++] = p256_generator;
+    keys[nkeys] = p256_generator;
+    p256_fe_neg(&keys[nkeys].y, &keys[nkeys].y);
+    nkeys++;
+    do
+        random_scalar_mod_n(&d);
+    while (!point_of(&keys[nkeys], &d));
+    nkeys++;
+    for (int bits = P256_PUBTABLE_MIN_BITS; bits <= P256_PUBTABLE_MAX_BITS; bits++) {
+        long bad = 0, edges = 0;
+        for (int i = 0; i < nkeys; i++) {
+            p256_pubtable *t = table_new(bits, &keys[i]);
+            edges += pubtable_ecdh_edges(t, &keys[i], bits);
+            for (int c = 0; c < 300; c++) {
+                random_scalar_mod_n(&k);
+                bad += !pubtable_ecdh_agrees(t, &keys[i], &k);
+            }
+            scalar_small(&k, 0); /* k = 0: the point at infinity, as the ladder gives */
+            bad += !pubtable_ecdh_agrees(t, &keys[i], &k);
+            free(t);
+        }
+        CHECK(edges == 0, "ecdh bits %d: %ld edge scalars disagree", bits, edges);
+        CHECK(bad == 0, "ecdh bits %d: %ld random scalars disagree", bits, bad);
+    }
+
+    /* The byte-level API: the same bytes as p256_ecdh, and its refusals. */
+    for (int bits = P256_PUBTABLE_MIN_BITS; bits <= P256_PUBTABLE_MAX_BITS; bits++) {
+        static const uint8_t n_be[32] = {
+            0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+            0xbc, 0xe6, 0xfa, 0xad, 0xa7, 0x17, 0x9e, 0x84, 0xf3, 0xb9, 0xca, 0xc2, 0xfc, 0x63, 0x25, 0x51};
+        uint8_t sk[32], peer_sk[32], peer[65], want[32], got[32], zero[32] = {0};
+        size_t size = p256_pubtable_size(bits);
+        void *t = malloc(size);
+        long bad = 0;
+        CHECK(t != NULL && p256_seckey_generate(peer_sk) && p256_pubkey_create(peer, peer_sk),
+              "peer key");
+        CHECK(p256_pubtable_build_vartime(t, size, bits, peer, 65), "build %d", bits);
+        for (int c = 0; c < 200; c++) {
+            CHECK(p256_seckey_generate(sk), "keygen");
+            if (c < 3) { /* 1, n-1 and n-2 as bytes */
+                p256_scalar e;
+                if (c == 0)
+                    scalar_small(&e, 1);
+                else
+                    scalar_n_minus(&e, (uint64_t)c);
+                p256_scalar_to_bytes(sk, &e);
+            }
+            memset(got, 0, 32);
+            bad += !(p256_ecdh(want, sk, peer, 65) && p256_ecdh_pubtable(got, sk, t) &&
+                     memcmp(want, got, 32) == 0);
+        }
+        CHECK(bad == 0, "p256_ecdh_pubtable bits %d: %ld differ from p256_ecdh", bits, bad);
+        memset(got, 0x5a, 32);
+        CHECK(!p256_ecdh_pubtable(got, zero, t) && !p256_ecdh_pubtable(got, n_be, t) &&
+                  got[0] == 0x5a, "bits %d: d = 0 and d = n refused, out untouched", bits);
+        ((p256_pubtable *)t)->magic ^= 1; /* negative control: not a table, refused */
+        CHECK(!p256_ecdh_pubtable(got, sk, t), "bits %d: a wrong magic is refused", bits);
+        ((p256_pubtable *)t)->magic ^= 1;
+        ((p256_pubtable *)t)->bits = 3;
+        CHECK(!p256_ecdh_pubtable(got, sk, t), "bits %d: bits out of range refused", bits);
+        free(t);
+    }
+}
+
 int main(void)
 {
     p256_scalar d;
@@ -364,6 +532,7 @@ int main(void)
     test_r_plus_n();
     test_api();
     test_corrupted();
+    test_pubtable_ecdh();
     /* 10^5 differential cases: 9 keys x 10^4 at the default size, 2 x 5000 at the others */
     dis = differential(P256_PUBTABLE_BITS, 10000, 9);
     CHECK(dis == 0, "default table: %ld disagreements", dis);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * modules/pubtable/main_impl.h: the per-key tables of pubtable.h: public Q, variable
- * time. Built on the group layer and the comb of G (precomputed.h); Booth digits as in
- * ecmult_common_impl.h.
+ * modules/pubtable/main_impl.h: the per-key tables of pubtable.h: built from a public Q
+ * and verified with in variable time; ECDH's d*Q over one in constant time (the comb of
+ * ecmult_gen_impl.h). Built on the group layer and the comb of G (precomputed.h); Booth
+ * digits as in ecmult_common_impl.h.
  */
 #ifndef P256_PUBTABLE_MAIN_IMPL_H
 #define P256_PUBTABLE_MAIN_IMPL_H
@@ -10,6 +11,7 @@
 #include "pubtable.h"
 #include "ecmult_common_impl.h"
 #include "group_impl.h"
+#include "ecmult_gen_impl.h"
 #include "precomputed.h"
 
 P256_INLINE int p256_pubtable_rows(int bits)
@@ -101,5 +103,43 @@ P256_FN void p256_ecmult_pubtable_vartime(p256_jac *r, const p256_scalar *u1,
         p256_comb_add_vartime(&acc, tab->t + (size_t)i * (size_t)entries, u2, i, bits);
     *r = acc;
 }
+
+/*
+ * The rows the constant-time comb reads. A negative control of tests/c/test_precompute.c
+ * (P256_PLANT_PUBTABLE_COMB_BUG=1) drops the last row, whose digit is k's top bits: the
+ * harness's edge scalars must see it.
+ */
+#if defined(P256_PLANT_PUBTABLE_COMB_BUG) && P256_PLANT_PUBTABLE_COMB_BUG == 1
+#define P256_PUBTABLE_COMB_ROWS(bits) (p256_pubtable_rows(bits) - 1)
+#else
+#define P256_PUBTABLE_COMB_ROWS(bits) p256_pubtable_rows(bits)
+#endif
+
+/*
+ * r = k*Q, constant time in k: the comb of ecmult_gen_impl.h over tab's rows, one inlined
+ * instance per width (the width is public), so that each gets constant shifts as the comb
+ * of G does. Every width 4..8 meets the comb's condition bits (rows - 1) < 257 <= bits
+ * rows, so no addition is exceptional (the argument there covers each).
+ */
+P256_FN void p256_ecmult_pubtable(p256_jac *r, const p256_scalar *k, const p256_pubtable *tab)
+{
+    switch (tab->bits) {
+#define P256_PUBTABLE_COMB_CASE(b)                                                      \
+    case b:                                                                             \
+        p256_ecmult_comb(r, k, tab->t, b, P256_PUBTABLE_COMB_ROWS(b));                  \
+        break;
+        P256_PUBTABLE_COMB_CASE(4)
+        P256_PUBTABLE_COMB_CASE(5)
+        P256_PUBTABLE_COMB_CASE(6)
+        P256_PUBTABLE_COMB_CASE(7)
+        P256_PUBTABLE_COMB_CASE(8)
+#undef P256_PUBTABLE_COMB_CASE
+    default: /* unreachable: callers check the header (p256.c's p256_pubtable_checked) */
+        *r = (p256_jac){p256_fe_one, p256_fe_one, p256_fe_zero};
+        break;
+    }
+}
+typedef char p256_pubtable_widths_have_cases[P256_PUBTABLE_MIN_BITS == 4 &&
+                                             P256_PUBTABLE_MAX_BITS == 8 ? 1 : -1];
 
 #endif /* P256_PUBTABLE_MAIN_IMPL_H */

@@ -4,7 +4,8 @@
  * main_impl.h, included after the layers it is built on, as libsecp256k1 includes
  * src/modules/<name>/main_impl.h; ECDSA verification takes a table, so ecdsa_impl.h and
  * p256.c include it before ecdsa_impl.h's code). The byte-level API on it is p256.h's
- * p256_pubtable_size, p256_pubtable_build_vartime and p256_verify_pubtable_vartime.
+ * p256_pubtable_size, p256_pubtable_build_vartime, p256_verify_pubtable_vartime and
+ * p256_ecdh_pubtable.
  */
 #ifndef P256_PUBTABLE_H
 #define P256_PUBTABLE_H
@@ -16,10 +17,12 @@
 #include "scalar.h"
 
 /*
- * A per-key fixed-base table for a public Q that is verified against again and again:
+ * A per-key fixed-base table for a public Q that is verified against or agreed with
+ * again and again:
  * Booth windows of `bits` bits (P256_PUBTABLE_MIN_BITS..P256_PUBTABLE_MAX_BITS), row i
  * of t[] holding 1..2^(bits-1) times 2^(bits*i) Q, affine, rows = ceil(257 / bits) so
- * that the top Booth digit is never negative. Public data throughout: variable time.
+ * that the top Booth digit is never negative. The table is public data: built and
+ * verified with in variable time; ECDH reads it with a secret scalar in constant time.
  */
 #define P256_PUBTABLE_MIN_BITS 4
 #define P256_PUBTABLE_MAX_BITS 8
@@ -38,5 +41,12 @@ P256_FN void p256_pubtable_build_core_vartime(p256_pubtable *tab, int bits, cons
 /* r = u1*G + u2*Q by the comb of G and tab's comb of Q: additions only, no doublings. */
 P256_FN void p256_ecmult_pubtable_vartime(p256_jac *r, const p256_scalar *u1,
                                          const p256_scalar *u2, const p256_pubtable *tab);
+
+/*
+ * r = k*Q for the Q tab was built from, k reduced (< n; k = 0 gives infinity). Constant
+ * time in k: every lookup scans its whole row with masks (the comb of ecmult_gen.h).
+ * tab must be complete with bits in range.
+ */
+P256_FN void p256_ecmult_pubtable(p256_jac *r, const p256_scalar *k, const p256_pubtable *tab);
 
 #endif /* P256_PUBTABLE_H */

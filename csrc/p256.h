@@ -295,6 +295,9 @@ typedef struct {
 typedef struct {
     const uint8_t *d;      /* the 32-byte secret key */
     const p256_pubkey *pk; /* the peer's key */
+    const void *table;     /* NULL, or the peer's per-key table (p256_pubtable_build*): then
+                            * d*Q over it, as p256_ecdh_pubtable (memory that is not a
+                            * table's header: pk's way) */
 } p256_ecdh_item;
 P256_API int p256_pubkey_derive_many(p256_pubkey *out, uint8_t *ok, const uint8_t *const *k,
                                      size_t n, int reduce, int engine);

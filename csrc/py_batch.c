@@ -61,7 +61,8 @@ typedef struct {
     const p256_pubkey *key;
     PyObject *table_obj;  /* the key's PublicTable (a reference), or NULL; sign, exchange:
                            * the SecretKey (a reference), whose scalar is u.s.d */
-    const void *table;    /* its core table: verified with it when not NULL */
+    const void *table;    /* its core table: verified with it when not NULL; exchange: the
+                           * peer's table (its reference in keep), or NULL */
     union {
         struct {              /* verify */
             uint8_t pub[65];  /* EIP-7951: 04 || qx || qy (key is NULL) */
@@ -414,6 +415,9 @@ static int batch_take_secret_pair(batch_item *it, PyObject *pair, Py_ssize_t ind
         it->key_obj = second;
         Py_INCREF(second);
         it->key = p256py_point_get(second);
+        /* a precomputed peer's table (a reference), which the core's ECDH runs over */
+        it->keep = p256py_point_table(second);
+        it->table = p256py_pubtable_get(it->keep);
         rc = 0;
         goto out;
     }
@@ -707,6 +711,7 @@ static int batch_secret_group(batch_item *items, Py_ssize_t count, const BatchOb
         for (i = 0; i < count; i++) {
             ecdh[i].d = items[i].u.s.d;
             ecdh[i].pk = items[i].key;
+            ecdh[i].table = items[i].table;
         }
         done = p256_ecdh_many(out, ok, ecdh, (size_t)count, b->engine);
         for (i = 0; done && i < count; i++)

@@ -206,6 +206,16 @@ def test_exchange_many_equals_cryptography_ecdh():
         assert secret == mine.exchange(ec.ECDH(), theirs)
 
 
+def test_precomputed_peers_mixed_with_plain_ones():
+    """A peer with a table (precompute) is agreed with over it, the rest in the group."""
+    ks = keys(17)
+    ps = [p256.PublicKey.from_bytes(p.to_bytes()) for p in peers(17)]
+    for p in ps[::3]:
+        p.precompute(window=5)
+    assert p256.exchange_many(zip(ks, ps)) == [k.exchange(p) for k, p in zip(ks, ps)]
+    assert p256.exchange_many(zip(ks, ps)) == p256.exchange_many(zip(ks, peers(17)))
+
+
 def test_generated_keys_come_with_their_public_key():
     ks = p256.PrivateKey.generate_many(19, threads=2)
     assert len({k.to_bytes() for k in ks}) == 19

@@ -218,6 +218,7 @@ int main(int argc, char **argv)
             (void)p256_pubkey_load(&q2, pub2, 65);
             ei[0].d = d;
             ei[0].pk = &q2;
+            ei[0].table = NULL;
             ei[1] = ei[0];
             RUN("pubkey_derive_many", 1, before,
                 ok = p256_pubkey_derive_many(many, ok2, ks, 2, 0, P256_BATCH_AUTO));

@@ -85,6 +85,7 @@ int main(void)
                 si[j].digest_len = 32;
                 ei[j].d = keys[j];
                 ei[j].pk = &q;
+                ei[j].table = NULL;
             }
             ok = p256_pubkey_derive_many(many, ok3, kp, 3, i & 1, P256_BATCH_AUTO);
             public(&ok, sizeof ok);

@@ -9,7 +9,8 @@
  * The IFMA engine itself is tests/c/test_batch_ifma.c's. The work with secrets
  * (p256_pubkey_derive_many, p256_sign_many, p256_ecdh_many) against the single calls byte
  * for byte, every batch length to 17 and across the groups, edge and invalid scalars at
- * every position, every nonce mode and low_s, on every engine. Built with
+ * every position, every nonce mode and low_s, precomputed peers among plain ones, on every
+ * engine. Built with
  * -DP256_PLANT_BATCH_BUG=1 (a precomputed key's message left unhashed) or =2 (a nonce's
  * inverse taken from its neighbour's prefix) it must fail (make ctest-module-plants).
  */
@@ -183,6 +184,8 @@ static int batch_edge_scalar(uint8_t k[32], size_t i, size_t shift, int bad)
     return 1;
 }
 
+static p256_pubtable not_a_table; /* zeros: no table's header */
+
 static void secret_run(int engine, size_t n, size_t shift, int bad)
 {
     static uint8_t k[SMAX][32], dg[SMAX][P256_DIGEST_MAX], out[SMAX * 65];
@@ -203,6 +206,9 @@ static void secret_run(int engine, size_t n, size_t shift, int bad)
         si[i].digest_len = dl[i];
         ei[i].d = k[i];
         ei[i].pk = &peers[i];
+        /* a third of the peers precomputed, a third with memory that is not a table */
+        ei[i].table = (i + shift) % 3 == 0 ? tables[(i + shift) % NKEYS]
+                      : (i + shift) % 3 == 1 ? (const void *)&not_a_table : NULL;
     }
 
     /* keys, and base multiples (k mod n: n + 1 is 1 there) */
@@ -310,7 +316,7 @@ static void secret_tests(const int *engines, int nengines)
     const uint8_t *kp[1] = {k};
     p256_pubkey pk;
     p256_sign_item si = {k, k, 32};
-    p256_ecdh_item ei = {k, &keys[0]};
+    p256_ecdh_item ei = {k, &keys[0], NULL};
     secret_inversions();
     for (int e = 0; e < nengines; e++) {
         for (size_t n = 0; n <= 17; n++)

@@ -97,6 +97,9 @@ P256_FN void p256_batch_mult_group(p256_jac *r, const p256_scalar *k, const p256
 P256_FN void p256_batch_to_aff(p256_aff *a, uint64_t *inf, const p256_jac *p, size_t m)
 {
     p256_fe z[P256_BATCH_LANES], c[P256_BATCH_LANES], inv, zi, zi2;
+    if (m == 0)
+        return;
+    memset(c, 0, sizeof c); /* gcc cannot see c[m - 1] written for 1 <= m <= 8 */
     for (size_t i = 0; i < m; i++) {
         inf[i] = p256_fe_mask_is_zero(&p[i].z);
         z[i] = p[i].z;
@@ -181,6 +184,9 @@ P256_FN void p256_batch_mult_affine(p256_aff *a, uint8_t *ok, const uint8_t *con
     p256_jac r[P256_BATCH_LANES];
     uint64_t inf[P256_BATCH_LANES];
     int good[P256_BATCH_LANES];
+    if (m == 0)
+        return;
+    memset(r, 0, sizeof r); /* for gcc, as in p256_batch_to_aff */
     for (size_t i = 0; i < m; i++)
         good[i] = p256_batch_load_scalar(&d[i], k[i], reduce);
     p256_batch_mult_group(r, d, q, m, lanes);
@@ -330,12 +336,16 @@ int p256_sign_many(uint8_t *rs, uint8_t *ok, const p256_sign_item *items, size_t
     return 1;
 }
 
+/* Per group: an item whose peer has a per-key table is computed over it (the comb, faster
+ * than any lane; which items have one is public), the rest together. */
 int p256_ecdh_many(uint8_t *out, uint8_t *ok, const p256_ecdh_item *items, size_t n,
                    int engine)
 {
     const uint8_t *k[P256_BATCH_LANES];
     const p256_aff *q[P256_BATCH_LANES];
     p256_aff a[P256_BATCH_LANES];
+    uint8_t okc[P256_BATCH_LANES];
+    size_t where[P256_BATCH_LANES];
     int lanes, dit;
     if (!p256_batch_engine_runs(engine))
         return 0;
@@ -343,16 +353,28 @@ int p256_ecdh_many(uint8_t *out, uint8_t *ok, const p256_ecdh_item *items, size_
     dit = p256_dit_on();
     for (size_t g = 0; g < n; g += P256_BATCH_LANES) {
         const size_t m = n - g < P256_BATCH_LANES ? n - g : P256_BATCH_LANES;
+        size_t c = 0;
         for (size_t i = 0; i < m; i++) {
-            k[i] = items[g + i].d;
-            q[i] = p256_pubkey_point(items[g + i].pk);
+            const p256_ecdh_item *it = &items[g + i];
+            const p256_pubtable *tab = it->table != NULL ? p256_pubtable_checked(it->table) : NULL;
+            if (tab != NULL) {
+                ok[g + i] = (uint8_t)p256_ecdh_point(out + 32 * (g + i), it->d, NULL, tab);
+                if (!ok[g + i])
+                    memset(out + 32 * (g + i), 0, 32);
+                continue;
+            }
+            k[c] = it->d;
+            q[c] = p256_pubkey_point(it->pk);
+            where[c++] = g + i;
         }
-        p256_batch_mult_affine(a, ok + g, k, q, m, 0, lanes);
-        for (size_t i = 0; i < m; i++) {
-            if (ok[g + i])
-                p256_fe_to_bytes(out + 32 * (g + i), &a[i].x);
+        if (c > 0)
+            p256_batch_mult_affine(a, okc, k, q, c, 0, lanes);
+        for (size_t j = 0; j < c; j++) {
+            ok[where[j]] = okc[j];
+            if (okc[j])
+                p256_fe_to_bytes(out + 32 * where[j], &a[j].x);
             else
-                memset(out + 32 * (g + i), 0, 32);
+                memset(out + 32 * where[j], 0, 32);
         }
     }
     p256_memzero(a, sizeof a);

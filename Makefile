@@ -67,11 +67,11 @@ CI_PARTS_BG   ?= fuzz
 TEST_PARTS_AFTER ?= bounded
 TEST_ARM64_PY_BACKENDS ?= asm
 # ... and on the files that reach the binding and the core through every entry point,
-# with the secp256r1 Wycheproof vectors through every path (~350 tests: under the emulator
+# with the secp256r1 Wycheproof vectors through every path (~500 tests: under the emulator
 # a test costs ~0.15 s; the streams of 200,000 items are left to the native runs; make
 # test-arm64-python alone runs every file).
 TEST_ARM64_PY_TESTS ?= tests/test_selftest.py tests/test_api.py tests/test_backend.py \
-    tests/test_batch.py tests/test_p256verify.py tests/test_wycheproof.py \
+    tests/test_batch.py tests/test_batch_secret.py tests/test_p256verify.py tests/test_wycheproof.py \
     --deselect=tests/test_batch.py::test_a_generator_runs_in_bounded_memory \
     --deselect=tests/test_batch.py::test_memory_bound_catches_a_copy_of_the_stream
 
@@ -231,10 +231,12 @@ ctest-ifma-plant: | bootstrap-ctest
 # The core modules' negative controls: each harness built with its planted bug must
 # fail, or it is broken. test_recover.c: P256_PLANT_RECOVER_BUG=1 (s instead of s/r: the
 # module's verification of every key it recovers must catch it); test_batch.c:
-# P256_PLANT_BATCH_BUG=1 (a precomputed key's message left unhashed); test_precompute.c:
-# P256_PLANT_PUBTABLE_COMB_BUG=1 (ECDH's comb over a per-key table drops its last row).
+# P256_PLANT_BATCH_BUG=1 (a precomputed key's message left unhashed) and =2 (a signing
+# group's nonce inverses taken one prefix off: sign_many against p256_sign must catch it);
+# test_precompute.c: P256_PLANT_PUBTABLE_COMB_BUG=1 (ECDH's comb over a per-key table drops
+# its last row).
 MODULE_PLANTS ?= test_recover:P256_PLANT_RECOVER_BUG=1 test_batch:P256_PLANT_BATCH_BUG=1 \
-                 test_precompute:P256_PLANT_PUBTABLE_COMB_BUG=1
+                 test_batch:P256_PLANT_BATCH_BUG=2 test_precompute:P256_PLANT_PUBTABLE_COMB_BUG=1
 ctest-module-plants: | bootstrap-ctest
 	@mkdir -p tests/c/bin
 	@set -e; for p in $(MODULE_PLANTS); do t=$${p%%:*}; d=$${p#*:}; b=tests/c/bin/$$t-plant; \

@@ -271,6 +271,47 @@ typedef struct {
 P256_API int p256_batch_verify_vartime(uint8_t *results, const p256_batch_item *items, size_t n,
                                        int raw, int hash, int engine);
 
+/*
+ * Many secret-key operations at once (the batch module, csrc/modules/batch/secret.h):
+ * constant time per item in every secret, the scalar multiplications eight at a time on
+ * the AVX-512 IFMA engine where it runs and has constant-time lanes, else item by item.
+ * Each item's answer is exactly the single call's; an item that fails (ok[i] = 0, its
+ * output zeroed) changes no other. engine: P256_BATCH_* as for verification. Each
+ * returns 1, or 0 with nothing written for an unknown engine (sign_many: or nonce), or
+ * IFMA asked for where it cannot run. Secrets are wiped from the core's stack before they return.
+ *
+ * derive_many: out[i] = k[i]*G, as p256_pubkey_derive (reduce 0: ok[i] = 0 unless
+ * 1 <= k[i] < n) or as p256_mult_base (reduce nonzero: k[i] taken mod n, ok[i] = 0 for
+ * 0 mod n). sign_many: rs + 64 i = p256_sign_recoverable(items[i].d, items[i].digest,
+ * nonce, low_s)'s r||s, byte for byte (hedged nonces draw their own randomness per
+ * item); ok[i] = 0 for an invalid key or a failed OS RNG. ecdh_many: out + 32 i =
+ * p256_pubkey_ecdh(items[i].d, items[i].pk); ok[i] = 0 for an invalid key.
+ */
+typedef struct {
+    const uint8_t *d;      /* the 32-byte secret key */
+    const uint8_t *digest; /* the message digest (leftmost 256 bits used) */
+    size_t digest_len;
+} p256_sign_item;
+typedef struct {
+    const uint8_t *d;      /* the 32-byte secret key */
+    const p256_pubkey *pk; /* the peer's key */
+    const void *table;     /* NULL, or the peer's per-key table (p256_pubtable_build*): then
+                            * d*Q over it, as p256_ecdh_pubtable (memory that is not a
+                            * table's header: pk's way) */
+} p256_ecdh_item;
+P256_API int p256_pubkey_derive_many(p256_pubkey *out, uint8_t *ok, const uint8_t *const *k,
+                                     size_t n, int reduce, int engine);
+P256_API int p256_sign_many(uint8_t *rs, uint8_t *ok, const p256_sign_item *items, size_t n,
+                            int nonce, int low_s, int engine);
+P256_API int p256_ecdh_many(uint8_t *out, uint8_t *ok, const p256_ecdh_item *items, size_t n,
+                            int engine);
+/* "avx512-ifma" or "scalar": what runs the scalar multiplications of `op` (k*G for keys,
+ * base multiples and signatures; k*Q for ECDH) on `engine`; NULL for an unknown op or an
+ * engine that does not run here. */
+#define P256_BATCH_OP_GEN 0
+#define P256_BATCH_OP_ECDH 1
+P256_API const char *p256_batch_secret_engine(int op, int engine);
+
 /* Wipes n bytes at p (secrets the caller held) in a way the compiler may not drop;
  * returns p, as memset does (and so that every API function returns a value). */
 P256_API void *p256_wipe(void *p, size_t n);
@@ -355,6 +396,18 @@ P256_API void *p256_wipe(void *p, size_t n);
       (uint8_t *results, const p256_batch_item *items, size_t n, int raw, int hash,       \
        int engine),                                                                       \
       (results, items, n, raw, hash, engine))                                             \
+    X(int, pubkey_derive_many,                                                            \
+      (p256_pubkey *out, uint8_t *ok, const uint8_t *const *k, size_t n, int reduce,      \
+       int engine),                                                                       \
+      (out, ok, k, n, reduce, engine))                                                    \
+    X(int, sign_many,                                                                     \
+      (uint8_t *rs, uint8_t *ok, const p256_sign_item *items, size_t n, int nonce,        \
+       int low_s, int engine),                                                            \
+      (rs, ok, items, n, nonce, low_s, engine))                                           \
+    X(int, ecdh_many,                                                                     \
+      (uint8_t *out, uint8_t *ok, const p256_ecdh_item *items, size_t n, int engine),     \
+      (out, ok, items, n, engine))                                                        \
+    X(const char *, batch_secret_engine, (int op, int engine), (op, engine))              \
     X(void *, wipe, (void *p, size_t n), (p, n))
 
 /* One variant of the core: a pointer per API function, in list order. */

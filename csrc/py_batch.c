@@ -19,6 +19,15 @@
  * uses a precomputed key's table, runs the engine chosen at import on the rest).
  * results() gives the answers in input order.
  *
+ * The same machinery runs the work with secrets, by `kind` (BATCH_GENERATE, BATCH_BASE_MULT,
+ * BATCH_SIGN, BATCH_EXCHANGE; BATCH_VERIFY is the above): items are ignored (generate: a
+ * new key each, drawn off the GIL), 32-byte scalars (copied, wiped), (SecretKey, message)
+ * pairs or (SecretKey, PublicKey) pairs (the objects referenced), and each claim goes to
+ * the core's p256_pubkey_derive_many, p256_sign_many or p256_ecdh_many (constant time, on
+ * the same engine). The Python layer hands the native key objects over (the PrivateKey
+ * checks are its own); results() gives (SecretKey, PublicKey) pairs, 65-byte points,
+ * signatures or shared secrets, and every item is wiped when the answers are made.
+ *
  * The engine: P256_BATCH at import ("avx512-ifma", "scalar"; unset or empty: the first
  * that runs here), by the extension's one chooser (backend.h, which also picks the field
  * backend): an unknown or unavailable name is an ImportError listing the valid ones.
@@ -32,7 +41,17 @@
 #define BATCH_EIP7951 P256_BATCH_PREHASHED
 /* The largest claim, in items (the per-claim work space is on the stack). */
 #define BATCH_GROUP_MAX 64
+/* What a batch does (Batch()'s kind). */
+#define BATCH_VERIFY 0
+#define BATCH_GENERATE 1
+#define BATCH_BASE_MULT 2
+#define BATCH_SIGN 3
+#define BATCH_EXCHANGE 4
 
+/* OSError text when the OS random generator failed (generate; hedged signatures). */
+#define BATCH_RNG_FAILED "the operating system's random generator failed"
+
+/* One item: its kind's fields share their memory (a chunk of a stream holds thousands). */
 typedef struct {
     const uint8_t *msg; /* into `keep` (a bytes object) or `copy`; EIP-7951: the hash */
     size_t msg_len;
@@ -40,12 +59,27 @@ typedef struct {
     uint8_t *copy;
     PyObject *key_obj;    /* the key (a reference): its p256_pubkey is `key` */
     const p256_pubkey *key;
-    PyObject *table_obj;  /* the key's PublicTable (a reference), or NULL */
-    const void *table;    /* its core table: verified with it when not NULL */
-    uint8_t pub[65];      /* EIP-7951: 04 || qx || qy (key is NULL) */
-    uint8_t sig[72];      /* EIP-7951: r || s */
-    uint8_t sig_len;      /* 0 when the length already rules it out */
-    uint8_t result;
+    PyObject *table_obj;  /* the key's PublicTable (a reference), or NULL; sign, exchange:
+                           * the SecretKey (a reference), whose scalar is u.s.d */
+    const void *table;    /* its core table: verified with it when not NULL; exchange: the
+                           * peer's table (its reference in keep), or NULL */
+    union {
+        struct {              /* verify */
+            uint8_t pub[65];  /* EIP-7951: 04 || qx || qy (key is NULL) */
+            uint8_t sig[72];  /* EIP-7951: r || s */
+            uint8_t sig_len;  /* 0 when the length already rules it out */
+            uint8_t result;   /* the verdict */
+        } v;
+        struct {              /* the work with secrets */
+            const uint8_t *d; /* sign, exchange: the scalar of the SecretKey in table_obj */
+            union {
+                p256_pubkey point; /* generate, base mult: k*G */
+                uint8_t rs[64];    /* sign: the signature r || s made */
+            } out;
+            uint8_t secret[32]; /* generate, base mult: the scalar; exchange: the shared x */
+            uint8_t result;     /* the core's ok */
+        } s;
+    } u;
 } batch_item;
 
 typedef struct {
@@ -54,6 +88,11 @@ typedef struct {
     batch_item *items;
     int raw;
     int hash;                /* a P256_NONCE_SHA* id or BATCH_EIP7951, checked by batch_new */
+    int kind;                /* BATCH_VERIFY, ... BATCH_EXCHANGE */
+    int nonce;               /* sign: P256_NONCE_HEDGED or the RFC 6979 hash id */
+    int low_s;               /* sign: the low-s form */
+    Py_ssize_t offset;       /* the index of item 0 in the caller's stream (for messages) */
+    PyObject *pk_type;       /* generate: the PublicKey class of the keys made */
     int engine;              /* a P256_BATCH_* engine, the selection when the batch was made */
     int failed;              /* the engine refused a call (cannot happen for a checked engine) */
     Py_ssize_t group;        /* items per claim, 1..BATCH_GROUP_MAX */
@@ -99,6 +138,23 @@ static const char *batch_engine_name(int engine)
         if (batch_choice_engines[i] == engine)
             return batch_choices[i].name;
     return "?";
+}
+
+/* batch_secret_backend(op) -> "avx512-ifma" | "scalar": what runs the work with secrets
+ * of op (P256_BATCH_OP_GEN, P256_BATCH_OP_ECDH) on the engine chosen now. */
+static PyObject *batch_secret_backend(PyObject *self, PyObject *arg)
+{
+    const char *name;
+    long op = PyLong_AsLong(arg);
+    (void)self;
+    if (op == -1 && PyErr_Occurred())
+        return NULL;
+    name = p256_batch_secret_engine((int)op, batch_engine);
+    if (name == NULL) {
+        PyErr_SetString(PyExc_ValueError, "unknown batch operation");
+        return NULL;
+    }
+    return PyUnicode_FromString(name);
 }
 
 /* batch_backend() -> "avx512-ifma" | "scalar": what verify_many uses now. */
@@ -158,13 +214,14 @@ static PyObject *batch_select(PyObject *self, PyObject *arg)
 
 static PyTypeObject Batch_Type;
 
+/* Drops the item's references and wipes it (it may hold a scalar or a shared secret). */
 static void batch_item_clear(batch_item *it)
 {
     Py_CLEAR(it->keep);
     Py_CLEAR(it->key_obj);
     Py_CLEAR(it->table_obj);
     PyMem_Free(it->copy);
-    memset(it, 0, sizeof *it);
+    p256_wipe(it, sizeof *it);
 }
 
 static void batch_dealloc(BatchObject *self)
@@ -177,6 +234,7 @@ static void batch_dealloc(BatchObject *self)
     if (self->lock != NULL)
         PyThread_free_lock(self->lock);
     Py_XDECREF(self->answers);
+    Py_XDECREF(self->pk_type);
     if (self->finished != NULL) /* no one waits: wait() holds a reference */
         PyThread_free_lock(self->finished);
     PyObject_Free(self);
@@ -228,14 +286,36 @@ static int batch_take_eip(batch_item *it, PyObject *obj, Py_ssize_t index)
         return -1;
     }
     if (b.len == 160) {
-        it->pub[0] = 0x04;
-        memcpy(it->pub + 1, b.buf + 96, 64);
-        memcpy(it->sig, b.buf + 32, 64);
-        it->sig_len = 64;
+        it->u.v.pub[0] = 0x04;
+        memcpy(it->u.v.pub + 1, b.buf + 96, 64);
+        memcpy(it->u.v.sig, b.buf + 32, 64);
+        it->u.v.sig_len = 64;
         rc = batch_keep(it, obj, &b, b.buf, 32);
     }
     byteview_release(&b);
     return rc;
+}
+
+/* items[index] as a tuple of `size` items (a new reference), or NULL with TypeError
+ * "items[index] must be <shape>, ..." naming what it is instead. */
+static PyObject *batch_tuple_of(PyObject *obj, Py_ssize_t size, Py_ssize_t index,
+                                const char *shape)
+{
+    PyObject *t = PyTuple_CheckExact(obj) ? (Py_INCREF(obj), obj) : PySequence_Tuple(obj);
+    if (t == NULL && !PyErr_ExceptionMatches(PyExc_TypeError))
+        return NULL;
+    if (t != NULL && PyTuple_GET_SIZE(t) == size)
+        return t;
+    PyErr_Clear();
+    if (t != NULL && (PyTuple_Check(obj) || PyList_Check(obj)))
+        PyErr_Format(PyExc_TypeError, "items[%zd] must be %s, got a %.100s of %zd item%s", index,
+                     shape, Py_TYPE(obj)->tp_name, PyTuple_GET_SIZE(t),
+                     PyTuple_GET_SIZE(t) == 1 ? "" : "s");
+    else
+        PyErr_Format(PyExc_TypeError, "items[%zd] must be %s, not %.100s", index, shape,
+                     Py_TYPE(obj)->tp_name);
+    Py_XDECREF(t);
+    return NULL;
 }
 
 /* Fill *it from items[index] = (PublicKey, sig, msg); -1 with TypeError if it is not one. */
@@ -246,23 +326,9 @@ static int batch_take(batch_item *it, PyObject *triple, Py_ssize_t index, PyObje
     byteview sig, msg;
     int rc = -1;
 
-    t = PyTuple_CheckExact(triple) ? (Py_INCREF(triple), triple) : PySequence_Tuple(triple);
-    if (t == NULL && !PyErr_ExceptionMatches(PyExc_TypeError))
+    t = batch_tuple_of(triple, 3, index, "a (PublicKey, signature, message) triple");
+    if (t == NULL)
         return -1;
-    if (t == NULL || PyTuple_GET_SIZE(t) != 3) {
-        PyErr_Clear();
-        if (t != NULL && (PyTuple_Check(triple) || PyList_Check(triple)))
-            PyErr_Format(PyExc_TypeError,
-                         "items[%zd] must be a (PublicKey, signature, message) triple, got a "
-                         "%.100s of %zd item%s", index, Py_TYPE(triple)->tp_name,
-                         PyTuple_GET_SIZE(t), PyTuple_GET_SIZE(t) == 1 ? "" : "s");
-        else
-            PyErr_Format(PyExc_TypeError,
-                         "items[%zd] must be a (PublicKey, signature, message) triple, not "
-                         "%.100s", index, Py_TYPE(triple)->tp_name);
-        Py_XDECREF(t);
-        return -1;
-    }
     pk = PyTuple_GET_ITEM(t, 0);
     if (!PyObject_TypeCheck(pk, (PyTypeObject *)pk_type) || p256py_point_get(pk) == NULL) {
         PyErr_Format(PyExc_TypeError, "items[%zd][0] must be a PublicKey, not %.100s", index,
@@ -280,8 +346,8 @@ static int batch_take(batch_item *it, PyObject *triple, Py_ssize_t index, PyObje
     if (byteview_get(&sig, PyTuple_GET_ITEM(t, 1), "signature") < 0)
         goto bad_buffer;
     if (raw ? sig.len == 64 : sig.len <= 72) {
-        memcpy(it->sig, sig.buf, (size_t)sig.len);
-        it->sig_len = (uint8_t)sig.len;
+        memcpy(it->u.v.sig, sig.buf, (size_t)sig.len);
+        it->u.v.sig_len = (uint8_t)sig.len;
     }
     byteview_release(&sig);
 
@@ -292,6 +358,75 @@ static int batch_take(batch_item *it, PyObject *triple, Py_ssize_t index, PyObje
     goto out;
 bad_buffer:
     batch_name_index("items", index);
+out:
+    Py_DECREF(t);
+    return rc;
+}
+
+/* Fill *it from scalars[index]: 32 bytes, copied (TypeError / ValueError naming the index). */
+static int batch_take_scalar(batch_item *it, PyObject *obj, Py_ssize_t index)
+{
+    byteview b;
+    if (byteview_get(&b, obj, "scalar") < 0) {
+        batch_name_index("scalars", index);
+        return -1;
+    }
+    if (b.len != 32) {
+        PyErr_Format(PyExc_ValueError, "scalars[%zd]: scalar must be 32 bytes, got %zd", index,
+                     b.len);
+        byteview_release(&b);
+        return -1;
+    }
+    memcpy(it->u.s.secret, b.buf, 32);
+    byteview_release(&b);
+    return 0;
+}
+
+/* Fill *it from items[index] = (SecretKey, message) (sign) or (SecretKey, key object of
+ * pk_type) (exchange); -1 with TypeError if it is not one. */
+static int batch_take_secret_pair(batch_item *it, PyObject *pair, Py_ssize_t index,
+                                  PyObject *pk_type, int kind)
+{
+    PyObject *t, *sk, *second;
+    byteview msg;
+    int rc = -1;
+
+    t = batch_tuple_of(pair, 2, index, kind == BATCH_SIGN ? "a (PrivateKey, message) pair"
+                                                           : "a (PrivateKey, PublicKey) pair");
+    if (t == NULL)
+        return -1;
+    sk = PyTuple_GET_ITEM(t, 0);
+    second = PyTuple_GET_ITEM(t, 1);
+    if (p256py_secretkey_get(sk) == NULL) {
+        PyErr_Format(PyExc_TypeError, "items[%zd][0] must be a PrivateKey, not %.100s", index,
+                     Py_TYPE(sk)->tp_name);
+        goto out;
+    }
+    it->table_obj = sk;
+    Py_INCREF(sk);
+    it->u.s.d = p256py_secretkey_get(sk);
+    if (kind == BATCH_EXCHANGE) {
+        if (!PyObject_TypeCheck(second, (PyTypeObject *)pk_type) ||
+            p256py_point_get(second) == NULL) {
+            PyErr_Format(PyExc_TypeError, "items[%zd][1] must be a PublicKey, not %.100s", index,
+                         Py_TYPE(second)->tp_name);
+            goto out;
+        }
+        it->key_obj = second;
+        Py_INCREF(second);
+        it->key = p256py_point_get(second);
+        /* a precomputed peer's table (a reference), which the core's ECDH runs over */
+        it->keep = p256py_point_table(second);
+        it->table = p256py_pubtable_get(it->keep);
+        rc = 0;
+        goto out;
+    }
+    if (byteview_get(&msg, second, "message") < 0) {
+        batch_name_index("items", index);
+        goto out;
+    }
+    rc = batch_keep(it, second, &msg, msg.buf, (size_t)msg.len);
+    byteview_release(&msg);
 out:
     Py_DECREF(t);
     return rc;
@@ -313,40 +448,68 @@ static PyObject *batch_tuple(PyObject *items, int eip)
     return seq;
 }
 
-/* Check the PublicKey class and hash id Batch() and batch_check() take; 0 or -1. */
-static int batch_args(PyObject *pk_type, int hash)
+/* Check the kind, PublicKey class, hash id and nonce Batch() and batch_check() take (the
+ * hash for verify and sign, the nonce for sign); 0 or -1. */
+static int batch_args(PyObject *pk_type, int hash, int kind, int nonce)
 {
-    if (hash != BATCH_EIP7951 && !PyType_Check(pk_type)) {
+    const int hashed = kind == BATCH_SIGN || (kind == BATCH_VERIFY && hash != BATCH_EIP7951);
+    if (kind < BATCH_VERIFY || kind > BATCH_EXCHANGE) {
+        PyErr_SetString(PyExc_ValueError, "unknown batch kind");
+        return -1;
+    }
+    if (!(kind == BATCH_VERIFY && hash == BATCH_EIP7951) && !PyType_Check(pk_type)) {
         PyErr_SetString(PyExc_TypeError, "Batch() needs the PublicKey class");
         return -1;
     }
-    if (hash != BATCH_EIP7951 && (hash < P256_NONCE_SHA224 || hash > P256_NONCE_SHA3_512)) {
+    if (hashed && (hash < P256_NONCE_SHA224 || hash > P256_NONCE_SHA3_512)) {
         PyErr_SetString(PyExc_ValueError, "unknown hash id");
+        return -1;
+    }
+    if (kind == BATCH_SIGN && nonce != P256_NONCE_HEDGED &&
+        (nonce < P256_NONCE_SHA224 || nonce > P256_NONCE_SHA3_512)) {
+        PyErr_SetString(PyExc_ValueError, "unknown nonce mode");
         return -1;
     }
     return 0;
 }
 
 static int batch_take_any(batch_item *it, PyObject *obj, Py_ssize_t index, PyObject *pk_type,
-                          int raw, int hash)
+                          int raw, int hash, int kind)
 {
-    if (hash == BATCH_EIP7951)
-        return batch_take_eip(it, obj, index);
-    return batch_take(it, obj, index, pk_type, raw);
+    switch (kind) {
+    case BATCH_GENERATE:
+        return 0; /* the item itself is not used: a new key is drawn for it */
+    case BATCH_BASE_MULT:
+        return batch_take_scalar(it, obj, index);
+    case BATCH_SIGN:
+    case BATCH_EXCHANGE:
+        return batch_take_secret_pair(it, obj, index, pk_type, kind);
+    default:
+        if (hash == BATCH_EIP7951)
+            return batch_take_eip(it, obj, index);
+        return batch_take(it, obj, index, pk_type, raw);
+    }
 }
 
-/* batch_check(seq, PublicKey, raw, hash_id): the TypeError Batch() would raise for any
+/* Items of this kind are tuples (or lists) of objects, which batch_check looks into. */
+static int batch_kind_has_tuples(int kind, int hash)
+{
+    return kind == BATCH_SIGN || kind == BATCH_EXCHANGE ||
+           (kind == BATCH_VERIFY && hash != BATCH_EIP7951);
+}
+
+/* batch_check(seq, PublicKey, raw, hash_id, kind=0): the error Batch() would raise for any
  * item of a list or tuple, keeping nothing (verify_many checks a sequence whole before
  * verifying any of it); a triple that is an iterable other than a tuple or list is left to
  * Batch(). Indexed afresh each time: an item's __iter__ may change a list. */
 static PyObject *batch_check(PyObject *self, PyObject *args)
 {
     PyObject *seq, *pk_type, *item;
-    int raw, hash, rc;
+    int raw, hash, rc, kind = BATCH_VERIFY;
     batch_item scratch;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOpi:batch_check", &seq, &pk_type, &raw, &hash) ||
-        batch_args(pk_type, hash) < 0)
+    if (!PyArg_ParseTuple(args, "OOpi|i:batch_check", &seq, &pk_type, &raw, &hash, &kind) ||
+        batch_args(pk_type, hash, kind, P256_NONCE_HEDGED) < 0)
         return NULL;
     if (!PyList_Check(seq) && !PyTuple_Check(seq)) {
         PyErr_SetString(PyExc_TypeError, "batch_check() takes a list or tuple");
@@ -356,7 +519,7 @@ static PyObject *batch_check(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; i < PySequence_Size(seq); i++) {
         if ((item = PySequence_GetItem(seq, i)) == NULL)
             return NULL;
-        if (hash != BATCH_EIP7951 && !PyTuple_Check(item) && !PyList_Check(item)) {
+        if (batch_kind_has_tuples(kind, hash) && !PyTuple_Check(item) && !PyList_Check(item)) {
             /* another iterable may be one-shot (an iterator): checking it would use it up,
              * so it is checked when its chunk takes it; a non-iterable fails here */
             PyObject *probe = PyObject_GetIter(item);
@@ -367,7 +530,7 @@ static PyObject *batch_check(PyObject *self, PyObject *args)
                 continue;
             }
         }
-        rc = batch_take_any(&scratch, item, i, pk_type, raw, hash);
+        rc = batch_take_any(&scratch, item, i, pk_type, raw, hash, kind);
         Py_DECREF(item);
         batch_item_clear(&scratch);
         if (rc < 0)
@@ -376,14 +539,15 @@ static PyObject *batch_check(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* Batch(items, PublicKey, raw, hash_id, offset=0, group=8, limit=-1): limit < 0 takes
- * all of items (any iterable, copied to a private tuple first); limit >= 0 takes the next
- * `limit` items (or fewer, at its end) from items, an iterator, one at a time: a wrong
- * item stops it there, and nothing of the stream is held beyond this chunk. */
+/* Batch(items, PublicKey, raw, hash_id, offset=0, group=8, limit=-1, kind=BATCH_VERIFY,
+ * nonce=NONCE_HEDGED, low_s=False): limit < 0 takes all of items (any iterable, copied to
+ * a private tuple first); limit >= 0 takes the next `limit` items (or fewer, at its end)
+ * from items, an iterator, one at a time: a wrong item stops it there, and nothing of the
+ * stream is held beyond this chunk. raw: signatures in r||s (verify, sign). */
 static PyObject *batch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
     PyObject *items, *pk_type, *seq = NULL, *item;
-    int raw, hash;
+    int raw, hash, kind = BATCH_VERIFY, nonce = P256_NONCE_HEDGED, low_s = 0;
     Py_ssize_t n, cap, offset = 0, group = 8, limit = -1;
     BatchObject *self;
     (void)type;
@@ -392,9 +556,9 @@ static PyObject *batch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_TypeError, "Batch() takes no keyword arguments");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "OOpi|nnn:Batch", &items, &pk_type, &raw, &hash, &offset,
-                          &group, &limit) ||
-        batch_args(pk_type, hash) < 0)
+    if (!PyArg_ParseTuple(args, "OOpi|nnniip:Batch", &items, &pk_type, &raw, &hash, &offset,
+                          &group, &limit, &kind, &nonce, &low_s) ||
+        batch_args(pk_type, hash, kind, nonce) < 0)
         return NULL;
     if (offset < 0 || group < 1 || group > BATCH_GROUP_MAX) {
         PyErr_Format(PyExc_ValueError, "Batch(): offset >= 0 and group in 1..%d",
@@ -402,7 +566,7 @@ static PyObject *batch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     if (limit < 0) {
-        if ((seq = batch_tuple(items, hash == BATCH_EIP7951)) == NULL)
+        if ((seq = batch_tuple(items, kind == BATCH_VERIFY && hash == BATCH_EIP7951)) == NULL)
             return NULL;
         cap = PyTuple_GET_SIZE(seq);
     } else if (!PyIter_Check(items)) {
@@ -419,6 +583,11 @@ static PyObject *batch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->n = 0; /* items live up to n: dealloc frees only those */
     self->raw = raw || hash == BATCH_EIP7951;
     self->hash = hash;
+    self->kind = kind;
+    self->nonce = nonce;
+    self->low_s = low_s;
+    self->offset = offset;
+    self->pk_type = kind == BATCH_GENERATE ? (Py_INCREF(pk_type), pk_type) : NULL;
     self->engine = batch_engine;
     self->failed = 0;
     self->group = group;
@@ -458,7 +627,7 @@ static PyObject *batch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
             cap = more;
         }
         self->n = n + 1;
-        rc = batch_take_any(&self->items[n], item, offset + n, pk_type, raw, hash);
+        rc = batch_take_any(&self->items[n], item, offset + n, pk_type, raw, hash, kind);
         Py_DECREF(item);
         if (rc < 0)
             goto fail;
@@ -486,19 +655,73 @@ static int batch_verify_group(batch_item *items, Py_ssize_t count, int raw, int 
     for (Py_ssize_t i = 0; i < count; i++) {
         const batch_item *it = &items[i];
         in[i].key = it->key;
-        in[i].pub = it->pub;
-        in[i].pub_len = sizeof it->pub;
+        in[i].pub = it->u.v.pub;
+        in[i].pub_len = sizeof it->u.v.pub;
         in[i].table = it->table;
-        in[i].sig = it->sig;
-        in[i].sig_len = it->sig_len;
+        in[i].sig = it->u.v.sig;
+        in[i].sig_len = it->u.v.sig_len;
         in[i].msg = it->msg;
         in[i].msg_len = it->msg_len;
     }
     if (!p256_batch_verify_vartime(res, in, (size_t)count, raw, hash, engine))
         return -1;
     for (Py_ssize_t i = 0; i < count; i++)
-        items[i].result = res[i];
+        items[i].u.v.result = res[i];
     return 0;
+}
+
+/* items[0..count) of a batch with secrets: the core's constant-time *_many functions, with
+ * the messages hashed first (sign). 0, or -1 if the engine refused. */
+static int batch_secret_group(batch_item *items, Py_ssize_t count, const BatchObject *b)
+{
+    p256_pubkey points[BATCH_GROUP_MAX];
+    const uint8_t *k[BATCH_GROUP_MAX];
+    uint8_t ok[BATCH_GROUP_MAX], out[BATCH_GROUP_MAX * 64];
+    uint8_t digest[BATCH_GROUP_MAX][P256_DIGEST_MAX];
+    p256_sign_item sign[BATCH_GROUP_MAX];
+    p256_ecdh_item ecdh[BATCH_GROUP_MAX];
+    int done = 0;
+    Py_ssize_t i;
+
+    switch (b->kind) {
+    case BATCH_GENERATE:
+    case BATCH_BASE_MULT:
+        for (i = 0; i < count; i++) {
+            /* a failed RNG leaves a zero scalar, which derive_many refuses */
+            if (b->kind == BATCH_GENERATE)
+                (void)p256_seckey_generate(items[i].u.s.secret);
+            k[i] = items[i].u.s.secret;
+        }
+        done = p256_pubkey_derive_many(points, ok, k, (size_t)count, b->kind == BATCH_BASE_MULT,
+                                       b->engine);
+        for (i = 0; done && i < count; i++)
+            items[i].u.s.out.point = points[i];
+        break;
+    case BATCH_SIGN:
+        for (i = 0; i < count; i++) {
+            sign[i].d = items[i].u.s.d;
+            sign[i].digest = digest[i];
+            sign[i].digest_len = p256_digest(b->hash, items[i].msg, items[i].msg_len, digest[i]);
+        }
+        done = p256_sign_many(out, ok, sign, (size_t)count, b->nonce, b->low_s, b->engine);
+        for (i = 0; done && i < count; i++)
+            memcpy(items[i].u.s.out.rs, out + 64 * i, 64);
+        break;
+    default: /* BATCH_EXCHANGE */
+        for (i = 0; i < count; i++) {
+            ecdh[i].d = items[i].u.s.d;
+            ecdh[i].pk = items[i].key;
+            ecdh[i].table = items[i].table;
+        }
+        done = p256_ecdh_many(out, ok, ecdh, (size_t)count, b->engine);
+        for (i = 0; done && i < count; i++)
+            memcpy(items[i].u.s.secret, out + 32 * i, 32);
+        break;
+    }
+    for (i = 0; done && i < count; i++)
+        items[i].u.s.result = ok[i];
+    p256_wipe(out, sizeof out); /* shared secrets */
+    return done ? 0 : -1;
 }
 
 /* Claim the next group (*count items from the returned index; -1 when none is left),
@@ -565,13 +788,56 @@ static PyObject *batch_run(BatchObject *self, PyObject *unused)
     RELEASE_GIL
     i = batch_claim(self, 0, 0, &count);
     while (i >= 0) {
-        failed = batch_verify_group(&self->items[i], count, self->raw, self->hash,
-                                    self->engine) < 0;
+        if (self->kind == BATCH_VERIFY)
+            failed = batch_verify_group(&self->items[i], count, self->raw, self->hash,
+                                        self->engine) < 0;
+        else
+            failed = batch_secret_group(&self->items[i], count, self) < 0;
         i = batch_claim(self, count, failed, &count);
     }
     ACQUIRE_GIL
     Py_DECREF(self);
     Py_RETURN_NONE;
+}
+
+/* The answer of one finished item of a batch with secrets (a new reference), or NULL with
+ * the error a failed item means: OSError (the OS RNG), ValueError (a scalar 0 mod n). */
+static PyObject *batch_secret_answer(const BatchObject *self, const batch_item *it,
+                                     Py_ssize_t index)
+{
+    uint8_t buf[72];
+    if (!it->u.s.result) {
+        if (self->kind == BATCH_BASE_MULT)
+            PyErr_Format(PyExc_ValueError, "scalars[%zd]: scalar is 0 mod n: the result is the "
+                         "point at infinity", self->offset + index);
+        else if (self->kind == BATCH_EXCHANGE) /* unreachable: both keys were validated */
+            PyErr_Format(PyExc_ValueError, "items[%zd]: invalid key", self->offset + index);
+        else
+            PyErr_SetString(PyExc_OSError, BATCH_RNG_FAILED);
+        return NULL;
+    }
+    switch (self->kind) {
+    case BATCH_GENERATE: {
+        PyObject *sk = p256py_secretkey_new(it->u.s.secret), *pk;
+        if (sk == NULL)
+            return NULL;
+        if ((pk = p256py_point_new((PyTypeObject *)self->pk_type, &it->u.s.out.point)) == NULL) {
+            Py_DECREF(sk);
+            return NULL;
+        }
+        return Py_BuildValue("(NN)", sk, pk);
+    }
+    case BATCH_BASE_MULT:
+        p256_pubkey_serialize(buf, &it->u.s.out.point, 0);
+        return PyBytes_FromStringAndSize((const char *)buf, 65);
+    case BATCH_SIGN:
+        if (self->raw)
+            return PyBytes_FromStringAndSize((const char *)it->u.s.out.rs, 64);
+        return PyBytes_FromStringAndSize((const char *)buf,
+                                         (Py_ssize_t)p256_sig_to_der(buf, it->u.s.out.rs));
+    default:
+        return PyBytes_FromStringAndSize((const char *)it->u.s.secret, 32);
+    }
 }
 
 static PyObject *batch_results(BatchObject *self, PyObject *unused)
@@ -589,6 +855,17 @@ static PyObject *batch_results(BatchObject *self, PyObject *unused)
                      batch_engine_name(self->engine));
         return NULL;
     }
+    if (self->kind != BATCH_VERIFY) {
+        list = PyList_New(self->n);
+        for (Py_ssize_t i = 0; list != NULL && i < self->n; i++) {
+            PyObject *a = batch_secret_answer(self, &self->items[i], i);
+            if (a == NULL)
+                Py_CLEAR(list);
+            else
+                PyList_SET_ITEM(list, i, a);
+        }
+        goto made;
+    }
     if (self->hash == BATCH_EIP7951) { /* EIP-7951: 32-byte 1, or b"" */
         yes = PyBytes_FromStringAndSize(one, 32);
         no = PyBytes_FromStringAndSize(NULL, 0);
@@ -598,12 +875,13 @@ static PyObject *batch_results(BatchObject *self, PyObject *unused)
     }
     list = yes != NULL && no != NULL ? PyList_New(self->n) : NULL;
     for (Py_ssize_t i = 0; list != NULL && i < self->n; i++) {
-        PyObject *b = self->items[i].result ? yes : no;
+        PyObject *b = self->items[i].u.v.result ? yes : no;
         Py_INCREF(b);
         PyList_SET_ITEM(list, i, b);
     }
     Py_XDECREF(yes);
     Py_XDECREF(no);
+made:
     if (list == NULL)
         return NULL;
     /* Every item is claimed and done: no run() reads them again. Free them now, so that
@@ -678,8 +956,9 @@ static PyTypeObject Batch_Type = {
     .tp_basicsize = sizeof(BatchObject),
     .tp_dealloc = (destructor)batch_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Batch(items, PublicKey, raw, hash_id, offset=0, group=8, limit=-1): signatures "
-              "to verify off the GIL.",
+    .tp_doc = "Batch(items, PublicKey, raw, hash_id, offset=0, group=8, limit=-1, kind=0, "
+              "nonce=-1, low_s=False): signatures to verify, or the work with secrets of kind, "
+              "off the GIL.",
     .tp_methods = batch_methods,
     .tp_getset = batch_getset,
     .tp_as_sequence = &batch_as_sequence,
@@ -689,12 +968,15 @@ static PyTypeObject Batch_Type = {
 static PyMethodDef batch_functions[] = {
     {"batch_backend", batch_backend, METH_NOARGS,
      "The batch engine verify_many uses: \"avx512-ifma\" or \"scalar\"."},
+    {"batch_secret_backend", batch_secret_backend, METH_O,
+     "batch_secret_backend(op): the engine of the work with secrets of op (BATCH_OP_GEN, "
+     "BATCH_OP_ECDH)."},
     {"batch_engines", batch_engines_here, METH_NOARGS,
      "The batch engines that run here, preferred first."},
     {"_batch_select", batch_select, METH_O,
      "_batch_select(name or None): choose the engine as P256_BATCH does (tests)."},
     {"batch_check", batch_check, METH_VARARGS,
-     "batch_check(items, PublicKey, raw, hash_id): Batch()'s TypeError, keeping nothing."},
+     "batch_check(items, PublicKey, raw, hash_id, kind=0): Batch()'s error, keeping nothing."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -712,7 +994,14 @@ int p256py_add_batch(PyObject *module)
     batch_engine = batch_choice_engines[i];
     if (PyModule_AddFunctions(module, batch_functions) < 0 ||
         PyModule_AddIntConstant(module, "BATCH_EIP7951", BATCH_EIP7951) < 0 ||
-        PyModule_AddIntConstant(module, "BATCH_GROUP_MAX", BATCH_GROUP_MAX) < 0)
+        PyModule_AddIntConstant(module, "BATCH_GROUP_MAX", BATCH_GROUP_MAX) < 0 ||
+        PyModule_AddIntConstant(module, "BATCH_VERIFY", BATCH_VERIFY) < 0 ||
+        PyModule_AddIntConstant(module, "BATCH_GENERATE", BATCH_GENERATE) < 0 ||
+        PyModule_AddIntConstant(module, "BATCH_BASE_MULT", BATCH_BASE_MULT) < 0 ||
+        PyModule_AddIntConstant(module, "BATCH_SIGN", BATCH_SIGN) < 0 ||
+        PyModule_AddIntConstant(module, "BATCH_EXCHANGE", BATCH_EXCHANGE) < 0 ||
+        PyModule_AddIntConstant(module, "BATCH_OP_GEN", P256_BATCH_OP_GEN) < 0 ||
+        PyModule_AddIntConstant(module, "BATCH_OP_ECDH", P256_BATCH_OP_ECDH) < 0)
         return -1;
     return p256py_add_type(module, "Batch", &Batch_Type);
 }

@@ -6,7 +6,7 @@
  *   module.c        the module: functions (verify, point_decode, ...) and PyInit__core
  *   py_secretkey.c  the SecretKey type (the private scalar, held and wiped in C)
  *   py_pubkey.c     the PublicPoint type, the native object of p256.PublicKey
- *   py_batch.c      the Batch type behind p256.verify_many
+ *   py_batch.c      the Batch type behind p256.verify_many and the *_many work with secrets
  *   py_pubtable.c   the PublicTable type behind p256.PublicKey.precompute
  *   py_selftest.c   the known-answer self-test run at import
  *   py_aes.c        AES-CBC for password-encrypted keys
@@ -167,6 +167,12 @@ int p256py_add_secretkey(PyObject *module);
 int p256py_add_point(PyObject *module);
 int p256py_add_batch(PyObject *module);
 int p256py_add_pubtable(PyObject *module);
+
+/* py_secretkey.c: a new SecretKey holding d (a valid key: not checked here), or NULL with
+ * an exception; the scalar of a SecretKey (it lives as long as the object), or NULL for any
+ * other object. */
+PyObject *p256py_secretkey_new(const uint8_t d[32]);
+const uint8_t *p256py_secretkey_get(PyObject *obj);
 
 /* py_pubkey.c: a new key object of `type` (_core.PublicPoint or a subclass: p256.PublicKey)
  * holding *pk, or NULL with an exception. */

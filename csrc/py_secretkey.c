@@ -29,6 +29,21 @@ static void secretkey_dealloc(SecretKeyObject *self)
     PyObject_Free(self);
 }
 
+PyObject *p256py_secretkey_new(const uint8_t d[32])
+{
+    SecretKeyObject *self = secretkey_alloc();
+    if (self != NULL)
+        memcpy(self->d, d, 32);
+    return (PyObject *)self;
+}
+
+const uint8_t *p256py_secretkey_get(PyObject *obj)
+{
+    if (!PyObject_TypeCheck(obj, &SecretKey_Type))
+        return NULL;
+    return ((SecretKeyObject *)obj)->d;
+}
+
 static PyObject *secretkey_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
     PyObject *data;

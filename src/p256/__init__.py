@@ -12,7 +12,15 @@ https://github.com/p256/p256/blob/main/docs/index.md
 from __future__ import annotations
 
 from . import _core
-from ._batch import batch_backend, p256verify, p256verify_many, verify_many
+from ._batch import (
+    batch_backend,
+    exchange_many,
+    p256verify,
+    p256verify_many,
+    scalar_base_mult_many,
+    sign_many,
+    verify_many,
+)
 from ._common import JWK, Buffer, HashName, PrivateFormat, SigEncoding
 from ._keys import N, P, PrivateKey, PublicKey, normalize_s, scalar_base_mult, scalar_mult
 from . import jws, webauthn, x509  # after _keys, which they import (nothing imports them)
@@ -45,6 +53,9 @@ __all__ = [
     "p256verify",
     "p256verify_many",
     "batch_backend",
+    "scalar_base_mult_many",
+    "sign_many",
+    "exchange_many",
     "jws",
     "webauthn",
     "x509",

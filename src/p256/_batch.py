@@ -1,36 +1,22 @@
 # SPDX-License-Identifier: Apache-2.0
 """verify_many and p256verify_many (many signatures in chunks, on several threads, on the
-batch engine), p256verify (EIP-7951) and batch_backend."""
+batch engine), p256verify (EIP-7951), the work with secrets many at a time
+(scalar_base_mult_many, sign_many, exchange_many; PrivateKey.generate_many is _keys') and
+batch_backend. The machinery they share is _many's."""
 
 from __future__ import annotations
 
-import os
-import queue
-import threading
-
 from typing import Any, Iterable, List, Optional, Tuple
 
-from . import _core
-from ._common import Buffer, HashName, SigEncoding
+from . import _core, _many
+from ._common import Buffer, HashName, SigEncoding, flag_error
 from ._common import ENCODINGS as _ENCODINGS
 from ._common import HASHES as _HASHES
 from ._common import lookup as _lookup
-from ._keys import PublicKey
+from ._keys import PrivateKey, PublicKey, native_pairs
 
-__all__ = ["verify_many", "p256verify", "p256verify_many", "batch_backend"]
-
-# Below this many items per extra thread, starting a thread (~50-100 us) costs about what
-# it saves (a verification is ~10-45 us): such batches use fewer threads, or run inline.
-_MIN_ITEMS_PER_THREAD = 4
-# Items taken from the input at a time: what the core holds of a stream (~176 B each, plus
-# the bytes messages it references). Small enough for constant memory on any stream,
-# large enough that a chunk's work (~40 ms on one core) dwarfs its hand-over (~10 us).
-_CHUNK = 4096
-# The most items a thread claims at once (the batch engine verifies 8 lanes at a time; a
-# claim of several eights keeps the lanes full around a malformed item or a precomputed
-# key, which leave the engine's call).
-_GROUP = 32
-
+__all__ = ["verify_many", "p256verify", "p256verify_many", "batch_backend",
+           "scalar_base_mult_many", "sign_many", "exchange_many"]
 
 def verify_many(items: Iterable[Tuple[PublicKey, Buffer, Buffer]], *, hash: HashName = "sha256",
                 encoding: SigEncoding = "der", threads: Optional[int] = None) -> List[bool]:
@@ -67,7 +53,9 @@ def verify_many(items: Iterable[Tuple[PublicKey, Buffer, Buffer]], *, hash: Hash
     """
     hash_id = _lookup(_HASHES, hash, "hash")
     raw = _lookup(_ENCODINGS, encoding, "encoding")
-    return _run(items, PublicKey, raw, hash_id, _threads(threads), "items")
+    return _many.run(items, (PublicKey, raw, hash_id), (), _many.thread_count(threads),
+                     lanes=_many.lanes_of(_core.batch_backend()), what="items",
+                     shape="(PublicKey, signature, message)", name="p256.verify_many")
 
 
 def p256verify_many(inputs: Iterable[Buffer], *, threads: Optional[int] = None) -> List[bytes]:
@@ -90,132 +78,151 @@ def p256verify_many(inputs: Iterable[Buffer], *, threads: Optional[int] = None) 
             not iterable, or threads is not an int; for an iterator, as verify_many.
         ValueError: threads < 1.
     """
-    return _run(inputs, None, True, _core.BATCH_EIP7951, _threads(threads), "inputs")
+    return _many.run(inputs, (None, True, _core.BATCH_EIP7951), (), _many.thread_count(threads),
+                     lanes=_many.lanes_of(_core.batch_backend()), what="inputs",
+                     shape="bytes-like objects", name="p256.verify_many")
 
 
-def _threads(threads: Optional[int]) -> int:
-    if threads is None:
-        return os.cpu_count() or 1
-    if not isinstance(threads, int) or isinstance(threads, bool):
-        raise TypeError("threads must be an int or None, not %s" % type(threads).__name__)
-    if threads < 1:
-        raise ValueError("threads must be at least 1, got %d" % threads)
-    return threads
+# batch_backend's operations: what runs each one's scalar multiplications.
+_OPERATIONS = {"verify_many": None, "p256verify_many": None,
+               "generate_many": _core.BATCH_OP_GEN, "scalar_base_mult_many": _core.BATCH_OP_GEN,
+               "sign_many": _core.BATCH_OP_GEN, "exchange_many": _core.BATCH_OP_ECDH}
 
 
-def batch_backend() -> str:
-    """The batch engine behind verify_many and p256verify_many.
+def batch_backend(operation: str = "verify_many") -> str:
+    """The batch engine behind one of the *_many functions.
+
+    Args:
+        operation: "verify_many" (the default) or "p256verify_many"; or, for the work with
+            secrets, "generate_many" (``PrivateKey.generate_many``),
+            "scalar_base_mult_many", "sign_many" or "exchange_many".
 
     Returns:
-        "avx512-ifma" (eight signatures at once with AVX-512 IFMA, where the CPU and the OS
-        have it) or "scalar" (one signature at a time). Chosen at import: the environment
-        variable ``P256_BATCH`` ("avx512-ifma" or "scalar") forces one; an unknown name, or
-        one that cannot run here, makes the import fail with an ImportError listing the
-        valid ones.
+        "avx512-ifma" (eight items at once with AVX-512 IFMA, where the CPU and the OS
+        have it; for the work with secrets, where the engine also has the constant-time
+        lanes of that operation's scalar multiplication) or "scalar" (one item at a
+        time). Chosen at import: the environment variable ``P256_BATCH`` ("avx512-ifma"
+        or "scalar") forces one for every operation; an unknown name, or one that cannot
+        run here, makes the import fail with an ImportError listing the valid ones.
+
+    Raises:
+        ValueError: Unknown operation name.
+        TypeError: operation is not a str.
     """
-    return _core.batch_backend()
+    op = _lookup(_OPERATIONS, operation, "operation")
+    return _core.batch_backend() if op is None else _core.batch_secret_backend(op)
 
 
-def _plan(n: int, threads: int) -> Tuple[int, int]:
-    """(threads, items per claim) for a chunk of n items and at most `threads` threads.
-
-    The scalar engine: at least _MIN_ITEMS_PER_THREAD items per thread, claims small
-    enough that each thread gets two. The 8-lane engine: claims are whole eights (a
-    shorter claim leaves lanes idle), so a thread needs two eights to be worth starting.
-    One thread claims _GROUP at a time (no one to share with)."""
-    lanes = 8 if _core.batch_backend() == "avx512-ifma" else 1
-    threads = max(1, min(threads, n // max(_MIN_ITEMS_PER_THREAD, 2 * lanes)))
-    if threads == 1:
-        return 1, _GROUP
-    g = n // (2 * threads)
-    if g >= 8:
-        return threads, min(_GROUP, g - g % 8)
-    return threads, max(lanes, g, 1)
+def _secret_run(items: object, tail: Tuple[int, ...], threads: Optional[int], op: int,
+                what: str, shape: str, name: str, raw: bool = False,
+                hash_id: int = 0) -> List[Any]:
+    """_many.run for the work with secrets (kind, nonce and low-s in tail)."""
+    return _many.run(items, (PublicKey, raw, hash_id), tail, _many.thread_count(threads),
+                     lanes=_many.lanes_of(_core.batch_secret_backend(op)), what=what,
+                     shape=shape, name=name)
 
 
-class _Workers:
-    """Helper threads kept for one call: each runs every batch (chunk) handed to it, so a
-    stream of chunks starts its threads once. Nobody waits for a helper as such: the
-    batch's results() waits for the groups still being verified, so a helper that the OS
-    schedules late (a loaded machine) finds nothing left and costs nothing."""
+def scalar_base_mult_many(scalars: Iterable[Buffer], *,
+                          threads: Optional[int] = None) -> List[bytes]:
+    """k*G for many scalars at once: ``[scalar_base_mult(k) for k in scalars]``.
 
-    def __init__(self, count: int) -> None:
-        self._queues: List[queue.SimpleQueue[Optional[_core.Batch]]] = []
-        self._threads: List[threading.Thread] = []
-        for _ in range(count):
-            q: queue.SimpleQueue[Optional[_core.Batch]] = queue.SimpleQueue()
-            t = threading.Thread(target=self._work, args=(q,), name="p256.verify_many", daemon=True)
-            try:
-                t.start()
-            except RuntimeError:  # cannot start more threads: the others take the work
-                break
-            self._queues.append(q)
-            self._threads.append(t)
+    Constant time in every scalar. The scalars are taken in chunks of a few thousand
+    (constant memory for any iterable) and multiplied off the GIL on `threads` threads,
+    eight at a time on the batch engine (``batch_backend("scalar_base_mult_many")``),
+    each group's conversions to affine sharing one field inversion.
 
-    @staticmethod
-    def _work(q: queue.SimpleQueue[Optional[_core.Batch]]) -> None:
-        while True:
-            batch = q.get()
-            if batch is None:
-                return
-            batch.run()
+    Args:
+        scalars: Any iterable of 32-byte big-endian scalars (each reduced mod n).
+        threads: How many threads (this one included); None: ``os.cpu_count()``.
 
-    def give(self, batch: _core.Batch) -> None:
-        """Hand the batch to every helper that is not still behind (one the OS has not yet
-        run for the batch before gets no new one: a queue never holds more than one), with
-        its claim size."""
-        batch.group = _plan(len(batch), len(self._threads) + 1)[1]
-        for q in self._queues:
-            if q.empty():
-                q.put(batch)
+    Returns:
+        One 65-byte uncompressed SEC1 point per scalar, in order.
 
-    def __len__(self) -> int:
-        return len(self._threads)
-
-    def close(self) -> None:
-        for q in self._queues:
-            q.put(None)
-        for t in self._threads:
-            t.join()
+    Raises:
+        TypeError: A scalar is not bytes-like (the message names its index), scalars is not
+            iterable, or threads is not an int. For a list or tuple it is raised before
+            any work; any other iterable is read up to the bad item (the chunks before it
+            are computed and dropped).
+        ValueError: A scalar is not 32 bytes (before any work, as TypeError), or is
+            0 mod n (the point at infinity: the message names its index, and no list is
+            returned), or threads < 1.
+    """
+    return _secret_run(scalars, (_core.BATCH_BASE_MULT,), threads, _core.BATCH_OP_GEN,
+                       "scalars", "32-byte scalars", "p256.scalar_base_mult_many")
 
 
-def _run(items: object, pk_type: Optional[type], raw: bool, hash_id: int, threads: int,
-         what: str) -> List[Any]:
-    """The answers for a stream of items, taken _CHUNK at a time (see verify_many)."""
-    if isinstance(items, (list, tuple)):
-        _core.batch_check(items, pk_type, raw, hash_id)  # a TypeError before any work
-    try:
-        it = iter(items)  # type: ignore[call-overload]
-    except TypeError:
-        raise TypeError("%s must be an iterable of %s, not %s" % (
-            what, "bytes-like objects" if hash_id == _core.BATCH_EIP7951
-            else "(PublicKey, signature, message)", type(items).__name__)) from None
-    out: List[Any] = []
-    offset = 0
+def sign_many(items: Iterable[Tuple[PrivateKey, Buffer]], *, hash: HashName = "sha256",
+              encoding: SigEncoding = "der", deterministic: bool = False, low_s: bool = False,
+              threads: Optional[int] = None) -> List[bytes]:
+    """ECDSA signatures of many messages at once: ``[sk.sign(msg, ...) for sk, msg in items]``.
 
-    def take() -> _core.Batch:
-        nonlocal offset
-        batch = _core.Batch(it, pk_type, raw, hash_id, offset, 1, _CHUNK)
-        offset += len(batch)
-        return batch
-    batch = take()
-    workers = _Workers(_plan(len(batch), threads)[0] - 1)  # the first chunk sizes the pool
-    try:
-        workers.give(batch)
-        while True:
-            nxt = None
-            if len(batch) == _CHUNK and len(workers):
-                nxt = take()  # while the helpers verify this one
-                workers.give(nxt)  # they start on it when this one has nothing left
-            out.extend(batch.results())  # verifies what is unclaimed, waits for the rest
-            if nxt is None and len(batch) == _CHUNK:
-                nxt = take()
-                workers.give(nxt)
-            if nxt is None:
-                return out
-            batch = nxt
-    finally:
-        workers.close()
+    With ``deterministic=True`` each signature is byte for byte what
+    ``sk.sign(msg, hash=hash, encoding=encoding, deterministic=True, low_s=low_s)``
+    returns; hedged nonces (the default) draw fresh randomness per item, as sign does.
+    Constant time in every key and nonce. The items are taken in chunks of a few
+    thousand (constant memory for any iterable), hashed and signed off the GIL on
+    `threads` threads; each group of eight computes its nonce points R = k*G on the
+    batch engine (``batch_backend("sign_many")``) and shares one field inversion (the
+    x of R) and one scalar inversion (the nonces' inverses) among its items.
+
+    Args:
+        items: Any iterable of ``(PrivateKey, message)`` pairs.
+        hash: The message hash, for all items (as for ``PrivateKey.sign``).
+        encoding: "der" or "raw" (r || s), for all items.
+        deterministic: True: RFC 6979 nonces (HMAC with `hash`); False: hedged.
+        low_s: True: every signature with s <= n/2.
+        threads: How many threads (this one included); None: ``os.cpu_count()``.
+
+    Returns:
+        One signature per item, in order.
+
+    Raises:
+        TypeError: An item is not a (PrivateKey, bytes-like) pair (the message names its
+            index), items is not iterable, a name is not a str, a flag is not a bool or
+            threads is not an int. For a list or tuple it is raised before any key is
+            used; any other iterable is read up to the bad item (the chunks before it
+            are signed and dropped).
+        ValueError: Unknown hash or encoding name (even for an empty batch), or
+            threads < 1.
+        OSError: The OS random generator failed (hedged nonces only).
+    """
+    hash_id = _lookup(_HASHES, hash, "hash")
+    raw = _lookup(_ENCODINGS, encoding, "encoding")
+    if deterministic is not True and deterministic is not False:
+        flag_error("deterministic", deterministic)
+    if low_s is not True and low_s is not False:
+        flag_error("low_s", low_s)
+    nonce = hash_id if deterministic else _core.NONCE_HEDGED
+    return _secret_run(native_pairs(items, False, "items"), (_core.BATCH_SIGN, nonce, low_s), threads,
+                       _core.BATCH_OP_GEN, "items", "(PrivateKey, message) pairs",
+                       "p256.sign_many", raw, hash_id)
+
+
+def exchange_many(pairs: Iterable[Tuple[PrivateKey, PublicKey]], *,
+                  threads: Optional[int] = None) -> List[bytes]:
+    """ECDH many times at once: ``[sk.exchange(pk) for sk, pk in pairs]``.
+
+    Constant time in every key. The pairs are taken in chunks of a few thousand
+    (constant memory for any iterable) and worked off the GIL on `threads` threads, eight
+    at a time on the batch engine (``batch_backend("exchange_many")``), each group's
+    conversions to affine sharing one field inversion. Feed each secret to a KDF.
+
+    Args:
+        pairs: Any iterable of ``(PrivateKey, PublicKey)`` pairs (the own key, the peer's).
+        threads: How many threads (this one included); None: ``os.cpu_count()``.
+
+    Returns:
+        One 32-byte big-endian shared x coordinate per pair, in order.
+
+    Raises:
+        TypeError: A pair is not (PrivateKey, PublicKey) (the message names its index),
+            pairs is not iterable, or threads is not an int; for a list or tuple before
+            any key is used, for any other iterable as sign_many.
+        ValueError: threads < 1.
+    """
+    return _secret_run(native_pairs(pairs, True, "pairs"), (_core.BATCH_EXCHANGE,), threads,
+                       _core.BATCH_OP_ECDH, "pairs", "(PrivateKey, PublicKey) pairs",
+                       "p256.exchange_many")
 
 
 _p256verify = _core.p256verify

@@ -4,7 +4,7 @@ p256.PrivateKey/PublicKey; these signatures follow the C argument parsing exactl
 (METH_O, METH_NOARGS and METH_FASTCALL arguments are positional-only)."""
 
 from collections.abc import Iterable
-from typing import Literal, NoReturn, SupportsIndex, TypeVar, final, overload
+from typing import Any, Literal, NoReturn, SupportsIndex, TypeVar, final, overload
 
 from typing_extensions import Buffer, disjoint_base
 
@@ -86,29 +86,46 @@ class PublicTable:
 BATCH_EIP7951: int
 # The largest Batch.group.
 BATCH_GROUP_MAX: int
+# Batch's kind: verification (the default), or the work with secrets.
+BATCH_VERIFY: int
+BATCH_GENERATE: int
+BATCH_BASE_MULT: int
+BATCH_SIGN: int
+BATCH_EXCHANGE: int
+# batch_secret_backend's operations: k*G (keys, base multiples, signatures), k*Q (ECDH).
+BATCH_OP_GEN: int
+BATCH_OP_ECDH: int
 
 @final
 class Batch:
-    """Batch(items, PublicKey, raw, hash_id, offset=0, group=8, limit=-1): signatures to
-    verify off the GIL."""
+    """Batch(items, PublicKey, raw, hash_id, offset=0, group=8, limit=-1, kind=0, nonce=-1,
+    low_s=False): signatures to verify, or the work with secrets of kind, off the GIL."""
 
     # items: (key, signature, message) triples, each key an instance of pk_type, or for
     # hash_id BATCH_EIP7951 bytes-like inputs (pk_type ignored); hash_id: a NONCE_HASH
     # value. limit < 0: all of items; else the next `limit` items of an iterator. Wrong
-    # types: TypeError naming the item's index + offset.
+    # types: TypeError naming the item's index + offset. The kinds with secrets take:
+    # GENERATE anything (a key per item), BASE_MULT 32-byte scalars, SIGN (SecretKey,
+    # message) and EXCHANGE (SecretKey, key of pk_type) pairs; nonce NONCE_HEDGED or a
+    # NONCE_HASH value.
     def __new__(
         cls, items: Iterable[object], pk_type: type[object] | None, raw: bool, hash_id: int,
-        offset: int = 0, group: int = 8, limit: int = -1, /
+        offset: int = 0, group: int = 8, limit: int = -1, kind: int = 0, nonce: int = -1,
+        low_s: bool = False, /
     ) -> Batch: ...
     group: int  # items a thread claims at a time, 1..BATCH_GROUP_MAX
     def run(self) -> None: ...
-    def results(self) -> list[bool] | list[bytes]: ...  # bytes for BATCH_EIP7951
+    # bools (verify), bytes (EIP-7951, points, signatures, shared secrets), or
+    # (SecretKey, PublicPoint of pk_type) pairs (GENERATE)
+    def results(self) -> list[Any]: ...
     def __len__(self) -> int: ...
 
-# Batch()'s TypeError for any item of a list or tuple, keeping nothing.
+# Batch()'s error for any item of a list or tuple, keeping nothing.
 def batch_check(items: list[object] | tuple[object, ...], pk_type: type[object] | None, raw: bool,
-                hash_id: int, /) -> None: ...
+                hash_id: int, kind: int = 0, /) -> None: ...
 def batch_backend() -> str: ...  # "avx512-ifma" or "scalar"
+# the engine of the work with secrets of a BATCH_OP_*; ValueError for another int
+def batch_secret_backend(op: int, /) -> str: ...
 def batch_engines() -> tuple[str, ...]: ...  # the engines that run here, preferred first
 def _batch_select(name: str | None, /) -> None: ...  # as P256_BATCH; ValueError if not valid
 

@@ -7,8 +7,8 @@
  * without it (-cpu cortex-a72) with "nodit":
  *   - the detection agrees with the CPU model;
  *   - every probe (below) inside seckey_generate/verify, pubkey_create, sign, ecdh,
- *     ecdh_pubtable, mult_base and mult sees DIT set ("dit"), and DIT is clear again when
- *     they return;
+ *     ecdh_pubtable, mult_base, mult and the batch's derive_many, sign_many, ecdh_many
+ *     sees DIT set ("dit"), and DIT is clear again when they return;
  *     if the caller had set DIT, it stays set;
  *   - without FEAT_DIT nothing touches DIT (an MSR DIT would be SIGILL there) and the
  *     results are the same;
@@ -207,6 +207,27 @@ int main(int argc, char **argv)
             CHECK(ok, "mult_base(1)");
             RUN("mult(k, G)", 1, before, ok = p256_mult(out2, k, g, 65));
             CHECK(ok && memcmp(out1, out2, 65) == 0, "mult(k, G) == mult_base(k)");
+        }
+        {
+            /* the batch module's work with secrets: one region per call, as the others */
+            const uint8_t *ks[2] = {d, d2};
+            p256_pubkey many[2], q2;
+            p256_sign_item si[2] = {{d, digest, 32}, {d2, digest, 32}};
+            p256_ecdh_item ei[2];
+            uint8_t ok2[2], rs2[128], x2[64];
+            (void)p256_pubkey_load(&q2, pub2, 65);
+            ei[0].d = d;
+            ei[0].pk = &q2;
+            ei[0].table = NULL;
+            ei[1] = ei[0];
+            RUN("pubkey_derive_many", 1, before,
+                ok = p256_pubkey_derive_many(many, ok2, ks, 2, 0, P256_BATCH_AUTO));
+            CHECK(ok && ok2[0] && ok2[1], "pubkey_derive_many");
+            RUN("sign_many", 1, before,
+                ok = p256_sign_many(rs2, ok2, si, 2, P256_NONCE_HEDGED, 1, P256_BATCH_AUTO));
+            CHECK(ok && ok2[0] && p256_verify(pub, 65, rs2, digest, 32), "sign_many");
+            RUN("ecdh_many", 1, before, ok = p256_ecdh_many(x2, ok2, ei, 2, P256_BATCH_AUTO));
+            CHECK(ok && ok2[0] && memcmp(x2, s1, 32) == 0, "ecdh_many agrees with ecdh");
         }
         RUN("pubkey_parse 33", 0, before,
             (pub2[0] = 2 + (pub[64] & 1), memcpy(pub2 + 1, pub + 1, 32),

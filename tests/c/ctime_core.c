@@ -66,6 +66,36 @@ int main(void)
         }
         memcpy(peer, pub, sizeof peer);
 
+        /* The batch module's work with secrets: d, an invalid key (0: the masks put 1 in
+         * its place) and d again, as one group of keys, signatures and ECDH. */
+        {
+            uint8_t keys[3][32], pts[3 * 64], ok3[3];
+            const uint8_t *kp[3] = {keys[0], keys[1], keys[2]};
+            p256_pubkey many[3], q;
+            p256_sign_item si[3];
+            p256_ecdh_item ei[3];
+            memcpy(keys[0], d, 32);
+            memset(keys[1], 0, 32);
+            memcpy(keys[2], d, 32);
+            secret(keys, sizeof keys);
+            (void)p256_pubkey_load(&q, peer, sizeof peer);
+            for (int j = 0; j < 3; j++) {
+                si[j].d = keys[j];
+                si[j].digest = digest;
+                si[j].digest_len = 32;
+                ei[j].d = keys[j];
+                ei[j].pk = &q;
+                ei[j].table = NULL;
+            }
+            ok = p256_pubkey_derive_many(many, ok3, kp, 3, i & 1, P256_BATCH_AUTO);
+            public(&ok, sizeof ok);
+            ok = p256_sign_many(pts, ok3, si, 3, i & 1 ? P256_NONCE_HEDGED : P256_NONCE_SHA256,
+                                i & 1, P256_BATCH_AUTO);
+            public(&ok, sizeof ok);
+            ok = p256_ecdh_many(pts, ok3, ei, 3, P256_BATCH_AUTO);
+            public(&ok, sizeof ok);
+        }
+
         /* The low-level multiplications with a secret scalar (any 32 bytes). */
         for (int j = 0; j < 32; j++)
             k[j] = (uint8_t)(d[j] ^ (uint8_t)(0x3c * j + i));

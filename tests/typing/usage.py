@@ -163,6 +163,18 @@ def batch(sk: PrivateKey, pk: PublicKey) -> None:
     assert many == [out, b""]
     assert_type(p256.batch_backend(), str)
 
+    # The work with secrets many at a time.
+    keys = PrivateKey.generate_many(4, threads=1)
+    assert_type(keys, list[PrivateKey])
+    sigs = p256.sign_many(zip(keys, msgs), deterministic=True, low_s=True, threads=None)
+    assert_type(sigs, list[bytes])
+    assert sigs == [k.sign(m, deterministic=True, low_s=True) for k, m in zip(keys, msgs)]
+    shared = p256.exchange_many([(k, pk) for k in keys])
+    assert_type(shared, list[bytes])
+    points = p256.scalar_base_mult_many(k.to_bytes() for k in keys)
+    assert_type(points, list[bytes])
+    assert_type(p256.batch_backend("sign_many"), str)
+
 
 def precomputed(sk: PrivateKey, pk: PublicKey) -> None:
     sig = sk.sign(b"p")

@@ -73,6 +73,11 @@ def bad(sk: PrivateKey, pk: PublicKey) -> None:
     p256.p256verify_many(["00" * 160])  # E: list-item
     oks: list[bool] = p256.p256verify_many([b""])  # E: assignment
     engine: int = p256.batch_backend()  # E: assignment
+    p256.sign_many([(pk, b"m")])  # E: list-item
+    p256.exchange_many([(sk, sk)])  # E: list-item
+    p256.scalar_base_mult_many(["00" * 32])  # E: list-item
+    PrivateKey.generate_many("3")  # E: arg-type
+    made: list[PublicKey] = PrivateKey.generate_many(2)  # E: assignment
     p256.__version__ + 1  # E: operator
     # Key recovery and low-s.
     PublicKey.recover(sig, digest, "0")  # E: arg-type

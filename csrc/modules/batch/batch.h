@@ -6,7 +6,8 @@
  * precomputed key's table or not, and which engine verifies the rest: the 8-lane AVX-512
  * IFMA engine (ifma.h, ifma_impl.h) where it runs, else the loop of the core's verification
  * on decoded points. Its API functions are p256_batch_verify_vartime and the engines'
- * p256_verify_batch_vartime (p256.h). Public data only: variable time.
+ * p256_verify_batch_vartime (p256.h). Public data only: variable time. Its work with
+ * secrets (keys, signatures, ECDH many at a time, constant time) is secret.h's.
  * Harness: tests/c/test_batch.c (and tests/c/test_batch_ifma.c for the engine).
  */
 #ifndef P256_MODULE_BATCH_H

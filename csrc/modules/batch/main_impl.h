@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* modules/batch/main_impl.h: batch verification (batch.h) and its API functions. */
+/* modules/batch/main_impl.h: batch verification (batch.h) and its API functions; the work
+ * with secrets is secret_impl.h, included at the end. */
 #ifndef P256_MODULE_BATCH_MAIN_IMPL_H
 #define P256_MODULE_BATCH_MAIN_IMPL_H
 
@@ -135,5 +136,8 @@ int p256_batch_verify_vartime(uint8_t *results, const p256_batch_item *items, si
     }
     return 1;
 }
+
+/* The work with secrets (secret.h), on the same engines. */
+#include "secret_impl.h"
 
 #endif /* P256_MODULE_BATCH_MAIN_IMPL_H */

@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The machinery of every *_many function: a stream of items taken in chunks into the
+native _core.Batch, each chunk worked off the GIL on several threads that claim groups of
+it (verify_many, p256verify_many, PrivateKey.generate_many, scalar_base_mult_many,
+sign_many, exchange_many)."""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+
+from typing import Any, List, Optional, Tuple
+
+from . import _core
+
+# Below this many items per extra thread, starting a thread (~50-100 us) costs about what
+# it saves (a verification is ~10-45 us): such batches use fewer threads, or run inline.
+MIN_ITEMS_PER_THREAD = 4
+# Items taken from the input at a time: what the core holds of a stream (~280 B each, plus
+# the bytes messages it references). Small enough for constant memory on any stream,
+# large enough that a chunk's work (~40 ms on one core) dwarfs its hand-over (~10 us).
+CHUNK = 4096
+# The most items a thread claims at once (the batch engine works 8 lanes at a time; a
+# claim of several eights keeps the lanes full around a malformed item or a precomputed
+# key, which leave the engine's call).
+GROUP = 32
+
+
+def thread_count(threads: Optional[int]) -> int:
+    """`threads=` as every *_many function takes it: None is os.cpu_count()."""
+    if threads is None:
+        return os.cpu_count() or 1
+    if not isinstance(threads, int) or isinstance(threads, bool):
+        raise TypeError("threads must be an int or None, not %s" % type(threads).__name__)
+    if threads < 1:
+        raise ValueError("threads must be at least 1, got %d" % threads)
+    return threads
+
+
+def plan(n: int, threads: int, lanes: int) -> Tuple[int, int]:
+    """(threads, items per claim) for a chunk of n items and at most `threads` threads, on
+    an engine of `lanes` lanes (1: the scalar loop, 8: the IFMA engine).
+
+    The scalar engine: at least MIN_ITEMS_PER_THREAD items per thread, claims small
+    enough that each thread gets two. The 8-lane engine: claims are whole eights (a
+    shorter claim leaves lanes idle), so a thread needs two eights to be worth starting.
+    One thread claims GROUP at a time (no one to share with)."""
+    threads = max(1, min(threads, n // max(MIN_ITEMS_PER_THREAD, 2 * lanes)))
+    if threads == 1:
+        return 1, GROUP
+    g = n // (2 * threads)
+    if g >= 8:
+        return threads, min(GROUP, g - g % 8)
+    return threads, max(lanes, g, 1)
+
+
+class _Workers:
+    """Helper threads kept for one call: each runs every batch (chunk) handed to it, so a
+    stream of chunks starts its threads once. Nobody waits for a helper as such: the
+    batch's results() waits for the groups still being worked, so a helper that the OS
+    schedules late (a loaded machine) finds nothing left and costs nothing."""
+
+    def __init__(self, count: int, lanes: int, name: str) -> None:
+        self._lanes = lanes
+        self._queues: List[queue.SimpleQueue[Optional[_core.Batch]]] = []
+        self._threads: List[threading.Thread] = []
+        for _ in range(count):
+            q: queue.SimpleQueue[Optional[_core.Batch]] = queue.SimpleQueue()
+            t = threading.Thread(target=self._work, args=(q,), name=name, daemon=True)
+            try:
+                t.start()
+            except RuntimeError:  # cannot start more threads: the others take the work
+                break
+            self._queues.append(q)
+            self._threads.append(t)
+
+    @staticmethod
+    def _work(q: queue.SimpleQueue[Optional[_core.Batch]]) -> None:
+        while True:
+            batch = q.get()
+            if batch is None:
+                return
+            batch.run()
+
+    def give(self, batch: _core.Batch) -> None:
+        """Hand the batch to every helper that is not still behind (one the OS has not yet
+        run for the batch before gets no new one: a queue never holds more than one), with
+        its claim size."""
+        batch.group = plan(len(batch), len(self._threads) + 1, self._lanes)[1]
+        for q in self._queues:
+            if q.empty():
+                q.put(batch)
+
+    def __len__(self) -> int:
+        return len(self._threads)
+
+    def close(self) -> None:
+        for q in self._queues:
+            q.put(None)
+        for t in self._threads:
+            t.join()
+
+
+def run(items: object, head: Tuple[Any, ...], tail: Tuple[Any, ...], threads: int, *,
+        lanes: int, what: str, shape: str, name: str) -> List[Any]:
+    """The answers for a stream of items, taken CHUNK at a time: each chunk is
+    ``_core.Batch(items, *head, offset, group, CHUNK, *tail)`` (head: the PublicKey class,
+    raw, the hash id; tail: the kind, nonce and low-s of the work with secrets). A list or
+    tuple is checked whole first (batch_check: every TypeError before any work); `what`
+    and `shape` name the items in the TypeError of a non-iterable; `name` the helper
+    threads."""
+    if isinstance(items, (list, tuple)):
+        _core.batch_check(items, *head, *tail[:1])  # a TypeError before any work
+    try:
+        it = iter(items)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError("%s must be an iterable of %s, not %s" % (
+            what, shape, type(items).__name__)) from None
+    out: List[Any] = []
+    offset = 0
+
+    def take() -> _core.Batch:
+        nonlocal offset
+        args: Tuple[Any, ...] = (it, *head, offset, 1, CHUNK, *tail)
+        batch = _core.Batch(*args)
+        offset += len(batch)
+        return batch
+    batch = take()
+    workers = _Workers(plan(len(batch), threads, lanes)[0] - 1, lanes, name)  # sized by chunk 1
+    try:
+        workers.give(batch)
+        while True:
+            nxt = None
+            if len(batch) == CHUNK and len(workers):
+                nxt = take()  # while the helpers work on this one
+                workers.give(nxt)  # they start on it when this one has nothing left
+            out.extend(batch.results())  # works on what is unclaimed, waits for the rest
+            if nxt is None and len(batch) == CHUNK:
+                nxt = take()
+                workers.give(nxt)
+            if nxt is None:
+                return out
+            batch = nxt
+    finally:
+        workers.close()
+
+
+def lanes_of(engine: str) -> int:
+    """The lanes an engine named as batch_backend names it works at once."""
+    return 8 if engine == "avx512-ifma" else 1

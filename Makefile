@@ -770,7 +770,13 @@ CHECK_BINS   := $(foreach v,$(CHECK_VARIANTS),$(foreach h,$(CHECK_HARNESSES),$(C
 # subprocess start-ups) are left to make test.
 CHECK_PYTESTS ?= $(filter-out tests/test_cli.py,$(QUICK_TESTS))
 check:
-	@$(MAKE) --no-print-directory -j2 check-c check-py
+	@$(MAKE) --no-print-directory -j2 check-style check-c check-py
+
+# The house style of the C sources (tools/check_c_style.py: line length, SPDX line, tabs,
+# trailing spaces, include guards named after their header; generated files skipped).
+.PHONY: check-style
+check-style:
+	@$(PYTHON) tools/check_c_style.py
 
 $(CHECK_STAMP): pyproject.toml meson.build | bootstrap-pytest
 	test -x $(CHECK_PY) || { $(PYTHON) -m venv $(CHECK_VENV) && $(CHECK_PY) -m pip install -q --upgrade pip; }

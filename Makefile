@@ -161,13 +161,24 @@ RUN_VARIANTS := $(foreach v,$(CVARIANTS),$(if $(VRUNS_$(v)),$(v)))
 CTEST_FLAGS ?= -O2 -std=c99 -Wall -Wextra -Werror -Icsrc
 CORE_HARNESSES := $(shell sed -n 's/^\#include "\(test_[a-z0-9_]*\.c\)"/tests\/c\/\1/p' tests/c/run_core.c)
 CTESTS      := tests/c/run_core.c $(filter-out $(CORE_HARNESSES),$(wildcard tests/c/test_*.c))
+# The harnesses that no variant's defines or sources reach (AES, the hashes, safegcd, the
+# IFMA emulation's intrinsics: tests/test_structure_csrc.py checks that nothing they
+# include mentions P256_ASM): built and run once per compiler, with the first variant.
+VARIANT_FREE := tests/c/test_aes.c tests/c/test_hash.c tests/c/test_hash_portable.c \
+    tests/c/test_ifma_emu.c tests/c/test_modinv.c
+# $(call ctests_of,variant): the harnesses ctest builds for it
+ctests_of = $(if $(filter $(1),$(firstword $(CVARIANTS))),$(CTESTS),$(filter-out $(VARIANT_FREE),$(CTESTS)))
+HAVE_IFMA := $(if $(filter avx512ifma,$(CPU_FLAGS)),yes)
 
 ctest: | bootstrap-ctest
 	@for v in $(VARIANTS); do grep -q "&p256_api_$$v\b" csrc/backend.c || { \
 	    echo "ctest: csrc/variants.txt lists $$v, csrc/backend.c's p256_backends has no &p256_api_$$v"; exit 1; }; done
 	@mkdir -p tests/c/bin
-	@set -e; $(foreach v,$(CVARIANTS),for cc in $(CCS); do for t in $(CTESTS); do \
+	@set -e; $(foreach v,$(CVARIANTS),for cc in $(CCS); do for t in $(call ctests_of,$(v)); do \
 	    b=tests/c/bin/$$(basename $$t .c)-$$cc-$(v); \
+	    if [ $$t = tests/c/test_batch_ifma.c ] && [ "$(HAVE_IFMA)" != yes ]; then \
+	        echo "ctest [$$cc, $(v)]: SKIP native test_batch_ifma: this CPU lacks AVX-512 IFMA (the emulated build runs)"; \
+	        continue; fi; \
 	    echo "ctest [$$cc, $(v)]: $$b"; \
 	    $$cc $(CTEST_FLAGS) -Itests/c -o $$b $$t $(VFLAGS_$(v)); \
 	    if [ "$(VRUNS_$(v))" = yes ] || [ $$t = tests/c/test_backend.c ]; then \
@@ -206,7 +217,7 @@ IFMA_EMU_PLANTS ?= 1 2
 ctest-ifma-plant: | bootstrap-ctest
 	@mkdir -p tests/c/bin
 	@set -e; for mode in native emulated; do \
-	    if [ $$mode = native ] && ! grep -qw avx512ifma /proc/cpuinfo; then \
+	    if [ $$mode = native ] && [ "$(HAVE_IFMA)" != yes ]; then \
 	        echo "ctest-ifma-plant: SKIP native: this CPU lacks AVX-512 IFMA"; continue; fi; \
 	    for p in $(IFMA_PLANTS); do b=tests/c/bin/test_batch_ifma-plant$$p-$$mode; \
 	    $(CORE_CC) $(CTEST_FLAGS) -DP256_PLANT_IFMA_BUG=$$p $$([ $$mode = native ] || echo -DP256_IFMA_EMULATE) -o $$b tests/c/test_batch_ifma.c; \

@@ -130,6 +130,45 @@ def test_csrc_include_graph_has_no_cycle():
     assert cycle is None, " -> ".join(cycle)
 
 
+def include_closure(graph, start):
+    """Every file start includes, directly or not, and start itself."""
+    seen, todo = set(), [start]
+    while todo:
+        path = todo.pop()
+        if path not in seen:
+            seen.add(path)
+            todo.extend(graph.get(path, ()))
+    return seen
+
+
+def variant_reach(sources, harness):
+    """The files in harness's include closure whose code (comments aside) names a variant's
+    macro (P256_ASM_*: the defines of csrc/variants.txt and what asm.h derives from them)."""
+    graph = include_graph(sources, search=("csrc", "tests/c"))
+    return sorted(p for p in include_closure(graph, harness)
+                  if "P256_ASM" in strip_comments(sources[p]))
+
+
+def makefile_list(name):
+    """The words of a `NAME := ...` list in the Makefile (with its continuation lines)."""
+    with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as f:
+        m = re.search(r"^%s\s*:=\s*((?:.*\\\n)*.*)$" % name, f.read(), re.MULTILINE)
+    assert m, name
+    return m.group(1).replace("\\\n", " ").split()
+
+
+def test_variant_free_harnesses_reach_no_variant_code():
+    """make ctest builds the harnesses in VARIANT_FREE once per compiler, not per variant:
+    none of them may include code that a variant's defines change. Negative control:
+    test_core.c (the whole core) reaches the assembly's macros."""
+    sources = c_sources()
+    free = makefile_list("VARIANT_FREE")
+    assert "tests/c/test_modinv.c" in free
+    for harness in free:
+        assert variant_reach(sources, harness) == [], harness
+    assert "csrc/asm.h" in variant_reach(sources, "tests/c/test_core.c")
+
+
 def test_include_cycle_detector_finds_cycles():
     """Negative control: a cycle through a module's own directory and the -I directory, and
     one through an assembly header, are found; a comment is no include."""

@@ -160,16 +160,30 @@ RUN_VARIANTS := $(foreach v,$(CVARIANTS),$(if $(VRUNS_$(v)),$(v)))
 # still build alone: `cc $(CTEST_FLAGS) -o t tests/c/test_api.c`), the others each from
 # their own. `tests/c/bin/run_core-gcc-portable -t api` runs one. First: every variant
 # has its backend.c entry (without one it would be built and never chosen).
+# The random iterations: P256_TEST_ITERS, a percentage of each harness's default (unset:
+# 100; 0: the fixed cases only; tests/c/harness.h), from the environment or the command
+# line (make ctest P256_TEST_ITERS=10); the negative controls set their own.
 CTEST_FLAGS ?= -O2 -std=c99 -Wall -Wextra -Werror -Icsrc
 CORE_HARNESSES := $(shell sed -n 's/^\#include "\(test_[a-z0-9_]*\.c\)"/tests\/c\/\1/p' tests/c/run_core.c)
 CTESTS      := tests/c/run_core.c $(filter-out $(CORE_HARNESSES),$(wildcard tests/c/test_*.c))
+# The harnesses that no variant's defines or sources reach (AES, the hashes, safegcd, the
+# IFMA emulation's intrinsics: tests/test_structure_csrc.py checks that nothing they
+# include mentions P256_ASM): built and run once per compiler, with the first variant.
+VARIANT_FREE := tests/c/test_aes.c tests/c/test_hash.c tests/c/test_hash_portable.c \
+    tests/c/test_ifma_emu.c tests/c/test_modinv.c
+# $(call ctests_of,variant): the harnesses ctest builds for it
+ctests_of = $(if $(filter $(1),$(firstword $(CVARIANTS))),$(CTESTS),$(filter-out $(VARIANT_FREE),$(CTESTS)))
+HAVE_IFMA := $(if $(filter avx512ifma,$(CPU_FLAGS)),yes)
 
 ctest: | bootstrap-ctest
 	@for v in $(VARIANTS); do grep -q "&p256_api_$$v\b" csrc/backend.c || { \
 	    echo "ctest: csrc/variants.txt lists $$v, csrc/backend.c's p256_backends has no &p256_api_$$v"; exit 1; }; done
 	@mkdir -p tests/c/bin
-	@set -e; $(foreach v,$(CVARIANTS),for cc in $(CCS); do for t in $(CTESTS); do \
+	@set -e; $(foreach v,$(CVARIANTS),for cc in $(CCS); do for t in $(call ctests_of,$(v)); do \
 	    b=tests/c/bin/$$(basename $$t .c)-$$cc-$(v); \
+	    if [ $$t = tests/c/test_batch_ifma.c ] && [ "$(HAVE_IFMA)" != yes ]; then \
+	        echo "ctest [$$cc, $(v)]: SKIP native test_batch_ifma: this CPU lacks AVX-512 IFMA (the emulated build runs)"; \
+	        continue; fi; \
 	    echo "ctest [$$cc, $(v)]: $$b"; \
 	    $$cc $(CTEST_FLAGS) -Itests/c -o $$b $$t $(VFLAGS_$(v)); \
 	    if [ "$(VRUNS_$(v))" = yes ] || [ $$t = tests/c/test_backend.c ]; then \
@@ -191,7 +205,7 @@ ctest: | bootstrap-ctest
 	@set -e; $(foreach v,$(RUN_VARIANTS),$(if $(findstring asm/group_,$(VFLAGS_$(v))),\
 	for cc in $(CORE_CC); do for k in 1 2 3; do b=tests/c/bin/test_point_asm-planted$$k-$$cc-$(v); \
 	    $$cc $(CTEST_FLAGS) -DP256_PLANT_POINT_BUG=$$k -o $$b tests/c/test_point_asm.c $(VFLAGS_$(v)); \
-	    if POINT_ASM_ROUNDS=1000 $$b >$$b.log 2>&1; then \
+	    if P256_TEST_ITERS=1 $$b >$$b.log 2>&1; then \
 	        echo "ctest [$$cc$(comma) $(v)]: test_point_asm missed planted point bug $$k: the harness is broken"; exit 1; fi; \
 	    echo "ctest [$$cc$(comma) $(v)]: test_point_asm caught planted point bug $$k (negative control): $$(tail -1 $$b.log)"; \
 	done; done;))
@@ -213,17 +227,17 @@ IFMA_EMU_PLANTS ?= 1 2
 ctest-ifma-plant: | bootstrap-ctest
 	@mkdir -p tests/c/bin
 	@set -e; for mode in native emulated; do \
-	    if [ $$mode = native ] && ! grep -qw avx512ifma /proc/cpuinfo; then \
+	    if [ $$mode = native ] && [ "$(HAVE_IFMA)" != yes ]; then \
 	        echo "ctest-ifma-plant: SKIP native: this CPU lacks AVX-512 IFMA"; continue; fi; \
 	    for p in $(IFMA_PLANTS); do b=tests/c/bin/test_batch_ifma-plant$$p-$$mode; \
 	    $(CORE_CC) $(CTEST_FLAGS) -DP256_PLANT_IFMA_BUG=$$p $$([ $$mode = native ] || echo -DP256_IFMA_EMULATE) -o $$b tests/c/test_batch_ifma.c; \
-	    if BATCH_IFMA_ROUNDS=$$([ $$mode = native ] && echo 40 || echo 10) $$b > $$b.log 2>&1; then \
+	    if P256_TEST_ITERS=$$([ $$mode = native ] && echo 20 || echo 5) $$b > $$b.log 2>&1; then \
 	        echo "ctest-ifma-plant: planted bug $$p went unnoticed ($$mode): test_batch_ifma.c is broken"; exit 1; fi; \
 	    echo "ctest-ifma-plant: planted bug $$p caught ($$mode): $$(tail -n 1 $$b.log)"; \
 	done; done; \
 	for p in $(IFMA_EMU_PLANTS); do b=tests/c/bin/test_ifma_emu-plant$$p; \
 	    $(CORE_CC) $(CTEST_FLAGS) -DP256_PLANT_IFMA_EMU_BUG=$$p -o $$b tests/c/test_ifma_emu.c; \
-	    if IFMA_EMU_ROUNDS=0 $$b > $$b.log 2>&1; then \
+	    if P256_TEST_ITERS=0 $$b > $$b.log 2>&1; then \
 	        echo "ctest-ifma-plant: planted emulation bug $$p went unnoticed: test_ifma_emu.c is broken"; exit 1; fi; \
 	    echo "ctest-ifma-plant: planted emulation bug $$p caught by the known answers: $$(tail -n 1 $$b.log)"; \
 	done
@@ -268,10 +282,10 @@ ctest-ifma-asan: | bootstrap-ctest
 	@# an ASan + UBSan build of the core costs minutes
 	@if grep -qw avx512ifma /proc/cpuinfo; then \
 	    $(ASAN_CC) $(ASAN_FLAGS) -std=c99 -Wall -Wextra -Werror -Icsrc -o tests/c/bin/test_batch_ifma-asan tests/c/test_batch_ifma.c \
-	    && BATCH_IFMA_ROUNDS=30 tests/c/bin/test_batch_ifma-asan; \
+	    && P256_TEST_ITERS=15 tests/c/bin/test_batch_ifma-asan; \
 	else echo "ctest-ifma-asan: SKIP native: this CPU lacks AVX-512 IFMA (the emulated build runs)"; fi
 	$(ASAN_CC) $(ASAN_FLAGS) -std=c99 -Wall -Wextra -Werror -Icsrc -DP256_IFMA_EMULATE -o tests/c/bin/test_batch_ifma-asan-emulated tests/c/test_batch_ifma.c
-	BATCH_IFMA_ROUNDS=10 tests/c/bin/test_batch_ifma-asan-emulated
+	P256_TEST_ITERS=5 tests/c/bin/test_batch_ifma-asan-emulated
 
 # The core's harnesses (tests/c/run_core.c) with ASan + UBSan, on the fastest backend
 # this CPU runs, at small iteration counts; test_precompute is left to the sanitized
@@ -282,7 +296,7 @@ ASAN_CORE_HARNESSES ?= api batch core point_asm pubkey recover scalar_asm
 ctest-asan: | bootstrap-ctest
 	@mkdir -p tests/c/bin
 	$(ASAN_CC) $(ASAN_FLAGS) -std=c99 -Wall -Wextra -Werror -Icsrc -Itests/c -o tests/c/bin/run_core-asan tests/c/run_core.c $(VFLAGS_$(lastword $(RUN_VARIANTS)))
-	POINT_ASM_ROUNDS=2000 SCALAR_ASM_ROUNDS=2000 SCALAR_INV_ROUNDS=200 tests/c/bin/run_core-asan -t $(ASAN_CORE_HARNESSES)
+	P256_TEST_ITERS=2 tests/c/bin/run_core-asan -t $(ASAN_CORE_HARNESSES)
 
 # The batch engine against the scalar loop, per signature (tests/c/bench_batch.c).
 bench-batch:
@@ -306,7 +320,7 @@ ctest-scalar-plant: | bootstrap-ctest
 	@set -e; $(foreach v,$(ASM_RUN_VARIANTS),for cc in $(CORE_CC); do for p in $(SCALAR_PLANTS); do \
 	    b=tests/c/bin/test_scalar_asm-plant$$p-$$cc-$(v); \
 	    $$cc $(CTEST_FLAGS) -DP256_PLANT_SCALAR_BUG=$$p -o $$b tests/c/test_scalar_asm.c $(VFLAGS_$(v)); \
-	    if SCALAR_ASM_ROUNDS=2000 SCALAR_INV_ROUNDS=200 $$b > $$b.log 2>&1; then \
+	    if P256_TEST_ITERS=2 $$b > $$b.log 2>&1; then \
 	        cat $$b.log; echo "ctest [$$cc, $(v)]: planted scalar bug $$p went unnoticed: test_scalar_asm is broken"; exit 1; \
 	    fi; \
 	    echo "ctest [$$cc, $(v)]: planted scalar bug $$p caught: $$(tail -n 1 $$b.log)"; \
@@ -546,8 +560,9 @@ clean:
 
 # ---- AArch64 (arm64) -----------------------------------------------------------------
 # The assembly field backend (csrc/asm/field_aarch64.S) and PSTATE.DIT (csrc/cpu_aarch64.h),
-# cross-compiled and run under qemu-aarch64 user-mode emulation: the differential harness
-# tests/c/arm64_backend.c, the DIT harness tests/c/arm64_dit.c (on a CPU model with
+# cross-compiled and run under qemu-aarch64 user-mode emulation: the field backends'
+# harness tests/c/test_backend.c (the one make ctest runs natively), the DIT harness
+# tests/c/arm64_dit.c (on a CPU model with
 # FEAT_DIT and on one without), the end-to-end C harnesses test_core.c with the
 # assembly and with the portable C, test_api.c's known answers with the assembly, and
 # test_point_asm.c (the assembly point formulas
@@ -555,7 +570,7 @@ clean:
 # -DP256_PLANT_POINT_BUG=1 and =4 plant in group_aarch64.S (the degenerate case's
 # mask, the shift-by-2^s reduction) and =2 in group_impl.h (the vartime addition's
 # fallback), and the IFMA batch engine on its portable emulation (test_batch_ifma.c with
-# -DP256_IFMA_EMULATE, at 10 rounds). test_hash.c, test_hash_portable.c, test_modinv.c
+# -DP256_IFMA_EMULATE, at P256_TEST_ITERS=5). test_hash.c, test_hash_portable.c, test_modinv.c
 # and test_ifma_emu.c (the emulation's known answers)
 # contain no field code, so they run once per compiler (for the aarch64 SHA-2 and safegcd
 # code). Every compiler that can target aarch64 here is used (gcc, and clang with the gcc
@@ -623,7 +638,7 @@ test-arm64: | bootstrap-test-arm64
 	    if [ $$tag = gcc ]; then cc="$(ARM64_CC)"; else cc="$(ARM64_CLANG)"; fi; \
 	    b=$(ARM64_BIN)/$$tag; \
 	    echo "test-arm64 [$$cc]: build"; \
-	    $$cc $(ARM64_FLAGS) -o $$b-backend tests/c/arm64_backend.c $(ARM64_VFLAGS); \
+	    $$cc $(ARM64_FLAGS) -o $$b-backend tests/c/test_backend.c $(ARM64_VFLAGS); \
 	    $$cc $(ARM64_FLAGS) -o $$b-dit tests/c/arm64_dit.c $(ARM64_VFLAGS); \
 	    $$cc $(ARM64_FLAGS) -o $$b-core-asm tests/c/test_core.c $(ARM64_VFLAGS); \
 	    $$cc $(ARM64_FLAGS) -o $$b-core-portable tests/c/test_core.c; \
@@ -647,15 +662,15 @@ test-arm64: | bootstrap-test-arm64
 	    run $$b-api-asm $$b-api-asm; \
 	    run $$b-point-asm $$b-point-asm; \
 	    for k in 1 2 4; do \
-	        if POINT_ASM_ROUNDS=100 $(ARM64_RUN) $$b-point-asm-planted$$k > $$b-point-asm-planted$$k.log 2>&1; then \
+	        if P256_TEST_ITERS=0.1 $(ARM64_RUN) $$b-point-asm-planted$$k > $$b-point-asm-planted$$k.log 2>&1; then \
 	            echo "test-arm64: test_point_asm missed the planted bug P256_PLANT_POINT_BUG=$$k"; exit 1; fi; \
 	        echo "planted point bug $$k caught: $$(tail -n 1 $$b-point-asm-planted$$k.log)"; \
 	    done; \
 	    for t in test_hash test_hash_portable test_modinv test_ifma_emu; do run $$b-$$t $$b-$$t; done; \
-	    BATCH_IFMA_ROUNDS=10 run $$b-batch-ifma-emulated $$b-batch-ifma-emulated; \
-	    SCALAR_INV_ROUNDS=10000 run $$b-scalar-asm $$b-scalar-asm; \
+	    P256_TEST_ITERS=5 run $$b-batch-ifma-emulated $$b-batch-ifma-emulated; \
+	    run $$b-scalar-asm $$b-scalar-asm; \
 	    for p in 1 3; do \
-	        if SCALAR_ASM_ROUNDS=2000 SCALAR_INV_ROUNDS=100 $(ARM64_RUN) $$b-scalar-plant$$p > $$b-scalar-plant$$p.log 2>&1; then \
+	        if P256_TEST_ITERS=2 $(ARM64_RUN) $$b-scalar-plant$$p > $$b-scalar-plant$$p.log 2>&1; then \
 	            echo "test-arm64: planted scalar bug $$p (P256_PLANT_SCALAR_BUG, test_scalar_asm.c) went unnoticed"; exit 1; fi; \
 	        echo "planted scalar bug $$p caught: $$(tail -n 1 $$b-scalar-plant$$p.log)"; \
 	    done; \
@@ -758,7 +773,8 @@ clean-package:
 
 # ---- make check: the quick loop ------------------------------------------------------
 # After an edit, minutes: one compiler (CORE_CC), the native backend and the portable one,
-# every C harness at a small iteration count (rebuilt only when its file or the core
+# every C harness at a small iteration count (P256_TEST_ITERS=$(CHECK_ITERS), a percentage of
+# the default, harness.h; rebuilt only when its file or the core
 # changed: each binary is a file target), ruff, mypy, and the quick pytest set
 # (tests/quick.txt, less the CLI's) against an editable install in .venv-check (meson-python rebuilds only
 # what changed, at import; a Python edit needs no rebuild at all). make test is the whole
@@ -770,8 +786,7 @@ CHECK_STAMP  := $(CHECK_VENV)/.p256-editable
 CHECK_BIN    := tests/c/bin/check
 CHECK_VARIANTS := $(sort portable $(lastword $(RUN_VARIANTS)))
 CHECK_HARNESSES ?= $(basename $(notdir $(CTESTS)))
-CHECK_ROUNDS := POINT_ASM_ROUNDS=100 SCALAR_ASM_ROUNDS=200 SCALAR_INV_ROUNDS=20 \
-    BATCH_IFMA_ROUNDS=2 IFMA_EMU_ROUNDS=1000
+CHECK_ITERS  ?= 1
 CORE_DEPS    := $(wildcard csrc/*.h csrc/*.c csrc/modules/*/*.h csrc/asm/*.S tests/c/*.h)
 BUILD_REQ     = $(shell sed -n 's/^requires = \[\(.*\)\]/\1/p' pyproject.toml)
 CHECK_BINS   := $(foreach v,$(CHECK_VARIANTS),$(foreach h,$(CHECK_HARNESSES),$(CHECK_BIN)/$(h)-$(v)))
@@ -780,7 +795,13 @@ CHECK_BINS   := $(foreach v,$(CHECK_VARIANTS),$(foreach h,$(CHECK_HARNESSES),$(C
 # subprocess start-ups) are left to make test.
 CHECK_PYTESTS ?= $(filter-out tests/test_cli.py,$(QUICK_TESTS))
 check:
-	@$(MAKE) --no-print-directory -j2 check-c check-py
+	@$(MAKE) --no-print-directory -j2 check-style check-c check-py
+
+# The house style of the C sources (tools/check_c_style.py: line length, SPDX line, tabs,
+# trailing spaces, include guards named after their header; generated files skipped).
+.PHONY: check-style
+check-style:
+	@$(PYTHON) tools/check_c_style.py
 
 $(CHECK_STAMP): pyproject.toml meson.build | bootstrap-pytest
 	test -x $(CHECK_PY) || { $(PYTHON) -m venv $(CHECK_VENV) && $(CHECK_PY) -m pip install -q --upgrade pip; }
@@ -808,5 +829,5 @@ $(CHECK_BIN)/test_batch_ifma-emulated: tests/c/test_batch_ifma.c $(CORE_DEPS) | 
 	$(CORE_CC) $(CTEST_FLAGS) -DP256_IFMA_EMULATE -o $@ $<
 
 check-c: $(CHECK_BINS)
-	@set -e; for b in $(CHECK_BINS); do $(CHECK_ROUNDS) $$b > $$b.log 2>&1 || { cat $$b.log; \
+	@set -e; for b in $(CHECK_BINS); do P256_TEST_ITERS=$(CHECK_ITERS) $$b > $$b.log 2>&1 || { cat $$b.log; \
 	    echo "check-c: FAILED: $$b"; exit 1; }; echo "check-c: $$(tail -n 1 $$b.log)"; done

@@ -7,8 +7,8 @@
  * table) and -DP256_HAVE_<NAME> for this file. Here: the table of variants in
  * preference order, the choice at import (CPU features, the P256_BACKEND environment
  * variable, by the chooser that also picks the batch engine), and the external p256_*
- * functions of p256.h, which forward to the chosen table. A forwarding call costs an indirect jump (~1 ns) against operations of 0.1 to
- * 50 us.
+ * functions of p256.h, which forward to the chosen table. A forwarding call costs an
+ * indirect jump (~1 ns) against operations of 0.1 to 50 us.
  *
  * Adding a variant: one line in csrc/variants.txt, one entry in p256_backends and in
  * p256_backend_apis below.

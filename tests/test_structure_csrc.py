@@ -7,6 +7,8 @@ Everything here reads source text; nothing is compiled."""
 import fnmatch
 import os
 import re
+import subprocess
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 C_TREES = ("csrc", os.path.join("tests", "c"))
@@ -128,6 +130,45 @@ def test_csrc_include_graph_has_no_cycle():
     assert cycle is None, " -> ".join(cycle)
 
 
+def include_closure(graph, start):
+    """Every file start includes, directly or not, and start itself."""
+    seen, todo = set(), [start]
+    while todo:
+        path = todo.pop()
+        if path not in seen:
+            seen.add(path)
+            todo.extend(graph.get(path, ()))
+    return seen
+
+
+def variant_reach(sources, harness):
+    """The files in harness's include closure whose code (comments aside) names a variant's
+    macro (P256_ASM_*: the defines of csrc/variants.txt and what asm.h derives from them)."""
+    graph = include_graph(sources, search=("csrc", "tests/c"))
+    return sorted(p for p in include_closure(graph, harness)
+                  if "P256_ASM" in strip_comments(sources[p]))
+
+
+def makefile_list(name):
+    """The words of a `NAME := ...` list in the Makefile (with its continuation lines)."""
+    with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as f:
+        m = re.search(r"^%s\s*:=\s*((?:.*\\\n)*.*)$" % name, f.read(), re.MULTILINE)
+    assert m, name
+    return m.group(1).replace("\\\n", " ").split()
+
+
+def test_variant_free_harnesses_reach_no_variant_code():
+    """make ctest builds the harnesses in VARIANT_FREE once per compiler, not per variant:
+    none of them may include code that a variant's defines change. Negative control:
+    test_core.c (the whole core) reaches the assembly's macros."""
+    sources = c_sources()
+    free = makefile_list("VARIANT_FREE")
+    assert "tests/c/test_modinv.c" in free
+    for harness in free:
+        assert variant_reach(sources, harness) == [], harness
+    assert "csrc/asm.h" in variant_reach(sources, "tests/c/test_core.c")
+
+
 def test_include_cycle_detector_finds_cycles():
     """Negative control: a cycle through a module's own directory and the -I directory, and
     one through an assembly header, are found; a comment is no include."""
@@ -212,3 +253,59 @@ def test_development_map_check_finds_omissions():
     assert unmapped(["_frobnicate"], tree["src/p256/"]) == ["_frobnicate"]
     assert unmapped(["cpu.h"], tree_map(re.sub(r"\bcpu\.h\b", "", text))["csrc/"]) == ["cpu.h"]
     assert unmapped(["_keys"], tree_map(re.sub(r"\b_keys\b", "", text))["src/p256/"]) == ["_keys"]
+
+
+# ---- The house style of the C sources (tools/check_c_style.py, make check-style) --------
+
+STYLE_TOOL = os.path.join(ROOT, "tools", "check_c_style.py")
+CLEAN_HEADER = ("/* SPDX-License-Identifier: Apache-2.0 */\n"
+                "/* widget.h: a header that keeps every rule. */\n"
+                "#ifndef P256_WIDGET_H\n#define P256_WIDGET_H\n\n"
+                "#if defined(X)\nint widget(void);\n#endif\n\n"
+                "#endif /* P256_WIDGET_H */\n")
+
+
+def run_style(*paths):
+    """(exit status, the violation lines) of tools/check_c_style.py over paths."""
+    proc = subprocess.run([sys.executable, STYLE_TOOL, *map(str, paths)], capture_output=True,
+                          text=True, check=False)
+    return proc.returncode, [line for line in proc.stdout.splitlines()
+                             if not line.startswith("check_c_style:")]
+
+
+def test_c_style_of_the_tree():
+    status, found = run_style()
+    assert (status, found) == (0, []), "\n".join(found)
+
+
+def test_c_style_reports_planted_violations(tmp_path):
+    """Negative control: each rule broken once in a file of its own is reported, with its
+    line; a clean header and a generated file pass."""
+    good = tmp_path / "widget.h"
+    good.write_text(CLEAN_HEADER)
+    (tmp_path / "gen.h").write_text("/* DO NOT EDIT: generated */\n\tint x;   \n")
+    assert run_style(good, tmp_path / "gen.h") == (0, [])
+    plants = {
+        "long.c": ("/* SPDX-License-Identifier: Apache-2.0 */\nint x; /*" + "x" * 120 + "*/\n",
+                   ":2: line of 131 characters"),
+        "nospdx.c": ("/* Apache-2.0 */\nint x;\n", ":1: no SPDX-License-Identifier"),
+        "tab.c": ("/* SPDX-License-Identifier: Apache-2.0 */\nint\tx;\n", ":2: tab"),
+        "space.c": ("/* SPDX-License-Identifier: Apache-2.0 */\nint x; \n", ":2: trailing whitespace"),
+        "misnamed.h": (CLEAN_HEADER, ":3: include guard P256_WIDGET_H not named after the file"),
+        "wid.h": (CLEAN_HEADER.replace("WIDGET", "XWID"), ":3: include guard P256_XWID_H"),
+        "unguarded.h": ("/* SPDX-License-Identifier: Apache-2.0 */\nint x;\n", ": no include guard"),
+        "widget_open.h": (CLEAN_HEADER.replace("WIDGET", "WIDGET_OPEN") + "#define LATE 1\n",
+                          ":11: the include guard's #endif"),
+    }
+    for name, (text, want) in plants.items():
+        path = tmp_path / name
+        path.write_text(text)
+        status, found = run_style(path)
+        assert status == 1 and len(found) == 1 and want in found[0], (name, found)
+        path.unlink()
+    # the directory walk finds them too, and skips build outputs (bin/)
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "junk.c").write_text("\tjunk \n")
+    (tmp_path / "tab.c").write_text(plants["tab.c"][0])
+    status, found = run_style(tmp_path)
+    assert status == 1 and [line.split(":", 1)[1] for line in found] == ["2: tab"], found

@@ -137,15 +137,23 @@ int main(int argc, char **argv)
         static p256_aff tab[64], out8;
         for (int i = 0; i < 64; i++)
             tab[i].x = fa, tab[i].y = fb;
-        BENCH("aff_lookup 64 (generic C)", 200000, p256_aff_lookup_c(&out8, tab, 64, (uint64_t)((i ^ out8.x.v[0]) & 63)));
-        BENCH("aff_lookup 16 (generic C)", 200000, p256_aff_lookup_c(&out8, tab, 16, (uint64_t)((i ^ out8.x.v[0]) & 15)));
+        BENCH("aff_lookup 64 (generic C)", 200000,
+              p256_aff_lookup_c(&out8, tab, 64, (uint64_t)((i ^ out8.x.v[0]) & 63)));
+        BENCH("aff_lookup 16 (generic C)", 200000,
+              p256_aff_lookup_c(&out8, tab, 16, (uint64_t)((i ^ out8.x.v[0]) & 15)));
 #if defined(__x86_64__) && !defined(P256_NO_AVX2)
-        BENCH("aff_lookup 64 (AVX2 C)", 200000, p256_aff_lookup_avx2_c(&out8, tab, 64, (uint64_t)((i ^ out8.x.v[0]) & 63)));
-        BENCH("aff_lookup 16 (AVX2 C)", 200000, p256_aff_lookup_avx2_c(&out8, tab, 16, (uint64_t)((i ^ out8.x.v[0]) & 15)));
+        BENCH("aff_lookup 64 (AVX2 C)", 200000,
+              p256_aff_lookup_avx2_c(&out8, tab, 64, (uint64_t)((i ^ out8.x.v[0]) & 63)));
+        BENCH("aff_lookup 16 (AVX2 C)", 200000,
+              p256_aff_lookup_avx2_c(&out8, tab, 16, (uint64_t)((i ^ out8.x.v[0]) & 15)));
 #endif
 #if defined(P256_ASM_HAS_AFF_LOOKUP_AVX2)
-        BENCH("aff_lookup 64 (AVX2 asm)", 200000, P256_ASM_FN(aff_lookup_avx2)((uint64_t *)&out8, (const uint64_t *)tab, 64, (uint64_t)((i ^ out8.x.v[0]) & 63)));
-        BENCH("aff_lookup 16 (AVX2 asm)", 200000, P256_ASM_FN(aff_lookup_avx2)((uint64_t *)&out8, (const uint64_t *)tab, 16, (uint64_t)((i ^ out8.x.v[0]) & 15)));
+        BENCH("aff_lookup 64 (AVX2 asm)", 200000,
+              P256_ASM_FN(aff_lookup_avx2)((uint64_t *)&out8,
+                                           (const uint64_t *)tab, 64, (uint64_t)((i ^ out8.x.v[0]) & 63)));
+        BENCH("aff_lookup 16 (AVX2 asm)", 200000,
+              P256_ASM_FN(aff_lookup_avx2)((uint64_t *)&out8,
+                                           (const uint64_t *)tab, 16, (uint64_t)((i ^ out8.x.v[0]) & 15)));
 #endif
         BENCH("aff_lookup 64 (default)", 200000, p256_aff_lookup(&out8, tab, 64, (uint64_t)((i ^ out8.x.v[0]) & 63)));
         BENCH("aff_lookup 16 (default)", 200000, p256_aff_lookup(&out8, tab, 16, (uint64_t)((i ^ out8.x.v[0]) & 15)));

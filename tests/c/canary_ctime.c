@@ -16,8 +16,9 @@
  *                         as the hardware's gather would leak it
  *
  * `make ctime` runs each under valgrind (from tests/c/run_ctime.c: run_ctime -c branch),
- * prints the reports and fails unless each one is reported inside its own function. If either ever passes quietly, P256_SECRET or
- * the valgrind setup has stopped working and every clean ctime run means nothing.
+ * prints the reports and fails unless each one is reported inside its own function. If
+ * either ever passes quietly, P256_SECRET or the valgrind setup has stopped working and
+ * every clean ctime run means nothing.
  */
 #include "p256.c"
 #include "modules/batch/ifma_emu.h"

@@ -1,21 +1,37 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_backend.c: every function of an assembly field backend against the portable C
- * and against an independent textbook Montgomery reduction (REDC with the generic
- * m = t * (-p^-1 mod 2^64), full multiplication by p), plus the variant-selection logic
- * of csrc/backend.c.
+ * test_backend.c: the field backends' mul and sqr (field_asm.h: x86-64 ADX,
+ * csrc/asm/field_x86_64.S; AArch64, csrc/asm/field_aarch64.S) against the portable C and
+ * against two oracles of harness.h (textbook REDC, and a bit-serial remainder of the
+ * full product that shares no code with Montgomery reduction), plus the
+ * variant-selection logic of csrc/backend.c.
  *
- * Built by `make ctest` per variant: plain (no assembly: only the selection logic and the
- * oracle self-check run) and, on x86-64, with -DP256_ASM_X86_64_ADX and
- * csrc/asm/field_x86_64.S. The assembly is run only if the CPU has what it needs
- * (otherwise a SKIP line says so).
+ * Built by `make ctest` per variant of the host's architecture, and by `make test-arm64`
+ * for aarch64 (cross-compiled, run under qemu-aarch64). A build without assembly runs
+ * the oracles' self-checks (against each other, the portable C and known answers) and
+ * the selection logic; an assembly build runs its functions only if the CPU has what
+ * they need (otherwise a SKIP line says so). Optional argument: a seed for the random
+ * inputs (default fixed, so runs repeat). P256_TEST_ITERS scales the random iterations
+ * (harness.h); the known answers, edge values and exhaustive sets always run.
  *
- * For mul and sqr: edge values (0, 1, 2, p-1, p-2, reductions of values near 2^256-1,
- * R, R^2, R^3 mod p, limb patterns) in every pair; 200,000 random inputs from several
- * distributions; inputs chosen so that the product is a given value (1, p-1, small,
- * near p, ...); every aliasing of r, a and b; no write outside r; the callee-saved
- * registers of the SysV ABI preserved. The oracle also reports how often the value
- * before the final subtraction was >= p, and the test requires both outcomes to occur.
+ * Inputs stay within the contract (field_asm.h): a, b < p. For mul and sqr:
+ *   - known answers (from Python: a*b*2^-256 mod p) and identities (x*R = x,
+ *     (p-1)^2/R = 1/R, R^2*R^2/R = R^3, ...)
+ *   - every pair of 39 edge values (0, 1, 2, p-1, p-2, reductions of values near 2^256-1,
+ *     R, R^2, R^3, b*R mod p, powers of two, halves of p, limb patterns), and each
+ *     squared, against both oracles
+ *   - all 8^4 combinations of 8 limb patterns, reduced: squared, and times every edge
+ *   - 10^5 uniform and 2*10^5 structured random inputs (harness.h's distributions),
+ *     2*10^4 of each also against the bit-serial oracle
+ *   - products forced onto every edge value (b = target * R / a) and squares forced
+ *     onto the edge values that are squares (both roots), a*0 and 0*a
+ *   - every aliasing of r, a and b; mul(a, a) == sqr(a); no write outside r
+ *   - a 10^5-step feedback chain (x = x*y, y = y^2, reseeded) against the portable C
+ *   - the callee-saved registers of the ABI preserved (SysV x86-64: rbx, rbp, r12-r15;
+ *     AAPCS64: x19-x28), the check itself shown to see a clobbered register
+ *   - both outcomes of the final subtraction exercised
+ * and the oracles' negative control: the bit-serial one must reject results that are off
+ * by one bit or unreduced.
  */
 #define HARNESS_RNG_SEED 0x243F6A8885A308D3ULL
 #include "harness.h"
@@ -25,127 +41,18 @@
 #define P256_BACKEND_CHOOSE_ONLY
 #include "backend.c" /* csrc/backend.c (via -Icsrc) */
 
+/* ---- Edge values, each < p ---- */
 
-
-static const uint64_t P[4] = {P256_P0, P256_P1, P256_P2, P256_P3};
-
-
-/* ---- The oracle: schoolbook product and textbook REDC, variable time (test only). ---- */
-
-static int geq(const uint64_t *a, const uint64_t *b, int n)
-{
-    for (int i = n - 1; i >= 0; i--)
-        if (a[i] != b[i])
-            return a[i] > b[i];
-    return 1;
-}
-
-static void sub_p(uint64_t a[4])
-{
-    p256_u128 borrow = 0;
-    for (int i = 0; i < 4; i++) {
-        p256_u128 d = (p256_u128)a[i] - P[i] - borrow;
-        a[i] = (uint64_t)d;
-        borrow = (d >> 64) & 1;
-    }
-}
-
-/* Any 4-word value -> value mod p (2^256 < 2p: at most one subtraction). */
-static void reduce_p(uint64_t a[4])
-{
-    if (geq(a, P, 4))
-        sub_p(a);
-}
-
-static uint64_t n0; /* -p^-1 mod 2^64, computed by Newton's iteration in main */
-
-static void oracle_mul(uint64_t r[4], int *ge_p, const uint64_t a[4], const uint64_t b[4])
-{
-    uint64_t t[9] = {0};
-    for (int i = 0; i < 4; i++) {
-        uint64_t c = 0;
-        for (int j = 0; j < 4; j++) {
-            p256_u128 s = (p256_u128)a[i] * b[j] + t[i + j] + c;
-            t[i + j] = (uint64_t)s;
-            c = (uint64_t)(s >> 64);
-        }
-        t[i + 4] = c;
-    }
-    /* REDC: t = (t + m*p) / 2^256 word by word, m = t_i * n0. */
-    for (int i = 0; i < 4; i++) {
-        uint64_t m = t[i] * n0, c = 0;
-        for (int j = 0; j < 4; j++) {
-            p256_u128 s = (p256_u128)m * P[j] + t[i + j] + c;
-            t[i + j] = (uint64_t)s;
-            c = (uint64_t)(s >> 64);
-        }
-        for (int k = i + 4; k < 9 && c; k++) {
-            p256_u128 s = (p256_u128)t[k] + c;
-            t[k] = (uint64_t)s;
-            c = (uint64_t)(s >> 64);
-        }
-    }
-    /* t[4..8] < 2p */
-    *ge_p = t[8] != 0 || geq(t + 4, P, 4);
-    memcpy(r, t + 4, 32);
-    if (*ge_p)
-        sub_p(r);
-}
-
-/* ---- Inputs ---- */
-
-static const uint64_t limb_patterns[] = {
-    0, 1, 2, 0xffffffffffffffffULL, 0xfffffffffffffffeULL, 0x00000000ffffffffULL,
-    0x0000000100000000ULL, 0xffffffff00000000ULL, 0xffffffff00000001ULL, 0x8000000000000000ULL,
-    0x7fffffffffffffffULL, 0x00000000fffffffeULL,
-};
-#define N_PATTERNS (sizeof limb_patterns / sizeof limb_patterns[0])
-
-/* A random input < p from one of several distributions. */
-static void random_input(uint64_t a[4])
-{
-    unsigned kind = (unsigned)(rng64() % 8);
-    for (int i = 0; i < 4; i++)
-        a[i] = rng64();
-    switch (kind) {
-    case 0: /* limbs from the patterns */
-        for (int i = 0; i < 4; i++)
-            a[i] = limb_patterns[rng64() % N_PATTERNS];
-        break;
-    case 1: /* patterns and random limbs mixed */
-        for (int i = 0; i < 4; i++)
-            if (rng64() & 1)
-                a[i] = limb_patterns[rng64() % N_PATTERNS];
-        break;
-    case 2: { /* p - small */
-        uint64_t k = rng64() % 1024;
-        memcpy(a, P, 32);
-        a[0] -= k + 1; /* p0 = 2^64 - 1: no borrow */
-        break;
-    }
-    case 3: /* small */
-        a[1] = a[2] = a[3] = 0;
-        a[0] &= 0xffff;
-        break;
-    case 4: /* near 2^256 - 1 before reduction */
-        a[3] = a[2] = 0xffffffffffffffffULL;
-        break;
-    default: /* uniform 256-bit, reduced */
-        break;
-    }
-    reduce_p(a);
-}
-
-/* Edge values, each < p. */
-#define N_EDGES 32
+#define N_EDGES 39
 static uint64_t edges[N_EDGES][4];
 
 static void make_edges(void)
 {
+    const uint64_t *P = oracle_p;
     int n = 0;
     uint64_t t[4];
 #define EDGE(w0, w1, w2, w3) (t[0] = (w0), t[1] = (w1), t[2] = (w2), t[3] = (w3), \
-                              reduce_p(t), memcpy(edges[n++], t, 32))
+                              oracle_reduce_p(t), memcpy(edges[n++], t, 32))
     EDGE(0, 0, 0, 0);
     EDGE(1, 0, 0, 0);
     EDGE(2, 0, 0, 0);
@@ -153,6 +60,7 @@ static void make_edges(void)
     EDGE(P[0] - 1, P[1], P[2], P[3]);            /* p - 1 */
     EDGE(P[0] - 2, P[1], P[2], P[3]);            /* p - 2 */
     EDGE(P[0] - 3, P[1], P[2], P[3]);            /* p - 3 */
+    EDGE(P[0] - 0x100000000ULL, P[1], P[2], P[3]); /* p - 2^32 */
     EDGE(~0ULL, ~0ULL, ~0ULL, ~0ULL);            /* 2^256 - 1 mod p */
     EDGE(~0ULL - 1, ~0ULL, ~0ULL, ~0ULL);        /* 2^256 - 2 mod p */
     EDGE(P[0], P[1] + 1, P[2], P[3]);            /* p + 2^64 mod p = 2^64 */
@@ -160,16 +68,22 @@ static void make_edges(void)
     memcpy(edges[n++], p256_fe_r2.v, 32);        /* R^2 mod p */
     memcpy(edges[n++], p256_fe_r3.v, 32);        /* R^3 mod p */
     memcpy(edges[n++], p256_fe_b.v, 32);         /* b*R mod p */
+    EDGE(p256_fe_one.v[0] - 1, p256_fe_one.v[1], p256_fe_one.v[2], p256_fe_one.v[3]); /* R - 1 */
     EDGE(0, 1, 0, 0);                            /* 2^64 */
+    EDGE(0, 0x100000000ULL, 0, 0);               /* 2^96 */
     EDGE(0, 0, 1, 0);                            /* 2^128 */
     EDGE(0, 0, 0, 1);                            /* 2^192 */
     EDGE(0, 0, 0, 0x100000000ULL);               /* 2^224 */
     EDGE(0, 0, 0, 0x8000000000000000ULL);        /* 2^255 */
     EDGE(~0ULL, ~0ULL, ~0ULL, 0x7fffffffffffffffULL); /* 2^255 - 1 */
+    EDGE(~0ULL, 0, 0, 0);                        /* 2^64 - 1 */
+    EDGE(~0ULL, ~0ULL, 0, 0);                    /* 2^128 - 1 */
+    EDGE(~0ULL, ~0ULL, ~0ULL, 0);                /* 2^192 - 1 */
     EDGE(~0ULL, 0, ~0ULL, 0);                    /* limb patterns */
     EDGE(0, ~0ULL, 0, ~0ULL);
-    EDGE(~0ULL, ~0ULL, 0, 0);
     EDGE(0, 0, ~0ULL, ~0ULL);
+    EDGE(0, 0, 0, 0xffffffff00000000ULL);
+    EDGE(0, 0xffffffff00000000ULL, ~0ULL, 0);
     EDGE(0xffffffffULL, 0xffffffffULL, 0xffffffffULL, 0xffffffffULL);
     EDGE(0xffffffff00000000ULL, 0xffffffff00000000ULL, 0xffffffff00000000ULL,
          0xffffffff00000000ULL);
@@ -188,7 +102,13 @@ static void make_edges(void)
     }
 }
 
-/* The portable reference, on bare limbs. */
+HARNESS_FN int is_zero(const uint64_t a[4])
+{
+    return (a[0] | a[1] | a[2] | a[3]) == 0;
+}
+
+/* ---- The portable reference, on bare limbs ---- */
+
 static void portable_mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
     p256_fe x, y, z;
@@ -206,21 +126,84 @@ static void portable_sqr(uint64_t r[4], const uint64_t a[4])
     memcpy(r, z.v, 32);
 }
 
+/* b such that a*b/R = target (mod p), for a != 0: b = target * R / a. Portable code only. */
+HARNESS_FN void mul_preimage(uint64_t b[4], const uint64_t a[4], const uint64_t target[4])
+{
+    uint64_t ainv[4], t[4];
+    p256_modinv(ainv, a, &p256_modinv_p);    /* plain a^-1 */
+    portable_mul(t, target, ainv);           /* target / (a R) */
+    portable_mul(b, t, p256_fe_r3.v);        /* target R / a */
+}
+
+/* ---- Known answers and the oracles' self-checks (every build) ---- */
+
+/* a, b, a*b*2^-256 mod p, from Python (pow(2**256, -1, p)). */
+static const uint64_t kat_mul[3][3][4] = {
+    {{0x92e5dfe8cb1855feULL, 0x14a03569d26b9496ULL, 0xc320a4737c2b3abeULL, 0x096d373742f9a039ULL},
+     {0x254499c7001d9a88ULL, 0x9623d7cfa9ae7a34ULL, 0xf72c2c2678629522ULL, 0xbc1e3ac1c27db4ecULL},
+     {0xbcad563bb027b8b5ULL, 0x4988cc19a18b6402ULL, 0x66c6f49f5a443220ULL, 0x6654548790afbd0eULL}},
+    {{0x51c342505f877031ULL, 0x059a91e1c527e279ULL, 0x7d24b39645cf8aa4ULL, 0x32b7228fcd4a5557ULL},
+     {0xdf5ca32ebad5ccc2ULL, 0xe91b4ad169fc5360ULL, 0x8a0c510089ce5ef7ULL, 0x181e290aae9af169ULL},
+     {0x3f7d810b90a2be35ULL, 0xbc4e6f219981490aULL, 0x2d916c7d5af50277ULL, 0x573d5d3473449c69ULL}},
+    {{0x903c2ac9316774feULL, 0xb313fc7e8db9b92cULL, 0xba98666ace1c9c17ULL, 0xa9b3d1a243f9300cULL},
+     {0x9c2c0ac2cda95957ULL, 0x168e5087af895f5bULL, 0x6cb9185ed822e2f9ULL, 0xfd80206055e8b3ebULL},
+     {0x18ae88f7ae8a70f1ULL, 0xd49f27d902ceb921ULL, 0x0b73e46b4bac7bedULL, 0x908f53a25ef93d7cULL}},
+};
+static const uint64_t kat_sqr[2][2][4] = {
+    {{0x5cb53ec017d7ab26ULL, 0x68f22599ccdf540bULL, 0x401fe4fcce06294dULL, 0xb31a5bf371f970cfULL},
+     {0xd04fdc922fbf5f65ULL, 0x22c39b0fe398b024ULL, 0x49c657e4acf2efc9ULL, 0x044ca85d76b8fabeULL}},
+    {{0xc16cf5c51801fd9aULL, 0xb3642b1932793637ULL, 0xcbe19514a28a0aaaULL, 0x18f918e24a8b0188ULL},
+     {0x1f28fc9c5c0be731ULL, 0x162c3741d65cd622ULL, 0x898d9f547c8c5db0ULL, 0x552f5b3e13961c48ULL}},
+};
+
 static void oracle_self_check(void)
 {
-    uint64_t a[4], b[4], want[4], got[4];
-    int ge;
-    /* n0 * p0 = -1 mod 2^64, and the oracle agrees with the portable C. */
-    CHECK(n0 * P[0] == ~0ULL, "n0");
-    for (int i = 0; i < 20000; i++) {
-        random_input(a);
-        random_input(b);
-        oracle_mul(want, &ge, a, b);
+    uint64_t a[4], b[4], r[4], want[4], got[4];
+    int ge, rejected = 0;
+    CHECK(oracle_n0() * oracle_p[0] == ~0ULL, "n0 * p0 = -1 mod 2^64");
+    CHECK(memcmp(oracle_p, (const uint64_t[4]){P256_P0, P256_P1, P256_P2, P256_P3}, 32) == 0,
+          "the oracle's p is the core's");
+    /* the known answers through both oracles and the portable C */
+    for (int i = 0; i < 3; i++) {
+        oracle_redc_mul(got, &ge, kat_mul[i][0], kat_mul[i][1]);
+        CHECK(memcmp(got, kat_mul[i][2], 32) == 0, "REDC oracle, mul known answer %d", i);
+        CHECK(oracle_is_mont_product(kat_mul[i][2], kat_mul[i][0], kat_mul[i][1]),
+              "bit-serial oracle, mul known answer %d", i);
+        portable_mul(got, kat_mul[i][0], kat_mul[i][1]);
+        CHECK(memcmp(got, kat_mul[i][2], 32) == 0, "portable mul known answer %d", i);
+    }
+    for (int i = 0; i < 2; i++) {
+        oracle_redc_mul(got, &ge, kat_sqr[i][0], kat_sqr[i][0]);
+        CHECK(memcmp(got, kat_sqr[i][1], 32) == 0, "REDC oracle, sqr known answer %d", i);
+        portable_sqr(got, kat_sqr[i][0]);
+        CHECK(memcmp(got, kat_sqr[i][1], 32) == 0, "portable sqr known answer %d", i);
+    }
+    /* the bit-serial oracle must reject wrong answers, or every comparison with it is
+     * vacuous */
+    for (int i = 0; i < 16; i++) {
+        rng_fe_uniform(a);
+        rng_fe_uniform(b);
+        portable_mul(r, a, b);
+        CHECK(oracle_is_mont_product(r, a, b), "bit-serial oracle accepts the right answer");
+        r[i % 4] ^= (uint64_t)1 << (i * 7 % 64);
+        rejected += !oracle_is_mont_product(r, a, b);
+    }
+    CHECK(rejected == 16, "bit-serial oracle rejected only %d of 16 corrupted results", rejected);
+    memcpy(r, oracle_p, 32); /* p itself: = 0 mod p but not reduced */
+    memset(a, 0, 32);
+    CHECK(!oracle_is_mont_product(r, a, a), "bit-serial oracle rejects an unreduced result");
+    /* the oracles against each other and the portable C */
+    for (long i = 0, n = harness_iters(20000); i < n; i++) {
+        rng_fe_structured(a);
+        rng_fe_structured(b);
+        oracle_redc_mul(want, &ge, a, b);
         portable_mul(got, a, b);
-        CHECK(memcmp(want, got, 32) == 0, "oracle vs portable mul, iteration %d", i);
-        oracle_mul(want, &ge, a, a);
+        CHECK(memcmp(want, got, 32) == 0, "REDC oracle vs portable mul, iteration %ld", i);
+        if (i < 2000)
+            CHECK(oracle_is_mont_product(want, a, b), "bit-serial vs REDC oracle, %ld", i);
+        oracle_redc_mul(want, &ge, a, a);
         portable_sqr(got, a);
-        CHECK(memcmp(want, got, 32) == 0, "oracle vs portable sqr, iteration %d", i);
+        CHECK(memcmp(want, got, 32) == 0, "REDC oracle vs portable sqr, iteration %ld", i);
     }
 }
 
@@ -269,27 +252,28 @@ static void test_choose(void)
 
 /* ---- The assembly ---- */
 
-#if defined(P256_ASM_X86_64_ADX)
+#if defined(__x86_64__) && defined(P256_ASM_X86_64_ADX)
 #define ASM_NAME "x86_64-adx"
-#define asm_mul p256_fe_mul_x86_64_adx
-#define asm_sqr p256_fe_sqr_x86_64_adx
 #define asm_cpu_ok p256_cpu_has_x86_64_adx
-#elif defined(P256_ASM_AARCH64)
+#elif defined(__aarch64__) && defined(P256_ASM_AARCH64)
 #define ASM_NAME "aarch64-asm"
-#define asm_mul p256_fe_mul_aarch64
-#define asm_sqr p256_fe_sqr_aarch64
 #define asm_cpu_ok() 1
 #endif
 
 #if defined(ASM_NAME)
+#define asm_mul P256_ASM_FN(fe_mul)
+#define asm_sqr P256_ASM_FN(fe_sqr)
 
-#if defined(P256_ASM_X86_64_ADX)
 /*
- * ABI check: calls fn(r, a, b) with sentinels in the callee-saved registers (rbx, rbp,
- * r12-r15) and stores what they hold afterwards into saved[6].
+ * ABI check: p256_test_abi_call(fn, r, a, b, saved) calls fn(r, a, b) with sentinels in
+ * the callee-saved general registers and stores what they hold afterwards into saved[];
+ * p256_test_clobber, which overwrites one of them, shows that the check can fail.
  */
-void p256_test_abi_call(void (*fn)(void), uint64_t *r, const uint64_t *a, const uint64_t *b,
-                        uint64_t saved[6]);
+#if defined(__x86_64__)
+#define ABI_SAVED 6 /* rbx, rbp, r12-r15 */
+static const uint64_t abi_want[ABI_SAVED] = {
+    0x1111111111111111ULL, 0x2222222222222222ULL, 0x3333333333333333ULL,
+    0x4444444444444444ULL, 0x5555555555555555ULL, 0x6666666666666666ULL};
 __asm__(".text\n"
         ".globl p256_test_abi_call\n"
         ".type p256_test_abi_call, @function\n"
@@ -308,158 +292,351 @@ __asm__(".text\n"
         "    popq %r15\n    popq %r14\n    popq %r13\n    popq %r12\n    popq %rbp\n"
         "    popq %rbx\n"
         "    ret\n"
-        ".size p256_test_abi_call, .-p256_test_abi_call\n");
+        ".size p256_test_abi_call, .-p256_test_abi_call\n"
+        ".globl p256_test_clobber\n"
+        ".type p256_test_clobber, @function\n"
+        "p256_test_clobber:\n"
+        "    xorl %r13d, %r13d\n"
+        "    ret\n"
+        ".size p256_test_clobber, .-p256_test_clobber\n");
+#elif defined(__aarch64__)
+#define ABI_SAVED 10 /* x19-x28 */
+#define ABI_SENTINEL(k) (0x1900000000000019ULL + 0x0101000000000001ULL * (k))
+static const uint64_t abi_want[ABI_SAVED] = {
+    ABI_SENTINEL(0), ABI_SENTINEL(1), ABI_SENTINEL(2), ABI_SENTINEL(3), ABI_SENTINEL(4),
+    ABI_SENTINEL(5), ABI_SENTINEL(6), ABI_SENTINEL(7), ABI_SENTINEL(8), ABI_SENTINEL(9)};
+/* x<19+k> = ABI_SENTINEL(k): 0x19 + k in bits 0-15, 0x1900 + 0x101 k in bits 48-63 */
+#define ABI_SET(reg, k) "    movz " reg ", #" #k " + 0x0019\n" \
+                        "    movk " reg ", #0x1900 + 0x101 * " #k ", lsl #48\n"
+__asm__(".text\n"
+        ".globl p256_test_abi_call\n"
+        ".type p256_test_abi_call, %function\n"
+        "p256_test_abi_call:\n"
+        "    hint #34\n" /* bti c */
+        "    stp x29, x30, [sp, #-112]!\n"
+        "    mov x29, sp\n"
+        "    stp x19, x20, [sp, #16]\n    stp x21, x22, [sp, #32]\n"
+        "    stp x23, x24, [sp, #48]\n    stp x25, x26, [sp, #64]\n"
+        "    stp x27, x28, [sp, #80]\n    str x4, [sp, #96]\n"
+        "    mov x9, x0\n    mov x0, x1\n    mov x1, x2\n    mov x2, x3\n"
+        ABI_SET("x19", 0) ABI_SET("x20", 1) ABI_SET("x21", 2) ABI_SET("x22", 3)
+        ABI_SET("x23", 4) ABI_SET("x24", 5) ABI_SET("x25", 6) ABI_SET("x26", 7)
+        ABI_SET("x27", 8) ABI_SET("x28", 9)
+        "    blr x9\n"
+        "    ldr x9, [sp, #96]\n"
+        "    stp x19, x20, [x9]\n    stp x21, x22, [x9, #16]\n    stp x23, x24, [x9, #32]\n"
+        "    stp x25, x26, [x9, #48]\n    stp x27, x28, [x9, #64]\n"
+        "    ldp x19, x20, [sp, #16]\n    ldp x21, x22, [sp, #32]\n"
+        "    ldp x23, x24, [sp, #48]\n    ldp x25, x26, [sp, #64]\n"
+        "    ldp x27, x28, [sp, #80]\n"
+        "    ldp x29, x30, [sp], #112\n"
+        "    ret\n"
+        ".size p256_test_abi_call, .-p256_test_abi_call\n"
+        ".globl p256_test_clobber\n"
+        ".type p256_test_clobber, %function\n"
+        "p256_test_clobber:\n"
+        "    hint #34\n"
+        "    mov x23, xzr\n"
+        "    ret\n"
+        ".size p256_test_clobber, .-p256_test_clobber\n");
+#endif
+
+void p256_test_abi_call(void (*fn)(void), uint64_t *r, const uint64_t *a, const uint64_t *b,
+                        uint64_t saved[ABI_SAVED]);
+void p256_test_clobber(void);
 
 static void test_abi(void)
 {
-    static const uint64_t want[6] = {0x1111111111111111ULL, 0x2222222222222222ULL,
-                                     0x3333333333333333ULL, 0x4444444444444444ULL,
-                                     0x5555555555555555ULL, 0x6666666666666666ULL};
-    uint64_t a[4], b[4], r[4], saved[6], expect[4];
-    random_input(a);
-    random_input(b);
+    uint64_t a[4], b[4], r[4], saved[ABI_SAVED], expect[4];
+    rng_fe_uniform(a);
+    rng_fe_uniform(b);
     p256_test_abi_call((void (*)(void))asm_mul, r, a, b, saved);
     portable_mul(expect, a, b);
-    CHECK(memcmp(saved, want, sizeof want) == 0 && memcmp(r, expect, 32) == 0,
-          "mul preserves rbx, rbp, r12-r15");
+    CHECK(memcmp(saved, abi_want, sizeof abi_want) == 0 && memcmp(r, expect, 32) == 0,
+          "mul preserves the callee-saved registers");
     p256_test_abi_call((void (*)(void))asm_sqr, r, a, NULL, saved);
     portable_sqr(expect, a);
-    CHECK(memcmp(saved, want, sizeof want) == 0 && memcmp(r, expect, 32) == 0,
-          "sqr preserves rbx, rbp, r12-r15");
+    CHECK(memcmp(saved, abi_want, sizeof abi_want) == 0 && memcmp(r, expect, 32) == 0,
+          "sqr preserves the callee-saved registers");
+    p256_test_abi_call(p256_test_clobber, r, a, b, saved);
+    CHECK(memcmp(saved, abi_want, sizeof abi_want) != 0,
+          "the ABI check sees a clobbered register (negative control)");
 }
-#else
-static void test_abi(void) {}
-#endif
 
 static long ge_count[2][2]; /* [mul, sqr][before the final subtraction: < p, >= p] */
 
-/* One mul case: asm vs portable vs oracle, with guard words around r. */
-static void check_mul(const uint64_t a[4], const uint64_t b[4], const char *what, long i)
+static void report_fe(const char *name, const uint64_t a[4])
+{
+    fprintf(stderr, "  %s = %016llx %016llx %016llx %016llx\n", name, (unsigned long long)a[3],
+            (unsigned long long)a[2], (unsigned long long)a[1], (unsigned long long)a[0]);
+}
+
+/* One mul case: asm vs portable vs the REDC oracle (and the bit-serial one if with_ref),
+ * with guard words around r. */
+static void check_mul(const uint64_t a[4], const uint64_t b[4], int with_ref, const char *what,
+                      long i)
 {
     uint64_t buf[6], want[4], port[4];
     int ge;
     buf[0] = buf[5] = 0xdeadbeefcafef00dULL;
-    oracle_mul(want, &ge, a, b);
+    oracle_redc_mul(want, &ge, a, b);
     ge_count[0][ge]++;
     portable_mul(port, a, b);
     asm_mul(buf + 1, a, b);
-    CHECK(memcmp(buf + 1, want, 32) == 0 && memcmp(port, want, 32) == 0,
-          "mul %s %ld: a = %016llx%016llx%016llx%016llx b = %016llx%016llx%016llx%016llx", what,
-          i, (unsigned long long)a[3], (unsigned long long)a[2], (unsigned long long)a[1],
-          (unsigned long long)a[0], (unsigned long long)b[3], (unsigned long long)b[2],
-          (unsigned long long)b[1], (unsigned long long)b[0]);
+    CHECK(memcmp(buf + 1, want, 32) == 0 && memcmp(port, want, 32) == 0, "mul %s %ld", what, i);
+    if ((memcmp(buf + 1, want, 32) != 0 || memcmp(port, want, 32) != 0) &&
+        failures <= HARNESS_MAX_REPORTS) {
+        report_fe("a", a), report_fe("b", b), report_fe("asm", buf + 1);
+        report_fe("portable", port), report_fe("oracle", want);
+    }
     CHECK(buf[0] == 0xdeadbeefcafef00dULL && buf[5] == 0xdeadbeefcafef00dULL,
-          "mul wrote outside r");
+          "mul %s %ld wrote outside r", what, i);
+    if (with_ref)
+        CHECK(oracle_is_mont_product(buf + 1, a, b), "mul %s %ld: fails the bit-serial oracle",
+              what, i);
 }
 
-static void check_sqr(const uint64_t a[4], const char *what, long i)
+static void check_sqr(const uint64_t a[4], int with_ref, const char *what, long i)
 {
-    uint64_t buf[6], want[4], port[4];
+    uint64_t buf[6], want[4], port[4], viamul[4];
     int ge;
     buf[0] = buf[5] = 0xdeadbeefcafef00dULL;
-    oracle_mul(want, &ge, a, a);
+    oracle_redc_mul(want, &ge, a, a);
     ge_count[1][ge]++;
     portable_sqr(port, a);
     asm_sqr(buf + 1, a);
-    CHECK(memcmp(buf + 1, want, 32) == 0 && memcmp(port, want, 32) == 0,
-          "sqr %s %ld: a = %016llx%016llx%016llx%016llx", what, i, (unsigned long long)a[3],
-          (unsigned long long)a[2], (unsigned long long)a[1], (unsigned long long)a[0]);
+    asm_mul(viamul, a, a);
+    CHECK(memcmp(buf + 1, want, 32) == 0 && memcmp(port, want, 32) == 0, "sqr %s %ld", what, i);
+    if ((memcmp(buf + 1, want, 32) != 0 || memcmp(port, want, 32) != 0) &&
+        failures <= HARNESS_MAX_REPORTS) {
+        report_fe("a", a), report_fe("asm", buf + 1), report_fe("portable", port);
+        report_fe("oracle", want);
+    }
+    CHECK(memcmp(buf + 1, viamul, 32) == 0, "sqr %s %ld: asm sqr != asm mul(a, a)", what, i);
     CHECK(buf[0] == 0xdeadbeefcafef00dULL && buf[5] == 0xdeadbeefcafef00dULL,
-          "sqr wrote outside r");
+          "sqr %s %ld wrote outside r", what, i);
+    if (with_ref)
+        CHECK(oracle_is_mont_product(buf + 1, a, a), "sqr %s %ld: fails the bit-serial oracle",
+              what, i);
 }
 
-/* b such that a*b/R = target (mod p), for a != 0: b = target * R / a. Portable code only. */
-static void mul_preimage(uint64_t b[4], const uint64_t a[4], const uint64_t target[4])
+static void test_known_answers(void)
 {
-    uint64_t ainv[4], t[4];
-    p256_modinv(ainv, a, &p256_modinv_p);    /* plain a^-1 */
-    portable_mul(t, target, ainv);           /* target / (a R) */
-    portable_mul(b, t, p256_fe_r3.v);        /* target R / a */
+    /* 2^-256 mod p: (p - 1)^2 = 1, so (p - 1)*(p - 1)/R = R^-1; also 1*1/R. */
+    static const uint64_t rinv[4] = {0x0000000300000000ULL, 0x00000001fffffffeULL,
+                                     0xfffffffd00000002ULL, 0xfffffffe00000003ULL};
+    const uint64_t one[4] = {1, 0, 0, 0}, *rmodp = p256_fe_one.v, *r2 = p256_fe_r2.v;
+    const uint64_t *r3 = p256_fe_r3.v;
+    uint64_t r[4], x[4], pm1[4];
+    memcpy(pm1, oracle_p, 32);
+    pm1[0] -= 1;
+
+    for (int i = 0; i < 3; i++) {
+        asm_mul(r, kat_mul[i][0], kat_mul[i][1]);
+        CHECK(memcmp(r, kat_mul[i][2], 32) == 0, "mul known answer %d", i);
+        asm_mul(r, kat_mul[i][1], kat_mul[i][0]);
+        CHECK(memcmp(r, kat_mul[i][2], 32) == 0, "mul known answer %d (swapped)", i);
+    }
+    for (int i = 0; i < 2; i++) {
+        asm_sqr(r, kat_sqr[i][0]);
+        CHECK(memcmp(r, kat_sqr[i][1], 32) == 0, "sqr known answer %d", i);
+    }
+    asm_mul(r, pm1, pm1);
+    CHECK(memcmp(r, rinv, 32) == 0, "(p-1)^2/R = 1/R");
+    asm_sqr(r, pm1);
+    CHECK(memcmp(r, rinv, 32) == 0, "sqr(p-1) = 1/R");
+    asm_mul(r, one, one);
+    CHECK(memcmp(r, rinv, 32) == 0, "1*1/R = 1/R");
+    asm_sqr(r, one);
+    CHECK(memcmp(r, rinv, 32) == 0, "sqr(1) = 1/R");
+    asm_sqr(r, rmodp);
+    CHECK(memcmp(r, rmodp, 32) == 0, "sqr(R mod p) = R mod p (the domain's one)");
+    asm_mul(r, r2, one);
+    CHECK(memcmp(r, rmodp, 32) == 0, "R^2 * 1 / R = R mod p");
+    asm_mul(r, r3, one);
+    CHECK(memcmp(r, r2, 32) == 0, "R^3 * 1 / R = R^2 mod p");
+    asm_mul(r, r2, r2);
+    CHECK(memcmp(r, r3, 32) == 0, "R^2 * R^2 / R = R^3 mod p");
+    asm_sqr(r, r2);
+    CHECK(memcmp(r, r3, 32) == 0, "sqr(R^2) = R^3 mod p");
+    for (long i = 0, n = harness_iters(1000); i < n; i++) {
+        rng_fe_uniform(x);
+        asm_mul(r, x, rmodp);
+        CHECK(memcmp(r, x, 32) == 0, "x * (R mod p) / R = x");
+        asm_mul(r, rmodp, x);
+        CHECK(memcmp(r, x, 32) == 0, "(R mod p) * x / R = x");
+    }
 }
 
-static void test_asm(void)
+/* Every pair of edges against both oracles; the 8^4 limb patterns squared and times
+ * every edge. */
+static void test_edges(void)
 {
-    uint64_t a[4], b[4], r[4], want[4];
-    const long random_iters = 200000;
-
-    test_abi();
-
-    /* Edges: every pair for mul, each for sqr. */
+    uint64_t x[4];
     for (int i = 0; i < N_EDGES; i++) {
-        check_sqr(edges[i], "edge", i);
+        check_sqr(edges[i], 1, "edge", i);
         for (int j = 0; j < N_EDGES; j++)
-            check_mul(edges[i], edges[j], "edge pair", i * N_EDGES + j);
+            check_mul(edges[i], edges[j], 1, "edge pair", i * N_EDGES + j);
     }
-
-    /* Random inputs, several distributions. */
-    for (long i = 0; i < random_iters; i++) {
-        random_input(a);
-        random_input(b);
-        check_mul(a, b, "random", i);
-        check_sqr(a, "random", i);
-    }
-
-    /* Products landing on chosen values: 0 (a zero operand), 1, 2, p-1, p-2, small, near
-     * p, 2^64, R mod p; each with random and edge left operands. */
-    for (int e = 0; e < N_EDGES; e++) {
-        if (p256_fe_mask_is_zero((const p256_fe *)edges[e]))
-            continue;
-        for (int k = 0; k < 300; k++) {
-            const uint64_t *target = edges[(e + k) % N_EDGES];
-            if (k % 3 == 0)
-                memcpy(a, edges[(e * 7 + k) % N_EDGES], 32);
-            else
-                random_input(a);
-            if (a[0] == 0 && a[1] == 0 && a[2] == 0 && a[3] == 0)
-                a[0] = 1;
-            mul_preimage(b, a, target);
-            oracle_mul(want, &(int){0}, a, b);
-            CHECK(memcmp(want, target, 32) == 0, "preimage construction");
-            check_mul(a, b, "chosen product", e * 1000 + k);
-            check_mul(b, a, "chosen product (swapped)", e * 1000 + k);
+    for (int k = 0; k < 4096; k++) {
+        for (int l = 0; l < 4; l++)
+            x[l] = rng_limb_patterns[(k >> (3 * l)) & 7];
+        oracle_reduce_p(x);
+        check_sqr(x, (k % 8) == 0, "pattern", k);
+        for (int j = 0; j < N_EDGES; j++) {
+            check_mul(x, edges[j], 0, "pattern x edge", k * N_EDGES + j);
+            check_mul(edges[j], x, 0, "edge x pattern", k * N_EDGES + j);
         }
     }
+}
 
-    /* Aliasing: r == a, r == b, a == b, r == a == b. */
-    for (long i = 0; i < 20000; i++) {
-        random_input(a);
-        random_input(b);
+static void test_random(void)
+{
+    uint64_t a[4], b[4];
+    const long n_ref = harness_iters(20000);
+    for (long i = 0, n = harness_iters(100000); i < n; i++) {
+        rng_fe_uniform(a);
+        rng_fe_uniform(b);
+        check_mul(a, b, i < n_ref, "uniform", i);
+        check_sqr(a, i < n_ref, "uniform", i);
+    }
+    for (long i = 0, n = harness_iters(200000); i < n; i++) {
+        rng_fe_structured(a);
+        rng_fe_structured(b);
+        check_mul(a, b, i < n_ref, "structured", i);
+        check_sqr(a, i < n_ref, "structured", i);
+    }
+}
+
+/*
+ * Products forced onto every edge value: b = target * R * a^-1 (so a*b/R = target), a the
+ * target itself first, then edges and random values; squarings forced through square
+ * roots (p256_fe_sqrt gives s with s*s/R = y when y is a square), so the final
+ * conditional subtraction sees both of its cases at the boundary.
+ */
+static void test_forced_results(void)
+{
+    uint64_t a[4], b[4], r[4], want[4], zero[4] = {0, 0, 0, 0};
+    const long per_target = harness_iters(300);
+    int squares = 0;
+
+    for (int e = 0; e < N_EDGES; e++) {
+        const uint64_t *target = edges[e];
+        for (long k = 0; k < (per_target > 0 ? per_target : 1); k++) {
+            if (k == 0)
+                memcpy(a, target, 32);
+            else if (k % 3 == 0)
+                memcpy(a, edges[(e * 7 + k) % N_EDGES], 32);
+            else
+                rng_fe_structured(a);
+            if (is_zero(a))
+                a[0] = 1;
+            mul_preimage(b, a, target);
+            oracle_redc_mul(want, &(int){0}, a, b);
+            CHECK(memcmp(want, target, 32) == 0, "preimage construction");
+            asm_mul(r, a, b);
+            CHECK(memcmp(r, target, 32) == 0, "forced mul result #%d", e);
+            asm_mul(r, b, a);
+            CHECK(memcmp(r, target, 32) == 0, "forced mul result #%d (swapped)", e);
+            check_mul(a, b, k < 10, "forced product", e * 1000 + k);
+            check_mul(b, a, k < 10, "forced product (swapped)", e * 1000 + k);
+        }
+        /* squares: s*s/R = target (when it is a square), and (p - s)^2 too */
+        {
+            p256_fe y, s;
+            memcpy(y.v, target, 32);
+            if (p256_fe_sqrt(&s, &y)) {
+                uint64_t ns[4], got[4];
+                oracle_u128 borrow = 0;
+                for (int l = 0; l < 4; l++) { /* p - s (s < p) */
+                    oracle_u128 d = (oracle_u128)oracle_p[l] - s.v[l] - borrow;
+                    ns[l] = (uint64_t)d;
+                    borrow = (d >> 64) & 1;
+                }
+                oracle_reduce_p(ns);
+                asm_sqr(got, s.v);
+                CHECK(memcmp(got, target, 32) == 0, "forced sqr result #%d", e);
+                asm_sqr(got, ns);
+                CHECK(memcmp(got, target, 32) == 0, "forced sqr result #%d (negated root)", e);
+                check_sqr(s.v, 1, "forced square", e);
+                check_sqr(ns, 1, "forced square (negated root)", e);
+                squares++;
+            }
+        }
+        /* zero results: a*0, 0*a */
+        rng_fe_uniform(a);
+        asm_mul(r, a, zero);
+        CHECK(is_zero(r), "a * 0 = 0");
+        asm_mul(r, zero, a);
+        CHECK(is_zero(r), "0 * a = 0");
+    }
+    CHECK(squares >= 3, "only %d forced squares were squares", squares);
+}
+
+/* r == a, r == b, a == b, r == a == b, against the portable C. */
+static void test_aliasing(void)
+{
+    uint64_t a[4], b[4], r[4], want[4], want_sq[4];
+    for (long i = 0, n = harness_iters(20000); i < n; i++) {
+        if (i & 1)
+            rng_fe_uniform(a), rng_fe_uniform(b);
+        else
+            rng_fe_structured(a), rng_fe_structured(b);
         portable_mul(want, a, b);
+        portable_sqr(want_sq, a);
         memcpy(r, a, 32);
         asm_mul(r, r, b);
         CHECK(memcmp(r, want, 32) == 0, "mul r == a, %ld", i);
         memcpy(r, b, 32);
         asm_mul(r, a, r);
         CHECK(memcmp(r, want, 32) == 0, "mul r == b, %ld", i);
-        portable_sqr(want, a);
         asm_mul(r, a, a);
-        CHECK(memcmp(r, want, 32) == 0, "mul a == b, %ld", i);
+        CHECK(memcmp(r, want_sq, 32) == 0, "mul a == b, %ld", i);
         memcpy(r, a, 32);
         asm_mul(r, r, r);
-        CHECK(memcmp(r, want, 32) == 0, "mul r == a == b, %ld", i);
+        CHECK(memcmp(r, want_sq, 32) == 0, "mul r == a == b, %ld", i);
         memcpy(r, a, 32);
         asm_sqr(r, r);
-        CHECK(memcmp(r, want, 32) == 0, "sqr r == a, %ld", i);
+        CHECK(memcmp(r, want_sq, 32) == 0, "sqr r == a, %ld", i);
     }
+}
 
-    /* Long chains feed outputs back as inputs (as the inversion and sqrt chains do). */
-    {
-        uint64_t x[4], y[4], px[4], py[4];
-        random_input(x);
-        random_input(y);
-        memcpy(px, x, 32);
-        memcpy(py, y, 32);
-        for (long i = 0; i < 100000; i++) {
-            asm_mul(x, x, y);
-            asm_sqr(y, y);
-            portable_mul(px, px, py);
-            portable_sqr(py, py);
+/* x = x*y, y = y^2 in both backends (as the inversion and sqrt chains feed outputs back),
+ * y reseeded from x every 1024 steps so that it does not settle in a short cycle. */
+static void test_chain(void)
+{
+    uint64_t xa[4], ya[4], xp[4], yp[4];
+    long n = harness_iters(100000);
+    rng_fe_uniform(xa);
+    rng_fe_uniform(ya);
+    memcpy(xp, xa, 32);
+    memcpy(yp, ya, 32);
+    for (long i = 0; i < n; i++) {
+        asm_mul(xa, xa, ya);
+        asm_sqr(ya, ya);
+        portable_mul(xp, xp, yp);
+        portable_sqr(yp, yp);
+        if ((i & 1023) == 1023) {
+            CHECK(memcmp(xa, xp, 32) == 0 && memcmp(ya, yp, 32) == 0, "chain diverged by %ld", i);
+            ya[0] ^= xa[1], yp[0] ^= xp[1];
+            oracle_reduce_p(ya), oracle_reduce_p(yp);
         }
-        CHECK(memcmp(x, px, 32) == 0 && memcmp(y, py, 32) == 0, "chained mul/sqr");
     }
+    CHECK(memcmp(xa, xp, 32) == 0 && memcmp(ya, yp, 32) == 0, "chained mul/sqr, %ld steps", n);
+}
 
-    printf("test_backend: %s mul/sqr: %d edges (all pairs), %ld random, chosen products, "
-           "aliasing, ABI\n", ASM_NAME, N_EDGES, random_iters);
+static void test_asm(void)
+{
+    test_abi();
+    test_known_answers();
+    test_edges();
+    test_random();
+    test_forced_results();
+    test_aliasing();
+    test_chain();
+    printf("test_backend: %s mul/sqr: known answers, %d edges (all pairs), 8^4 limb patterns, "
+           "%ld uniform and %ld structured random, forced products and squares, aliasing, "
+           "chain, ABI\n", ASM_NAME, N_EDGES, harness_iters(100000), harness_iters(200000));
     printf("test_backend: value before the final subtraction >= p: mul %ld of %ld, sqr %ld of %ld\n",
            ge_count[0][1], ge_count[0][0] + ge_count[0][1], ge_count[1][1],
            ge_count[1][0] + ge_count[1][1]);
@@ -468,14 +645,10 @@ static void test_asm(void)
 }
 #endif /* ASM_NAME */
 
-int main(void)
+int main(int argc, char **argv)
 {
-    /* n0 = -p0^-1 mod 2^64 by Newton's iteration x <- x(2 - p0 x) (p0 odd). */
-    uint64_t x = 1;
-    for (int i = 0; i < 7; i++)
-        x *= 2 - P[0] * x;
-    n0 = 0 - x;
-
+    if (argc > 1)
+        rng_state = strtoull(argv[1], NULL, 0);
     make_edges();
     oracle_self_check();
     test_choose();

@@ -938,7 +938,7 @@ static void test_engine(int rounds)
 
 int main(int argc, char **argv)
 {
-    int rounds = getenv("BATCH_IFMA_ROUNDS") ? atoi(getenv("BATCH_IFMA_ROUNDS")) : 200;
+    int rounds = (int)harness_iters(200);
     (void)argc, (void)argv;
     if (!p256_ifma_available()) {
         printf("test_batch_ifma: SKIP: this CPU lacks AVX-512 IFMA (the emulated build runs)\n");

@@ -11,7 +11,8 @@
  * class, random masks, gathers at every scale with negative and unaligned offsets, and the
  * engine's index chain (abs, mask, multiply by shifts) into a gather; elsewhere a SKIP line
  * for that comparison. -DP256_PLANT_IFMA_EMU_BUG=1/2 plants a bug in the emulation that
- * this harness must catch (Makefile ctest-ifma-plant). IFMA_EMU_ROUNDS sets the rounds.
+ * this harness must catch (Makefile ctest-ifma-plant). 10^5 random rounds at
+ * P256_TEST_ITERS=100 (harness.h); 0: the known answers only.
  */
 #include "harness.h"
 #include "modules/batch/ifma_emu.h"
@@ -274,7 +275,7 @@ static int compare_with_hardware(int rounds)
 
 int main(void)
 {
-    int rounds = getenv("IFMA_EMU_ROUNDS") ? atoi(getenv("IFMA_EMU_ROUNDS")) : 100000;
+    int rounds = (int)harness_iters(100000);
     known_answers();
     if (compare_with_hardware(rounds))
         printf("test_ifma_emu: the emulation against AVX-512 IFMA, %d rounds\n", rounds);

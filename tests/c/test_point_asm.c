@@ -7,7 +7,8 @@
  * reduction, Z = 1, and every aliasing of r with the inputs; on x86-64 also the ABI
  * (callee-saved registers, nothing written around r). Built once per variant (the
  * Makefile's ctest, and test-arm64 under qemu); a variant without
- * assembly point formulas reports SKIP. POINT_ASM_ROUNDS sets the random rounds.
+ * assembly point formulas reports SKIP. 10^5 random rounds at P256_TEST_ITERS=100
+ * (harness.h).
  */
 #include "harness.h"
 #include "p256.c"
@@ -265,8 +266,7 @@ static void check_abi(const p256_jac *a, const p256_jac *b, const p256_aff *baff
 
 int main(void)
 {
-    const char *env = getenv("POINT_ASM_ROUNDS");
-    const long rounds = env != NULL ? atol(env) : 100000;
+    const long rounds = harness_iters(100000);
     p256_aff pa, pb, nb;
     p256_jac a, b;
 

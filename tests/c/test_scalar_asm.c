@@ -4,12 +4,13 @@
  * against the portable C, and the two constant-time inversions mod n against each other.
  *
  * - Montgomery product and square mod n, assembly vs p256_scalar_mont_mul_c, limb for
- *   limb: SCALAR_ASM_ROUNDS random pairs (default 10^5), every pair of the edge values
- *   (0, 1, 2, n-1, n-2, 2^255 and its neighbours, R mod n, R^2 mod n, all-ones limbs
- *   below n, ...), products chosen to land on 0, 1, n-1, n-2 and 2^255, every aliasing.
+ *   limb: 10^5 random pairs (P256_TEST_ITERS scales both random counts, harness.h),
+ *   every pair of the edge values (0, 1, 2, n-1, n-2, 2^255 and its neighbours, R mod n,
+ *   R^2 mod n, all-ones limbs below n, ...), products chosen to land on 0, 1, n-1, n-2
+ *   and 2^255, every aliasing.
  * - p256_scalar_mul (the backend's) vs a C-only twin; p256_scalar_inv_fermat vs
- *   p256_scalar_inv_safegcd on SCALAR_INV_ROUNDS random inputs (default 10^5) and the
- *   edges, and a * a^-1 == 1; p256_scalar_inv (the default) vs both.
+ *   p256_scalar_inv_safegcd on 10^5 random inputs and the edges, and a * a^-1 == 1;
+ *   p256_scalar_inv (the default) vs both.
  * - p256_aff_lookup (the default scan: assembly where the backend has it), the AVX2 C
  *   clone and the assembly scans (AVX2; NEON for 16 and 64 entries) vs the expected
  *   entry and the plain C body, for every idx 0..entries+1 and every table size used
@@ -54,8 +55,10 @@ static void make_edges(void)
     edge[k] = (p256_scalar){{0, ~0ULL, 0, 0}}, k++;
     edge[k] = (p256_scalar){{0, 0, ~0ULL, 0}}, k++;
     edge[k] = (p256_scalar){{0, 0, 0, 0xffffffff00000000ULL}}, k++;
-    edge[k] = (p256_scalar){{0xf3b9cac2fc632551ULL, 0xbce6faada7179e84ULL, ~0ULL, 0x7fffffff00000000ULL}}, k++;
-    edge[k] = (p256_scalar){{0x8000000000000000ULL, 0x8000000000000000ULL, 0x8000000000000000ULL, 0x8000000000000000ULL}}, k++;
+    edge[k] = (p256_scalar){{0xf3b9cac2fc632551ULL, 0xbce6faada7179e84ULL, ~0ULL,
+                             0x7fffffff00000000ULL}}, k++;
+    edge[k] = (p256_scalar){{0x8000000000000000ULL, 0x8000000000000000ULL, 0x8000000000000000ULL,
+                             0x8000000000000000ULL}}, k++;
     if (k != NEDGE) {
         fprintf(stderr, "test_scalar_asm: %d edges, want %d\n", k, NEDGE);
         exit(2);
@@ -238,7 +241,8 @@ static void test_lookup(void)
                 CHECK(memcmp(&got, &want, sizeof got) == 0, "lookup AVX2 C entries %d idx %u", entries, (unsigned)idx);
 #if defined(P256_ASM_HAS_AFF_LOOKUP_AVX2)
                 P256_ASM_FN(aff_lookup_avx2)((uint64_t *)&got, (const uint64_t *)table, entries, idx);
-                CHECK(memcmp(&got, &want, sizeof got) == 0, "lookup AVX2 asm entries %d idx %u", entries, (unsigned)idx);
+                CHECK(memcmp(&got, &want, sizeof got) == 0, "lookup AVX2 asm entries %d idx %u", entries,
+                      (unsigned)idx);
 #endif
             }
 #endif
@@ -258,8 +262,7 @@ static void test_lookup(void)
 
 int main(void)
 {
-    const char *env = getenv("SCALAR_ASM_ROUNDS"), *env_inv = getenv("SCALAR_INV_ROUNDS");
-    long rounds = env ? atol(env) : 100000, inv_rounds = env_inv ? atol(env_inv) : 100000;
+    const long rounds = harness_iters(100000), inv_rounds = harness_iters(100000);
 
     make_edges();
 #if defined(P256_ASM_HAS_SCALAR_MONT_MUL) && defined(P256_ASM_HAS_SCALAR_MONT_SQR)

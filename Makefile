@@ -279,10 +279,12 @@ ctest-variants: | bootstrap-ctest
 ctest-ifma-asan: | bootstrap-ctest
 	@mkdir -p tests/c/bin
 	@# natively only where the CPU has IFMA: elsewhere the build would only print SKIP, and
-	@# an ASan + UBSan build of the core costs minutes
+	@# an ASan + UBSan build of the core costs minutes. At -O0 every inlined 8-lane
+	@# temporary keeps its own stack slot and red zones, so test_points' frame outgrows the
+	@# default 8 MB stack (it needs about 64): the run gets 256 MB.
 	@if grep -qw avx512ifma /proc/cpuinfo; then \
 	    $(ASAN_CC) $(ASAN_FLAGS) -std=c99 -Wall -Wextra -Werror -Icsrc -o tests/c/bin/test_batch_ifma-asan tests/c/test_batch_ifma.c \
-	    && P256_TEST_ITERS=15 tests/c/bin/test_batch_ifma-asan; \
+	    && (ulimit -s 262144 2>/dev/null || ulimit -s unlimited; P256_TEST_ITERS=15 tests/c/bin/test_batch_ifma-asan); \
 	else echo "ctest-ifma-asan: SKIP native: this CPU lacks AVX-512 IFMA (the emulated build runs)"; fi
 	$(ASAN_CC) $(ASAN_FLAGS) -std=c99 -Wall -Wextra -Werror -Icsrc -DP256_IFMA_EMULATE -o tests/c/bin/test_batch_ifma-asan-emulated tests/c/test_batch_ifma.c
 	P256_TEST_ITERS=5 tests/c/bin/test_batch_ifma-asan-emulated

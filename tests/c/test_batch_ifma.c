@@ -15,8 +15,9 @@
  * catch (Makefile ctest-ifma-plant).
  * SKIP where the CPU lacks AVX-512 IFMA; built with -DP256_IFMA_EMULATE, the same checks
  * run on the portable emulation of the intrinsics (modules/batch/ifma_emu.h) on any CPU.
- * BATCH_IFMA_ROUNDS sets the random rounds (below 30, for the slow builds: each kind sits
- * at the first, the last and one random position of each length instead of at all).
+ * P256_TEST_ITERS (harness.h) scales the random rounds, 200 at 100% (below 30 rounds, for
+ * the slow builds, each kind sits at the first, the last and one random position of each
+ * length instead of at all).
  */
 #include "harness.h"
 #include "p256.c"

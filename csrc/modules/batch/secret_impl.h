@@ -186,7 +186,8 @@ P256_FN void p256_batch_mult_affine(p256_aff *a, uint8_t *ok, const uint8_t *con
     int good[P256_BATCH_LANES];
     if (m == 0)
         return;
-    memset(r, 0, sizeof r); /* for gcc, as in p256_batch_to_aff */
+    memset(r, 0, sizeof r); /* for gcc, as in p256_batch_to_aff: it cannot see that only */
+    memset(d, 0, sizeof d); /* the m entries written are read */
     for (size_t i = 0; i < m; i++)
         good[i] = p256_batch_load_scalar(&d[i], k[i], reduce);
     p256_batch_mult_group(r, d, q, m, lanes);

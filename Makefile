@@ -19,7 +19,7 @@ CORE_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo cc)
 CCS     ?= $(sort $(CORE_CC) $(shell for c in gcc clang; do command -v $$c >/dev/null 2>&1 && echo $$c; done))
 
 .PHONY: test ci check check-c check-py bounded pytest pytest-portable venv ctest ctime fuzz bench bench-c install clean asan \
-        ctest-ifma-plant ctest-ifma-asan ctest-asan bench-batch ctest-module-plants ctest-variants
+        ctest-ifma-plant ctest-ifma-asan ctest-ifma-lanes ctest-asan bench-batch ctest-module-plants ctest-variants
 
 bootstrap-%:
 	@tools/bootstrap.sh $*
@@ -60,7 +60,7 @@ install: $(STAMP)
 TEST_PARTS    ?= ctest pytest pytest-portable timing typecheck docs mca-check pythons package
 TEST_PARTS_BG ?= ctime asan test-arm64 test-arm64-python
 CI_PARTS      ?= fuzz-smoke
-CI_PARTS_BG   ?= fuzz
+CI_PARTS_BG   ?= fuzz ctest-ifma-lanes
 # Last, alone on the machine: the parts whose checks compare times (tests/test_bounded_work.py
 # requires 10x the input to cost at most 15x the time; beside valgrind on the other core,
 # a 1 MiB input's cache misses alone broke that).
@@ -241,6 +241,15 @@ ctest-ifma-plant: | bootstrap-ctest
 	        echo "ctest-ifma-plant: planted emulation bug $$p went unnoticed: test_ifma_emu.c is broken"; exit 1; fi; \
 	    echo "ctest-ifma-plant: planted emulation bug $$p caught by the known answers: $$(tail -n 1 $$b.log)"; \
 	done
+
+# make ci's long part for the IFMA engine's constant-time lanes: 10^5 random lanes of k*G
+# and of k*Q against the core's on the emulation (make ctest runs fewer there, 10^5
+# natively); about 80 s on an Intel Xeon with IFMA.
+IFMA_LANES ?= 100000
+ctest-ifma-lanes: | bootstrap-ctest
+	@mkdir -p tests/c/bin
+	$(CORE_CC) $(CTEST_FLAGS) -DP256_IFMA_EMULATE -o tests/c/bin/test_batch_ifma-lanes tests/c/test_batch_ifma.c
+	P256_TEST_ITERS=0 tests/c/bin/test_batch_ifma-lanes -l $(IFMA_LANES)
 
 # The core modules' negative controls: each harness built with its planted bug must
 # fail, or it is broken. test_recover.c: P256_PLANT_RECOVER_BUG=1 (s instead of s/r: the

@@ -950,12 +950,25 @@ int main(int argc, char **argv)
     int rounds = (int)harness_iters(200);
 #if defined(P256_IFMA_EMULATE)
     /* the emulation is slower by about two orders of magnitude: fewer random lanes */
-    const int gen_calls = 4 * rounds, const_calls = rounds / 4 + 8;
+    int gen_calls = 4 * rounds, const_calls = rounds / 4 + 8;
 #else
     /* natively 10^5 random lanes of each constant-time multiplication (calls of 8) */
-    const int gen_calls = (int)harness_iters(12500), const_calls = gen_calls;
+    int gen_calls = (int)harness_iters(12500), const_calls = gen_calls;
 #endif
-    (void)argc, (void)argv;
+    if (argc == 3 && strcmp(argv[1], "-l") == 0) {
+        /* -l LANES: that many random lanes of each constant-time multiplication (make
+         * ctest-ifma-lanes: 10^5 on the emulation, where the default is fewer) */
+        char *end;
+        long lanes = strtol(argv[2], &end, 10);
+        if (*end != '\0' || lanes < 8 || lanes > 100000000) {
+            fprintf(stderr, "test_batch_ifma: -l LANES wants a count of 8 to 10^8\n");
+            return 2;
+        }
+        gen_calls = const_calls = (int)(lanes / 8);
+    } else if (argc != 1) {
+        fprintf(stderr, "usage: test_batch_ifma [-l LANES]\n");
+        return 2;
+    }
     if (!p256_ifma_available()) {
         printf("test_batch_ifma: SKIP: this CPU lacks AVX-512 IFMA (the emulated build runs)\n");
         return 0;

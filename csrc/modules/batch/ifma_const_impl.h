@@ -136,11 +136,7 @@ P256_IFMA_INLINE unsigned p256_ifma_ecmult_const_n(p256_fe *x, p256_fe *y, p256_
     *last = 0;
     P256_EACH(p256_fe8_blend(&acc[g].z, inf[g], &zero); out |= (unsigned)odd[g] << (8 * g);
               *last |= (unsigned)exc[g] << (8 * g));
-    for (int l = 0; l < 8 * ng; l++) {
-        p256_fe8_get_lane(&x[l], &acc[l / 8].x, l % 8);
-        p256_fe8_get_lane(&y[l], &acc[l / 8].y, l % 8);
-        p256_fe8_get_lane(&z[l], &acc[l / 8].z, l % 8);
-    }
+    p256_jac8_get_lanes(x, y, z, acc, ng);
     p256_memzero(d, sizeof d);
     p256_memzero(t, sizeof t);
     p256_memzero(acc, sizeof acc);

@@ -162,11 +162,7 @@ P256_IFMA_FN unsigned p256_ifma_ecmult_gen8_checked(p256_fe x[8], p256_fe y[8], 
 {
     p256_jac8 acc;
     __mmask8 bad = p256_ifma_gen8_lanes(&acc, k);
-    for (int l = 0; l < 8; l++) {
-        p256_fe8_get_lane(&x[l], &acc.x, l);
-        p256_fe8_get_lane(&y[l], &acc.y, l);
-        p256_fe8_get_lane(&z[l], &acc.z, l);
-    }
+    p256_jac8_get_lanes(x, y, z, &acc, 1);
     p256_memzero(&acc, sizeof acc);
     return bad;
 }

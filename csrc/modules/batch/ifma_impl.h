@@ -248,6 +248,18 @@ P256_IFMA_FN void p256_fe8_get_lane(p256_fe *r, const p256_fe8 *a, int lane)
     p256_ifma_to_fe(r, w);
 }
 
+/* Lane l < 8 ng of the ng groups a[] as field.h elements (a[l / 8]'s lane l % 8): the
+ * constant-time multiplications' results. */
+P256_IFMA_FN void p256_jac8_get_lanes(p256_fe *x, p256_fe *y, p256_fe *z, const p256_jac8 *a,
+                                      int ng)
+{
+    for (int l = 0; l < 8 * ng; l++) {
+        p256_fe8_get_lane(&x[l], &a[l / 8].x, l % 8);
+        p256_fe8_get_lane(&y[l], &a[l / 8].y, l % 8);
+        p256_fe8_get_lane(&z[l], &a[l / 8].z, l % 8);
+    }
+}
+
 P256_IFMA_INLINE void p256_fe8_blend(p256_fe8 *r, __mmask8 m, const p256_fe8 *a)
 {
     for (int k = 0; k < 5; k++)

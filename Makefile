@@ -19,7 +19,7 @@ CORE_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo cc)
 CCS     ?= $(sort $(CORE_CC) $(shell for c in gcc clang; do command -v $$c >/dev/null 2>&1 && echo $$c; done))
 
 .PHONY: test ci check check-c check-py bounded pytest pytest-portable venv ctest ctime fuzz bench bench-c install clean asan \
-        ctest-ifma-plant ctest-ifma-asan ctest-ifma-lanes ctest-asan bench-batch ctest-module-plants ctest-variants
+        ctest-plants ctest-ifma-asan ctest-ifma-lanes ctest-asan bench-batch ctest-variants
 
 bootstrap-%:
 	@tools/bootstrap.sh $*
@@ -171,15 +171,26 @@ CTESTS      := tests/c/run_core.c $(filter-out $(CORE_HARNESSES),$(wildcard test
 # include mentions P256_ASM): built and run once per compiler, with the first variant.
 VARIANT_FREE := tests/c/test_aes.c tests/c/test_hash.c tests/c/test_hash_portable.c \
     tests/c/test_ifma_emu.c tests/c/test_modinv.c
-# The IFMA engine's harness (its own field arithmetic in radix 2^52; the core only as the
-# oracle it compares lanes with, which run_core tests per variant) is built natively once
-# per compiler, with the last variant this CPU runs (a build costs up to 55 s of gcc, a
-# run 10^5 random lanes per multiplication).
+# The harnesses whose subject has no field code but that reach the core (test_random: the
+# OS generator's failures, seen through p256_sign), and the IFMA engine's harness (its own
+# field arithmetic in radix 2^52; the core only as the oracle it compares lanes with,
+# which run_core tests per variant): built once per compiler, with the last variant this
+# CPU runs (test_batch_ifma natively: a build costs up to 55 s of gcc, a run 10^5 random
+# lanes per multiplication).
+NATIVE_ONCE  := tests/c/test_random.c tests/c/test_batch_ifma.c
 IFMA_VARIANT := $(lastword $(RUN_VARIANTS))
 # $(call ctests_of,variant): the harnesses ctest builds for it
-ctests_of = $(filter-out $(if $(filter $(1),$(IFMA_VARIANT)),,tests/c/test_batch_ifma.c),\
+ctests_of = $(filter-out $(if $(filter $(1),$(IFMA_VARIANT)),,$(NATIVE_ONCE)),\
     $(if $(filter $(1),$(firstword $(CVARIANTS))),$(CTESTS),$(filter-out $(VARIANT_FREE),$(CTESTS))))
 HAVE_IFMA := $(if $(filter avx512ifma,$(CPU_FLAGS)),yes)
+# The IFMA engine is most of a core build's compile time on x86-64 (gcc 12: 26 of 31 s for
+# run_core), and a harness build only needs it where it runs: ENGINE_FREE harnesses never
+# reach it, and run_core reaches it only on a CPU with IFMA. The engine's own harness
+# builds it natively everywhere (run only on such a CPU: its code compiles warning-free
+# with every compiler on any x86-64), and on the emulation. $(call engine_flags,HARNESS):
+ENGINE_FREE  := tests/c/test_ecmult.c tests/c/test_random.c
+NO_IFMA_FLAGS := $(if $(HAVE_IFMA),,-DP256_NO_IFMA)
+engine_flags = $(if $(filter $(1),$(ENGINE_FREE)),-DP256_NO_IFMA,$(if $(filter $(1),tests/c/run_core.c),$(NO_IFMA_FLAGS)))
 
 ctest: | bootstrap-ctest
 	@for v in $(VARIANTS); do grep -q "&p256_api_$$v\b" csrc/backend.c || { \
@@ -187,12 +198,13 @@ ctest: | bootstrap-ctest
 	@mkdir -p tests/c/bin
 	@set -e; $(foreach v,$(CVARIANTS),for cc in $(CCS); do for t in $(call ctests_of,$(v)); do \
 	    b=tests/c/bin/$$(basename $$t .c)-$$cc-$(v); \
+	    case " $(ENGINE_FREE) " in (*" $$t "*) x=-DP256_NO_IFMA ;; (*) x= ;; esac; \
+	    [ $$t != tests/c/run_core.c ] || x="$(NO_IFMA_FLAGS)"; \
+	    echo "ctest [$$cc, $(v)]: $$b $$x"; \
+	    $$cc $(CTEST_FLAGS) $$x -Itests/c -o $$b $$t $(VFLAGS_$(v)); \
 	    if [ $$t = tests/c/test_batch_ifma.c ] && [ "$(HAVE_IFMA)" != yes ]; then \
-	        echo "ctest [$$cc, $(v)]: SKIP native test_batch_ifma: this CPU lacks AVX-512 IFMA (the emulated build runs)"; \
-	        continue; fi; \
-	    echo "ctest [$$cc, $(v)]: $$b"; \
-	    $$cc $(CTEST_FLAGS) -Itests/c -o $$b $$t $(VFLAGS_$(v)); \
-	    if [ "$(VRUNS_$(v))" = yes ] || [ $$t = tests/c/test_backend.c ]; then \
+	        echo "ctest [$$cc, $(v)]: SKIP native test_batch_ifma run: this CPU lacks AVX-512 IFMA (built; the emulated build runs)"; \
+	    elif [ "$(VRUNS_$(v))" = yes ] || [ $$t = tests/c/test_backend.c ]; then \
 	        $$b; \
 	    else \
 	        echo "ctest [$$cc, $(v)]: SKIP $(v) run: this CPU lacks $(VCPU_$(v))"; \
@@ -204,54 +216,24 @@ ctest: | bootstrap-ctest
 	@set -e; for cc in $(CCS); do b=tests/c/bin/test_batch_ifma-emulated-$$cc; \
 	    echo "ctest [$$cc, portable, emulated IFMA]: $$b"; \
 	    $$cc $(CTEST_FLAGS) -DP256_IFMA_EMULATE -o $$b tests/c/test_batch_ifma.c; $$b; done
-	@# Negative controls of test_point_asm, per variant with assembly point formulas that
-	@# this CPU runs: P256_PLANT_POINT_BUG=1 drops the complete additions' degenerate-case
-	@# mask, 2 the vartime addition's fallback, 3 the partial addition's Z = 1 at a = inf.
-	@# A negative control shows what the harness's source can see: one compiler does.
-	@set -e; $(foreach v,$(RUN_VARIANTS),$(if $(findstring asm/group_,$(VFLAGS_$(v))),\
-	for cc in $(CORE_CC); do for k in 1 2 3; do b=tests/c/bin/test_point_asm-planted$$k-$$cc-$(v); \
-	    $$cc $(CTEST_FLAGS) -DP256_PLANT_POINT_BUG=$$k -o $$b tests/c/test_point_asm.c $(VFLAGS_$(v)); \
-	    if P256_TEST_ITERS=1 $$b >$$b.log 2>&1; then \
-	        echo "ctest [$$cc$(comma) $(v)]: test_point_asm missed planted point bug $$k: the harness is broken"; exit 1; fi; \
-	    echo "ctest [$$cc$(comma) $(v)]: test_point_asm caught planted point bug $$k (negative control): $$(tail -1 $$b.log)"; \
-	done; done;))
-	@$(MAKE) --no-print-directory ctest-ifma-plant ctest-module-plants ctest-variants
+	@$(MAKE) --no-print-directory ctest-plants ctest-variants
 
-# The IFMA batch engine's negative controls: test_batch_ifma.c built with each planted
-# bug (P256_PLANT_IFMA_BUG: 1 exceptional lanes not re-verified; 2 a lost subtraction
-# fixup in one lane; in k*G, 3 one lane's lookup mask never takes entry 64, 4 the last
-# window reads the row before, 5 k = 0 keeps Z = 1; in the constant-time k*q, 6 the last
-# window's doubling blend dropped, 7 one lane's mask wrong in the table scan, 8 the last
-# window's handled exceptional lanes reported as unexpected) must fail, or the harness is
-# broken; and test_ifma_emu.c
-# with each bug planted in the emulation (P256_PLANT_IFMA_EMU_BUG: bit 52 of a vpmadd52
-# operand counts; an arithmetic shift by more than 63 wraps), which its known answers
-# must catch on any CPU.
-# The plants run where the engine's instructions are: natively on a CPU with IFMA, else
-# on the emulation (the harness and the engine are the same source in both builds; the
-# emulation itself is test_ifma_emu.c's, with its own plants). Both modes:
-# IFMA_PLANT_MODES="native emulated" (native is skipped on a CPU without IFMA, where a
-# planted build's SIGILL would pass for a caught bug).
-IFMA_PLANTS ?= 1 2 3 4 5 6 7 8
-IFMA_EMU_PLANTS ?= 1 2
+# The harnesses' negative controls (tools/plants.py; `tools/plants.py --list` names each
+# plant and the harness that must catch it): a planted bug in the core that a harness run
+# passes with means that harness is blind to it. The plants in C are compiled into one
+# plant build per harness binary and armed one at a time at run time (P256_PLANT=kind:n,
+# csrc/common.h); the assembly's are assembled in and linked with the same object. A
+# negative control shows what the harness's source can see: one compiler (CORE_CC) and
+# one variant (the last this CPU runs, with its assembly plants) do. The IFMA engine's
+# plants run where its instructions are: natively on a CPU with IFMA, else on the
+# emulation (IFMA_PLANT_MODES="native emulated" runs both; native is skipped without IFMA).
+PLANT_VARIANT    ?= $(lastword $(RUN_VARIANTS))
 IFMA_PLANT_MODES ?= $(if $(HAVE_IFMA),native,emulated)
-ctest-ifma-plant: | bootstrap-ctest
-	@mkdir -p tests/c/bin
-	@set -e; for mode in $(IFMA_PLANT_MODES); do \
-	    if [ $$mode = native ] && [ "$(HAVE_IFMA)" != yes ]; then \
-	        echo "ctest-ifma-plant: SKIP native: this CPU lacks AVX-512 IFMA"; continue; fi; \
-	    for p in $(IFMA_PLANTS); do b=tests/c/bin/test_batch_ifma-plant$$p-$$mode; \
-	    $(CORE_CC) $(CTEST_FLAGS) -DP256_PLANT_IFMA_BUG=$$p $$([ $$mode = native ] || echo -DP256_IFMA_EMULATE) -o $$b tests/c/test_batch_ifma.c; \
-	    if P256_TEST_ITERS=$$([ $$mode = native ] && echo 20 || echo 5) $$b > $$b.log 2>&1; then \
-	        echo "ctest-ifma-plant: planted bug $$p went unnoticed ($$mode): test_batch_ifma.c is broken"; exit 1; fi; \
-	    echo "ctest-ifma-plant: planted bug $$p caught ($$mode): $$(tail -n 1 $$b.log)"; \
-	done; done; \
-	for p in $(IFMA_EMU_PLANTS); do b=tests/c/bin/test_ifma_emu-plant$$p; \
-	    $(CORE_CC) $(CTEST_FLAGS) -DP256_PLANT_IFMA_EMU_BUG=$$p -o $$b tests/c/test_ifma_emu.c; \
-	    if P256_TEST_ITERS=0 $$b > $$b.log 2>&1; then \
-	        echo "ctest-ifma-plant: planted emulation bug $$p went unnoticed: test_ifma_emu.c is broken"; exit 1; fi; \
-	    echo "ctest-ifma-plant: planted emulation bug $$p caught by the known answers: $$(tail -n 1 $$b.log)"; \
-	done
+export CTEST_FLAGS
+ctest-plants: | bootstrap-ctest
+	$(PYTHON) tools/plants.py core $(CORE_CC) $(PLANT_VARIANT) --cflags="$(NO_IFMA_FLAGS)"
+	@set -e; for m in $(IFMA_PLANT_MODES); do $(PYTHON) tools/plants.py ifma $(CORE_CC) $$m; done
+	$(PYTHON) tools/plants.py ifma_emu $(CORE_CC)
 
 # make ci's long part for the IFMA engine's constant-time lanes: 10^5 random lanes of k*G
 # and of k*Q against the core's on the emulation (make ctest runs fewer there, 10^5
@@ -262,32 +244,14 @@ ctest-ifma-lanes: | bootstrap-ctest
 	$(CORE_CC) $(CTEST_FLAGS) -DP256_IFMA_EMULATE -o tests/c/bin/test_batch_ifma-lanes tests/c/test_batch_ifma.c
 	P256_TEST_ITERS=0 tests/c/bin/test_batch_ifma-lanes -l $(IFMA_LANES)
 
-# The core modules' negative controls: each harness built with its planted bug must
-# fail, or it is broken. test_recover.c: P256_PLANT_RECOVER_BUG=1 (s instead of s/r: the
-# module's verification of every key it recovers must catch it); test_batch.c:
-# P256_PLANT_BATCH_BUG=1 (a precomputed key's message left unhashed) and =2 (a signing
-# group's nonce inverses taken one prefix off: sign_many against p256_sign must catch it);
-# test_precompute.c: P256_PLANT_PUBTABLE_COMB_BUG=1 (ECDH's comb over a per-key table drops
-# its last row).
-MODULE_PLANTS ?= test_recover:P256_PLANT_RECOVER_BUG=1 test_batch:P256_PLANT_BATCH_BUG=1 \
-                 test_batch:P256_PLANT_BATCH_BUG=2 test_precompute:P256_PLANT_PUBTABLE_COMB_BUG=1
-ctest-module-plants: | bootstrap-ctest
-	@mkdir -p tests/c/bin
-	@set -e; for p in $(MODULE_PLANTS); do t=$${p%%:*}; d=$${p#*:}; b=tests/c/bin/$$t-plant; \
-	    $(CORE_CC) $(CTEST_FLAGS) -D$$d -o $$b tests/c/$$t.c; \
-	    if $$b > $$b.log 2>&1; then \
-	        echo "ctest-module-plants: $$d went unnoticed: tests/c/$$t.c is broken"; exit 1; fi; \
-	    echo "ctest-module-plants: $$d caught: $$(tail -n 1 $$b.log)"; \
-	done
-
 # p256_pubkey is one representation in every variant (p256.h): tests/c/variants_pubkey.c
-# linked with an object of each variant this CPU runs (as the extension links them), per
-# compiler.
+# linked with an object of each variant this CPU runs (as the extension links them). A
+# layout, not code generation: one compiler.
 ctest-variants: | bootstrap-ctest
 	@mkdir -p tests/c/bin
-	@set -e; for cc in $(CCS); do objs=""; srcs=""; defs=""; \
+	@set -e; for cc in $(CORE_CC); do objs=""; srcs=""; defs=""; \
 	$(foreach v,$(RUN_VARIANTS),o=tests/c/bin/p256-$(v)-$$cc.o; \
-	    $$cc $(CTEST_FLAGS) -c -DP256_VARIANT=p256_api_$(v) $(call vcol,4,$(v)) -o $$o csrc/p256.c; \
+	    $$cc $(CTEST_FLAGS) -DP256_NO_IFMA -c -DP256_VARIANT=p256_api_$(v) $(call vcol,4,$(v)) -o $$o csrc/p256.c; \
 	    objs="$$objs $$o"; srcs="$$srcs $(call vcol,5,$(v))"; \
 	    defs="$$defs -DHAVE_$$(echo $(v) | tr a-z A-Z)";) \
 	b=tests/c/bin/variants_pubkey-$$cc; \
@@ -323,28 +287,6 @@ bench-batch:
 	@mkdir -p tests/c/bin
 	$(CORE_CC) -O3 -std=c99 -Icsrc -o tests/c/bin/bench_batch tests/c/bench_batch.c $(VFLAGS_$(lastword $(RUN_VARIANTS)))
 	tests/c/bin/bench_batch
-
-# Negative controls of tests/c/test_scalar_asm.c, run before ctest: with each planted bug
-# (P256_PLANT_SCALAR_BUG: 1 the assembly drops its final subtraction mod n, 3 its AVX2
-# table scan miscounts (only where the CPU has AVX2), 4 the Fermat chain mod n drops a
-# multiplication) the harness must fail, on each assembly variant this CPU
-# runs; a run that passes means the harness cannot see that bug. One compiler, as for
-# the point plants.
-SCALAR_PLANTS := 1 $(if $(filter avx2,$(CPU_FLAGS)),3) 4
-ASM_RUN_VARIANTS = $(foreach v,$(RUN_VARIANTS),$(if $(call vcol,5,$(v)),$(v)))
-
-.PHONY: ctest-scalar-plant
-ctest: ctest-scalar-plant
-ctest-scalar-plant: | bootstrap-ctest
-	@mkdir -p tests/c/bin
-	@set -e; $(foreach v,$(ASM_RUN_VARIANTS),for cc in $(CORE_CC); do for p in $(SCALAR_PLANTS); do \
-	    b=tests/c/bin/test_scalar_asm-plant$$p-$$cc-$(v); \
-	    $$cc $(CTEST_FLAGS) -DP256_PLANT_SCALAR_BUG=$$p -o $$b tests/c/test_scalar_asm.c $(VFLAGS_$(v)); \
-	    if P256_TEST_ITERS=2 $$b > $$b.log 2>&1; then \
-	        cat $$b.log; echo "ctest [$$cc, $(v)]: planted scalar bug $$p went unnoticed: test_scalar_asm is broken"; exit 1; \
-	    fi; \
-	    echo "ctest [$$cc, $(v)]: planted scalar bug $$p caught: $$(tail -n 1 $$b.log)"; \
-	done; done;)
 
 # Constant-time check (tools/ctime.sh): the checks are built with P256_CTIME_TEST (secrets
 # marked undefined) at the release optimization level and run under valgrind memcheck,
@@ -587,17 +529,17 @@ clean:
 # The assembly field backend (csrc/asm/field_aarch64.S) and PSTATE.DIT (csrc/cpu_aarch64.h),
 # cross-compiled and run under qemu-aarch64 user-mode emulation: the field backends'
 # harness tests/c/test_backend.c (the one make ctest runs natively), the DIT harness
-# tests/c/arm64_dit.c (on a CPU model with
-# FEAT_DIT and on one without), the end-to-end C harnesses test_core.c with the
-# assembly and with the portable C, test_api.c's known answers with the assembly, and
-# test_point_asm.c (the assembly point formulas
-# against the C, limb for limb), which must also catch the bugs that
-# -DP256_PLANT_POINT_BUG=1 and =4 plant in group_aarch64.S (the degenerate case's
-# mask, the shift-by-2^s reduction) and =2 in group_impl.h (the vartime addition's
-# fallback), and the IFMA batch engine on its portable emulation (test_batch_ifma.c with
-# -DP256_IFMA_EMULATE, at P256_TEST_ITERS=5). test_hash.c, test_hash_portable.c, test_modinv.c
-# and test_ifma_emu.c (the emulation's known answers)
-# contain no field code, so they run once per compiler (for the aarch64 SHA-2 and safegcd
+# tests/c/arm64_dit.c (on a CPU model with FEAT_DIT and on one without), run_core's
+# harnesses core, api, point_asm (the assembly point formulas against the C, limb for
+# limb) and scalar_asm with the assembly (ARM64_CORE_HARNESSES) and core with the portable
+# C, test_ecmult.c with both, and the IFMA batch engine on its portable emulation
+# (test_batch_ifma.c with -DP256_IFMA_EMULATE, at P256_TEST_ITERS=5); then the planted bugs
+# of the assembly (tools/plants.py --kinds point,scalar: point 1 and 4 in group_aarch64.S,
+# the degenerate case's mask and the shift-by-2^s reduction, point 2 in group_impl.h, the
+# vartime addition's fallback; scalar 1 and 3 in scalar_aarch64.S and ecmult_aarch64.S,
+# scalar 4 in scalar_impl.h), one compiler. test_hash.c, test_hash_portable.c,
+# test_modinv.c and test_ifma_emu.c (the emulation's known answers) contain no field
+# code, so they run once per compiler (for the aarch64 SHA-2 and safegcd
 # code). Every compiler that can target aarch64 here is used (gcc, and clang with the gcc
 # cross sysroot). Before that, the assembled object is checked: only the listed
 # data-independent-timing instructions, no branch but ret, a landing pad per function.
@@ -614,6 +556,8 @@ ARM64_FLAGS   ?= -O2 -std=c99 -Wall -Wextra -Werror -Icsrc
 ARM64_ASM     := $(call vcol,5,aarch64_asm)
 ARM64_VFLAGS  := $(VFLAGS_aarch64_asm)
 ARM64_BIN     := tests/c/bin/arm64
+# run_core's harnesses on the assembly backend under qemu (the portable one runs core)
+ARM64_CORE_HARNESSES ?= core api point_asm scalar_asm
 # The instructions the .S may contain (all on the Arm ARM's DIT list, or loads/stores
 # at fixed offsets from the argument pointers or sp, or the bti landing pad, alignment
 # nops, ret; movk builds constants; the AdvSIMD add, bit, cmeq, dup of the table scan).
@@ -665,41 +609,25 @@ test-arm64: | bootstrap-test-arm64
 	    echo "test-arm64 [$$cc]: build"; \
 	    $$cc $(ARM64_FLAGS) -o $$b-backend tests/c/test_backend.c $(ARM64_VFLAGS); \
 	    $$cc $(ARM64_FLAGS) -o $$b-dit tests/c/arm64_dit.c $(ARM64_VFLAGS); \
-	    $$cc $(ARM64_FLAGS) -o $$b-core-asm tests/c/test_core.c $(ARM64_VFLAGS); \
-	    $$cc $(ARM64_FLAGS) -o $$b-core-portable tests/c/test_core.c; \
+	    $$cc $(ARM64_FLAGS) -Itests/c -o $$b-run-core-asm tests/c/run_core.c $(ARM64_VFLAGS); \
+	    $$cc $(ARM64_FLAGS) -Itests/c -o $$b-run-core-portable tests/c/run_core.c; \
 	    $$cc $(ARM64_FLAGS) -o $$b-ecmult-asm tests/c/test_ecmult.c $(ARM64_VFLAGS); \
 	    $$cc $(ARM64_FLAGS) -o $$b-ecmult-portable tests/c/test_ecmult.c; \
-	    $$cc $(ARM64_FLAGS) -o $$b-api-asm tests/c/test_api.c $(ARM64_VFLAGS); \
-	    $$cc $(ARM64_FLAGS) -o $$b-point-asm tests/c/test_point_asm.c $(ARM64_VFLAGS); \
-	    for k in 1 2 4; do $$cc $(ARM64_FLAGS) -DP256_PLANT_POINT_BUG=$$k -o $$b-point-asm-planted$$k tests/c/test_point_asm.c $(ARM64_VFLAGS); done; \
 	    for t in test_hash test_hash_portable test_modinv test_ifma_emu; do $$cc $(ARM64_FLAGS) -o $$b-$$t tests/c/$$t.c; done; \
 	    $$cc $(ARM64_FLAGS) -DP256_IFMA_EMULATE -o $$b-batch-ifma-emulated tests/c/test_batch_ifma.c $(ARM64_VFLAGS); \
-	    $$cc $(ARM64_FLAGS) -o $$b-scalar-asm tests/c/test_scalar_asm.c $(ARM64_VFLAGS); \
-	    for p in 1 3; do $$cc $(ARM64_FLAGS) -DP256_PLANT_SCALAR_BUG=$$p -o $$b-scalar-plant$$p tests/c/test_scalar_asm.c $(ARM64_VFLAGS); done; \
 	    echo "test-arm64 [$$cc]: run under $(ARM64_QEMU)"; \
 	    run $$b-backend $$b-backend; \
 	    run $$b-dit-max -cpu max $$b-dit dit; \
 	    run $$b-dit-a72 -cpu cortex-a72 $$b-dit nodit; \
-	    printf 'assembly backend: '; run $$b-core-asm $$b-core-asm; \
-	    printf 'portable backend: '; run $$b-core-portable $$b-core-portable; \
+	    printf 'assembly backend: '; run $$b-run-core-asm $$b-run-core-asm -t $(ARM64_CORE_HARNESSES); \
+	    printf 'portable backend: '; run $$b-run-core-portable $$b-run-core-portable -t core; \
 	    printf 'assembly backend: '; run $$b-ecmult-asm $$b-ecmult-asm; \
 	    printf 'portable backend: '; run $$b-ecmult-portable $$b-ecmult-portable; \
-	    run $$b-api-asm $$b-api-asm; \
-	    run $$b-point-asm $$b-point-asm; \
-	    for k in 1 2 4; do \
-	        if P256_TEST_ITERS=0.1 $(ARM64_RUN) $$b-point-asm-planted$$k > $$b-point-asm-planted$$k.log 2>&1; then \
-	            echo "test-arm64: test_point_asm missed the planted bug P256_PLANT_POINT_BUG=$$k"; exit 1; fi; \
-	        echo "planted point bug $$k caught: $$(tail -n 1 $$b-point-asm-planted$$k.log)"; \
-	    done; \
 	    for t in test_hash test_hash_portable test_modinv test_ifma_emu; do run $$b-$$t $$b-$$t; done; \
 	    P256_TEST_ITERS=5 run $$b-batch-ifma-emulated $$b-batch-ifma-emulated; \
-	    run $$b-scalar-asm $$b-scalar-asm; \
-	    for p in 1 3; do \
-	        if P256_TEST_ITERS=2 $(ARM64_RUN) $$b-scalar-plant$$p > $$b-scalar-plant$$p.log 2>&1; then \
-	            echo "test-arm64: planted scalar bug $$p (P256_PLANT_SCALAR_BUG, test_scalar_asm.c) went unnoticed"; exit 1; fi; \
-	        echo "planted scalar bug $$p caught: $$(tail -n 1 $$b-scalar-plant$$p.log)"; \
-	    done; \
 	done; \
+	CTEST_FLAGS="$(ARM64_FLAGS)" $(PYTHON) tools/plants.py core "$(ARM64_CC)" aarch64_asm --arch aarch64 \
+	    --kinds point,scalar --run "$(ARM64_RUN)" --bin $(ARM64_BIN)/plants; \
 	echo "test-arm64: all passed"
 
 # The pytest suite on aarch64 under qemu, with the assembly and with the portable backend
@@ -843,7 +771,7 @@ check-py: $(CHECK_STAMP)
 define CHECK_RULE
 $(CHECK_BIN)/%-$(1): tests/c/%.c $(CORE_DEPS) | bootstrap-ctest
 	@mkdir -p $(CHECK_BIN)
-	$(CORE_CC) $(CTEST_FLAGS) -Itests/c -o $$@ $$< $(VFLAGS_$(1))
+	$(CORE_CC) $(CTEST_FLAGS) $$(call engine_flags,$$<) -Itests/c -o $$@ $$< $(VFLAGS_$(1))
 endef
 $(foreach v,$(CHECK_VARIANTS),$(eval $(call CHECK_RULE,$(v))))
 

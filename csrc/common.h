@@ -83,6 +83,74 @@ P256_INLINE uint64_t p256_mask_eq(uint64_t a, uint64_t b)
 #endif
 
 /*
+ * Planted bugs: the negative controls of the C harnesses (tests/c), each a deliberate
+ * mistake that its harness must catch, or the harness is blind to it. Outside a plant
+ * build P256_PLANT(kind, n) is the constant 0 and the code it guards is gone, so release,
+ * harness and constant-time builds carry no trace of them. A plant build (-DP256_PLANTS,
+ * test binaries only) compiles every plant in and arms at most one at run time, the one
+ * the environment names as P256_PLANT=kind:n (point:2, ifma:7): one build serves every
+ * plant its harnesses can catch, where a build per plant cost one compile of the core
+ * each. Unset, nothing is armed; a name this build does not know is a broken run (exit 2),
+ * never a harness that passes because nothing was planted. The kinds:
+ *   point     the point formulas (group_impl.h)
+ *   scalar    arithmetic mod n (scalar_impl.h)
+ *   recover   public-key recovery (modules/recovery)
+ *   batch     batch verification and signing (modules/batch)
+ *   pubtable  the comb over a per-key table (modules/pubtable)
+ *   ifma      the 8-lane IFMA engine (modules/batch/ifma*_impl.h)
+ *   ifma_emu  the portable emulation of its intrinsics (modules/batch/ifma_emu.h)
+ * The assembly's plants are chosen when it is assembled (-DP256_PLANT_POINT_BUG=n,
+ * -DP256_PLANT_SCALAR_BUG=n on the .S files): a plant build's object is linked with the
+ * planted objects instead of the plain ones.
+ */
+#ifdef P256_PLANTS
+#include <stdio.h>
+#include <stdlib.h>
+
+#define P256_PLANT_KINDS(X) X(point) X(scalar) X(recover) X(batch) X(pubtable) X(ifma) X(ifma_emu)
+enum {
+    P256_PLANT_KIND_none,
+#define P256_PLANT_ENUM(k) P256_PLANT_KIND_##k,
+    P256_PLANT_KINDS(P256_PLANT_ENUM)
+#undef P256_PLANT_ENUM
+};
+
+/* 1 when the environment arms plant n of kind; read once (a test binary's first call). */
+static P256_UNUSED int p256_plant_armed(int kind, int n)
+{
+    static int armed_kind = -1, armed_n;
+    if (armed_kind < 0) {
+        static const char *const names[] = {"none",
+#define P256_PLANT_NAME(k) #k,
+                                            P256_PLANT_KINDS(P256_PLANT_NAME)
+#undef P256_PLANT_NAME
+        };
+        const char *s = getenv("P256_PLANT");
+        char *end = NULL;
+        armed_kind = P256_PLANT_KIND_none;
+        if (s != NULL && *s != '\0') {
+            const char *colon = strchr(s, ':');
+            long v = colon != NULL ? strtol(colon + 1, &end, 10) : 0;
+            armed_kind = -1;
+            for (int i = 1; colon != NULL && i < (int)(sizeof names / sizeof names[0]); i++)
+                if ((size_t)(colon - s) == strlen(names[i]) && memcmp(s, names[i], strlen(names[i])) == 0)
+                    armed_kind = i;
+            if (armed_kind < 0 || end == colon + 1 || *end != '\0' || v < 1 || v > 99) {
+                fprintf(stderr, "P256_PLANT=%s: not kind:n with a known kind (point, scalar, recover, "
+                                "batch, pubtable, ifma, ifma_emu) and n in 1..99\n", s);
+                exit(2);
+            }
+            armed_n = (int)v;
+        }
+    }
+    return kind == armed_kind && n == armed_n;
+}
+#define P256_PLANT(kind, n) p256_plant_armed(P256_PLANT_KIND_##kind, (n))
+#else
+#define P256_PLANT(kind, n) 0
+#endif
+
+/*
  * Wipes secret memory in a way the compiler may not drop as a dead store: the core's one
  * definition (the hash layer's too; the binding reaches it as p256_wipe). A harness may
  * define P256_MEMZERO_PROBE() before including the core to run code at every wipe

@@ -314,11 +314,7 @@ P256_FN void p256_jac_add_aff_vartime(p256_jac *r, const p256_jac *a, const p256
 #if defined(P256_ASM_HAS_JAC_ADD_AFF_PARTIAL)
     p256_jac t;
     P256_ASM_FN(jac_add_aff_partial)(&t, a, b, 0);
-#if defined(P256_PLANT_POINT_BUG) && P256_PLANT_POINT_BUG == 2 /* test_point_asm's control */
-    if (1) {
-#else
-    if (!p256_fe_mask_is_zero(&t.z)) {
-#endif
+    if (P256_PLANT(point, 2) || !p256_fe_mask_is_zero(&t.z)) { /* plant: test_point_asm's control */
         *r = t;
         return;
     }

@@ -164,9 +164,8 @@ P256_FN void p256_scalar_inv_fermat(p256_scalar *r, const p256_scalar *a)
     p256_scalar_mont_sqr_n(&t, &x32, 64);                 /* 32 ones, 32 zeros */
     p256_scalar_mont_mul(&t, &t, &x32);                   /* 32 ones */
     p256_scalar_mont_sqr_n(&t, &t, 32);
-#if !defined(P256_PLANT_SCALAR_BUG) || P256_PLANT_SCALAR_BUG != 4 /* harness's negative control */
-    p256_scalar_mont_mul(&t, &t, &x32);                   /* 32 ones */
-#endif
+    if (!P256_PLANT(scalar, 4))                           /* the harness's negative control */
+        p256_scalar_mont_mul(&t, &t, &x32);               /* 32 ones */
     for (int i = 127; i >= 0;) {
         int j, w;
         if (!((low[i / 64] >> (i % 64)) & 1)) {

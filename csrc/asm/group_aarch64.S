@@ -445,7 +445,7 @@
  *   Z3 = Z M, X3 = R^2 - T M^2, Y3 = (R (T M^2 - 2 X3) - [not degenerate] M^4) / 2.
  * With P256_PLANT_POINT_BUG=1 the masked replacement of R is left out (a negative
  * control for tests/c/test_point_asm.c's degenerate inputs: the harness must fail;
- * =2 plants FSHL's, for its shift edges).
+ * =4 plants FSHL's, for its shift edges).
  */
 #define S_T SLOT(6)
 #define S_MALT SLOT(7)

@@ -10,9 +10,8 @@
  * (p256_pubkey_derive_many, p256_sign_many, p256_ecdh_many) against the single calls byte
  * for byte, every batch length to 17 and across the groups, edge and invalid scalars at
  * every position, every nonce mode and low_s, precomputed peers among plain ones, on every
- * engine. Built with
- * -DP256_PLANT_BATCH_BUG=1 (a precomputed key's message left unhashed) or =2 (a nonce's
- * inverse taken from its neighbour's prefix) it must fail (make ctest-module-plants).
+ * engine. With the plant batch:1 (a precomputed key's message left unhashed) or batch:2 (a
+ * nonce's inverse taken from its neighbour's prefix) armed it must fail (tools/plants.py).
  */
 #include "harness.h"
 #include "p256.c"

@@ -11,8 +11,10 @@
  * random scalars and on the comb's edge scalars at every lane position; and the
  * constant-time k*q of 8 lanes (ifma_const_impl.h) against p256_ecmult_const on edge
  * scalars at every lane position (q = G, random q, shared q, -G) and random ones, with its
- * exceptional-addition masks. -DP256_PLANT_IFMA_BUG=1..8 plants a bug this harness must
- * catch (Makefile ctest-ifma-plant).
+ * exceptional-addition masks. P256_PLANT=ifma:1..8 in a plant build arms a bug this
+ * harness must catch (tools/plants.py). `-t SECTION...` runs only the named sections of
+ * field, points, ecmult, gen, const and engine; `-l LANES`, that many random lanes of
+ * each constant-time multiplication.
  * SKIP where the CPU lacks AVX-512 IFMA; built with -DP256_IFMA_EMULATE, the same checks
  * run on the portable emulation of the intrinsics (modules/batch/ifma_emu.h) on any CPU.
  * P256_TEST_ITERS (harness.h) scales the random rounds, 200 at 100% (below 30 rounds, for
@@ -945,6 +947,17 @@ static void test_engine(int rounds)
     }
 }
 
+/* Section name is run: no -t given, or named among the arguments after it. */
+static int section_selected(int argc, char **argv, int only, const char *name)
+{
+    if (!only)
+        return 1;
+    for (int i = only; i < argc && argv[i][0] != '-'; i++)
+        if (strcmp(argv[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int rounds = (int)harness_iters(200);
@@ -955,32 +968,56 @@ int main(int argc, char **argv)
     /* natively 10^5 random lanes of each constant-time multiplication (calls of 8) */
     int gen_calls = (int)harness_iters(12500), const_calls = gen_calls;
 #endif
-    if (argc == 3 && strcmp(argv[1], "-l") == 0) {
-        /* -l LANES: that many random lanes of each constant-time multiplication (make
-         * ctest-ifma-lanes: 10^5 on the emulation, where the default is fewer) */
-        char *end;
-        long lanes = strtol(argv[2], &end, 10);
-        if (*end != '\0' || lanes < 8 || lanes > 100000000) {
-            fprintf(stderr, "test_batch_ifma: -l LANES wants a count of 8 to 10^8\n");
+    /* -t SECTION...: only those (a negative control runs the section its plant is in) */
+    const char *sections = "field points ecmult gen const engine";
+    int only = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-l") == 0 && i + 1 < argc) {
+            /* -l LANES: that many random lanes of each constant-time multiplication (make
+             * ctest-ifma-lanes: 10^5 on the emulation, where the default is fewer) */
+            char *end;
+            long lanes = strtol(argv[++i], &end, 10);
+            if (*end != '\0' || lanes < 8 || lanes > 100000000) {
+                fprintf(stderr, "test_batch_ifma: -l LANES wants a count of 8 to 10^8\n");
+                return 2;
+            }
+            gen_calls = const_calls = (int)(lanes / 8);
+        } else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc && !only) {
+            only = i + 1;
+            while (i + 1 < argc && argv[i + 1][0] != '-') {
+                const char *name = argv[++i], *at = strstr(sections, name);
+                size_t len = strlen(name);
+                if (len == 0 || at == NULL || (at != sections && at[-1] != ' ') ||
+                    (at[len] != ' ' && at[len] != '\0')) {
+                    fprintf(stderr, "test_batch_ifma: no section %s (%s)\n", name, sections);
+                    return 2;
+                }
+            }
+        } else {
+            fprintf(stderr, "usage: test_batch_ifma [-l LANES] [-t SECTION...] (%s)\n", sections);
             return 2;
         }
-        gen_calls = const_calls = (int)(lanes / 8);
-    } else if (argc != 1) {
-        fprintf(stderr, "usage: test_batch_ifma [-l LANES]\n");
-        return 2;
     }
     if (!p256_ifma_available()) {
         printf("test_batch_ifma: SKIP: this CPU lacks AVX-512 IFMA (the emulated build runs)\n");
         return 0;
     }
+#define SECTION(name) section_selected(argc, argv, only, name)
     CHECK(strcmp(p256_batch_engine(), P256_IFMA_ENGINE_NAME) == 0, "engine name %s",
           p256_batch_engine());
-    test_field(rounds + 64);
-    test_points(rounds);
-    test_ecmult(rounds / 4 + 8);
-    test_gen(gen_calls);
-    test_ecmult_const(const_calls);
-    test_engine(rounds);
+    if (SECTION("field"))
+        test_field(rounds + 64);
+    if (SECTION("points"))
+        test_points(rounds);
+    if (SECTION("ecmult"))
+        test_ecmult(rounds / 4 + 8);
+    if (SECTION("gen"))
+        test_gen(gen_calls);
+    if (SECTION("const"))
+        test_ecmult_const(const_calls);
+    if (SECTION("engine"))
+        test_engine(rounds);
+#undef SECTION
     printf("test_batch_ifma (%s, %s): %ld checks, %ld failures\n", p256_backend_name(),
            p256_batch_engine(), checks, failures);
     return failures != 0;

@@ -10,8 +10,8 @@
  * (0, 1, 2^52 - 1, 2^52, 2^63, all-ones, accumulators near 2^64, ...), every shift count
  * class, random masks, gathers at every scale with negative and unaligned offsets, and the
  * engine's index chain (abs, mask, multiply by shifts) into a gather; elsewhere a SKIP line
- * for that comparison. -DP256_PLANT_IFMA_EMU_BUG=1/2 plants a bug in the emulation that
- * this harness must catch (Makefile ctest-ifma-plant). 10^5 random rounds at
+ * for that comparison. The plants ifma_emu:1/2 are bugs in the emulation that this
+ * harness must catch (tools/plants.py). 10^5 random rounds at
  * P256_TEST_ITERS=100 (harness.h); 0: the known answers only.
  */
 #include "harness.h"

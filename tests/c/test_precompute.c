@@ -8,8 +8,8 @@
  * ECDH over a table (the constant-time comb, p256_ecmult_pubtable / p256_ecdh_pubtable)
  * against p256_ecmult_const and p256_ecdh for every width, on edge scalars (1, 2, 3,
  * n-1..n-3, powers of two and their neighbours, all-ones windows, the largest top digit)
- * and random ones; built with P256_PLANT_PUBTABLE_COMB_BUG=1 (the last row dropped) it
- * must fail (make ctest-module-plants).
+ * and random ones; with the plant pubtable:1 (the last row dropped) armed it must fail
+ * (tools/plants.py).
  */
 #include "harness.h"
 #include "p256.c"

@@ -7,8 +7,8 @@
  *   - R.x = r + n (ids 2 and 3), built from a curve point with x in [n, p): its id says so
  *     (p256_ecdsa_recovery_id) and recovery finds the key the construction made;
  *   - the refusals: r + n >= p, an x with no point, r or s out of range, an id outside 0..3.
- * Built with -DP256_PLANT_RECOVER_BUG=1 (s instead of s/r) it must fail: the module's own
- * verification of the key it found catches a wrong computation (make ctest-module-plants).
+ * With the plant recover:1 (s instead of s/r) armed it must fail: the module's own
+ * verification of the key it found catches a wrong computation (tools/plants.py).
  */
 #include "harness.h"
 #include "p256.c"

@@ -16,10 +16,9 @@
  *   entry and the plain C body, for every idx 0..entries+1 and every table size used
  *   (P256_COMB_ENTRIES, P256_CONST_ENTRIES) and a few others.
  * Built once per variant (make ctest); the assembly checks report SKIP on a variant
- * without them (the rest still runs). Negative controls: -DP256_PLANT_SCALAR_BUG=1
- * (the asm drops the final conditional subtraction), 3 (the asm scan's counters of odd
- * entries are off), 4 (the Fermat chain drops a multiplication); make ctest requires
- * each to fail.
+ * without them (the rest still runs). Negative controls (tools/plants.py): scalar:1 (the
+ * asm drops the final conditional subtraction), scalar:3 (the asm scan's counters of odd
+ * entries are off), scalar:4 (the Fermat chain drops a multiplication); each must fail.
  */
 #include "harness.h"
 #include "p256.c"

@@ -35,7 +35,7 @@
  *    and infinity where H == 0 and R != 0, so the result is exact for every k < 2^256;
  *    an H == 0 in any other window, or in the table, is reported as unexpected (the
  *    harness asserts there is none).
- * -DP256_PLANT_IFMA_BUG=6/7/8 plants a bug test_batch_ifma.c must catch (6: the last
+ * P256_PLANT=ifma:6/7/8 (common.h) arms a bug test_batch_ifma.c must catch (6: the last
  * window's doubling blend dropped; 7: lane 4's mask for entry 12 of the scan cleared;
  * 8: the last window's handled lanes reported as unexpected).
  */
@@ -51,10 +51,8 @@ P256_IFMA_INLINE void p256_ifma_const_scan(p256_jac8 *e, const p256_jac8 *tab, _
     *e = tab[0];
     for (int j = 1; j < P256_IFMA_CONST_ENTRIES; j++) {
         __mmask8 m = _mm512_cmpeq_epi64_mask(idx, P256_V(j));
-#if defined(P256_PLANT_IFMA_BUG) && P256_PLANT_IFMA_BUG == 7
-        if (j == 11)
+        if (P256_PLANT(ifma, 7) && j == 11)
             m &= 0xef; /* negative control: lane 4 never takes entry 12 (12 q) */
-#endif
         p256_fe8_blend(&e->x, m, &tab[j].x);
         p256_fe8_blend(&e->y, m, &tab[j].y);
         p256_fe8_blend(&e->z, m, &tab[j].z);
@@ -122,15 +120,15 @@ P256_IFMA_INLINE unsigned p256_ifma_ecmult_const_n(p256_fe *x, p256_fe *y, p256_
             P256_EACH(odd[g] |= exc[g]);
         } else {
             /* acc == T: 2 acc; acc == -T: infinity (the sum's Z = Z1 H is 0 mod p already). */
-#if !(defined(P256_PLANT_IFMA_BUG) && P256_PLANT_IFMA_BUG == 6)
-            P256_EACH(p256_fe8_blend(&acc[g].x, exc[g] & rz[g], &dbl[g].x);
-                      p256_fe8_blend(&acc[g].y, exc[g] & rz[g], &dbl[g].y);
-                      p256_fe8_blend(&acc[g].z, exc[g] & rz[g], &dbl[g].z));
-#endif
+            if (!P256_PLANT(ifma, 6)) { /* negative control: the doubling blend dropped */
+                P256_EACH(p256_fe8_blend(&acc[g].x, exc[g] & rz[g], &dbl[g].x);
+                          p256_fe8_blend(&acc[g].y, exc[g] & rz[g], &dbl[g].y);
+                          p256_fe8_blend(&acc[g].z, exc[g] & rz[g], &dbl[g].z));
+            }
             P256_EACH(p256_fe8_blend(&acc[g].z, exc[g] & (__mmask8)~rz[g], &zero));
-#if defined(P256_PLANT_IFMA_BUG) && P256_PLANT_IFMA_BUG == 8
-            P256_EACH(odd[g] |= exc[g]); /* negative control: handled lanes reported */
-#endif
+            if (P256_PLANT(ifma, 8)) {
+                P256_EACH(odd[g] |= exc[g]); /* negative control: handled lanes reported */
+            }
         }
     }
     *last = 0;

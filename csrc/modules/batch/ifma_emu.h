@@ -16,7 +16,7 @@
  *
  * Under P256_IFMA_EMULATE the intrinsics' names are macros for these functions; without
  * it only the p256_emu_* names exist (the comparison harness uses both side by side).
- * -DP256_PLANT_IFMA_EMU_BUG=1/2 plants a bug that test_ifma_emu.c must catch (1: bit 52
+ * P256_PLANT=ifma_emu:1/2 (common.h) arms a bug that test_ifma_emu.c must catch (1: bit 52
  * of a vpmadd52 operand counts; 2: an arithmetic shift by more than 63 wraps).
  */
 #ifndef P256_MODULE_BATCH_IFMA_EMU_H
@@ -31,11 +31,8 @@ typedef uint8_t p256_emu_mmask8;
 
 #define P256_EMU_M52 0xfffffffffffffULL
 /* The bits of a vpmadd52 operand that count: the low 52. */
-#if defined(P256_PLANT_IFMA_EMU_BUG) && P256_PLANT_IFMA_EMU_BUG == 1
-#define P256_EMU_OPERAND 0x1fffffffffffffULL /* negative control: bit 52 counts too */
-#else
-#define P256_EMU_OPERAND P256_EMU_M52
-#endif
+#define P256_EMU_OPERAND (P256_PLANT(ifma_emu, 1) ? 0x1fffffffffffffULL /* a control: bit 52 too */ \
+                                                : P256_EMU_M52)
 /* stmt once per lane i = 0..7, unrolled by hand (gcc -O2 would keep the loop). */
 #define P256_EMU_LANE(n, stmt) { const int i = n; stmt; }
 #define P256_EMU_EACH(stmt)                                                        \
@@ -116,9 +113,8 @@ static inline p256_emu_m512i p256_emu_srli_epi64(p256_emu_m512i a, unsigned int 
 static inline p256_emu_m512i p256_emu_srai_epi64(p256_emu_m512i a, unsigned int n)
 {
     unsigned int s = (n & 63) | (63 & (0u - (unsigned int)(n > 63)));
-#if defined(P256_PLANT_IFMA_EMU_BUG) && P256_PLANT_IFMA_EMU_BUG == 2
-    s = n & 63; /* negative control: a count above 63 wraps */
-#endif
+    if (P256_PLANT(ifma_emu, 2))
+        s = n & 63; /* negative control: a count above 63 wraps */
     P256_EMU_EACH(a.lane[i] = (a.lane[i] >> s) | (~(~0ULL >> s) & (0 - (a.lane[i] >> 63))));
     return a;
 }

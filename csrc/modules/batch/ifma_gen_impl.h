@@ -39,16 +39,12 @@ P256_IFMA_INLINE void p256_ifma_gen_lookup(p256_aff8 *r, const uint64_t (*row)[8
     __m512i w[8], j = one;
     for (int k = 0; k < 8; k++)
         w[k] = _mm512_setzero_si512();
-#if defined(P256_PLANT_IFMA_BUG) && P256_PLANT_IFMA_BUG == 4
-    row -= row == p256_ifma_comb[P256_COMB_WINDOWS - 1]; /* negative control: the last
-                                                          * window reads the row before */
-#endif
+    if (P256_PLANT(ifma, 4)) /* negative control: the last window reads the row before */
+        row -= row == p256_ifma_comb[P256_COMB_WINDOWS - 1];
     for (int e = 0; e < P256_COMB_ENTRIES; e++, j = _mm512_add_epi64(j, one)) {
         __mmask8 m = _mm512_cmpeq_epi64_mask(absd, j);
-#if defined(P256_PLANT_IFMA_BUG) && P256_PLANT_IFMA_BUG == 3
-        m &= (__mmask8)(e == P256_COMB_ENTRIES - 1 ? 0xbf : 0xff); /* negative control: lane
-                                                                    * 6 never takes 64 */
-#endif
+        if (P256_PLANT(ifma, 3)) /* negative control: lane 6 never takes entry 64 */
+            m &= (__mmask8)(e == P256_COMB_ENTRIES - 1 ? 0xbf : 0xff);
         for (int k = 0; k < 8; k++)
             w[k] = _mm512_mask_blend_epi64(m, w[k], P256_V(row[e][k]));
     }
@@ -143,10 +139,9 @@ P256_IFMA_INLINE __mmask8 p256_ifma_gen8_lanes(p256_jac8 *acc, const p256_scalar
     hz[0] = p256_jac8_add_aff(&s[0], acc, &t[0]);
     p256_ifma_accumulate(acc, &s[0], &t[0].x, &t[0].y, &one, nz[0], hz[0], &inf[0], &bad);
     /* k = 0: every digit was 0, and the point at infinity is Z = 0. */
-#if !(defined(P256_PLANT_IFMA_BUG) && P256_PLANT_IFMA_BUG == 5) /* negative control: Z = 1 */
-    for (int m = 0; m < 5; m++)
-        acc->z.v[m] = _mm512_mask_blend_epi64(inf[0], acc->z.v[m], _mm512_setzero_si512());
-#endif
+    if (!P256_PLANT(ifma, 5)) /* negative control: Z = 1 */
+        for (int m = 0; m < 5; m++)
+            acc->z.v[m] = _mm512_mask_blend_epi64(inf[0], acc->z.v[m], _mm512_setzero_si512());
     p256_memzero(absd, sizeof absd);
     p256_memzero(negd, sizeof negd);
     p256_memzero(t, sizeof t);

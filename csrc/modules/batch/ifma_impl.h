@@ -148,9 +148,8 @@ P256_IFMA_INLINE void p256_fe8_pick(p256_fe8 *r, __m512i keep[5], __m512i other[
     p256_fe8_carry(keep);
     p256_fe8_carry(other);
     __mmask8 neg = _mm512_cmplt_epi64_mask(keep[4], _mm512_setzero_si512());
-#if defined(P256_PLANT_IFMA_BUG) && P256_PLANT_IFMA_BUG == 2
-    neg &= 0x7f; /* negative control: lane 7 never takes the other value */
-#endif
+    if (P256_PLANT(ifma, 2))
+        neg &= 0x7f; /* negative control: lane 7 never takes the other value */
     for (int k = 0; k < 5; k++)
         r->v[k] = _mm512_mask_blend_epi64(neg, keep[k], other[k]);
 }
@@ -676,9 +675,8 @@ P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_batch_p
             bad = p256_ifma_ecmult16_vartime(x, z, u1, u2, q);
         else
             bad = p256_ifma_ecmult8_vartime(x, z, u1, u2, q);
-#if defined(P256_PLANT_IFMA_BUG) && P256_PLANT_IFMA_BUG == 1
-        bad = 0; /* negative control: exceptional lanes are not re-verified */
-#endif
+        if (P256_PLANT(ifma, 1))
+            bad = 0; /* negative control: exceptional lanes are not re-verified */
         for (size_t l = 0; l < cnt; l++) {
             if (!ok[l])
                 results[g + l] = 0;

@@ -104,11 +104,8 @@ int p256_batch_verify_vartime(uint8_t *results, const p256_batch_item *items, si
             results[g + i] = 0;
             if (p256_sig_parse_any(rs[m], it->sig, it->sig_len, raw) != P256_SIGDER_OK)
                 continue;
-#if defined(P256_PLANT_BATCH_BUG) && P256_PLANT_BATCH_BUG == 1
-            if (hash != P256_BATCH_PREHASHED && tab == NULL) { /* control: tables unhashed */
-#else
-            if (hash != P256_BATCH_PREHASHED) {
-#endif
+            /* P256_PLANT(batch, 1), a control: the messages of precomputed keys unhashed */
+            if (hash != P256_BATCH_PREHASHED && !(P256_PLANT(batch, 1) && tab != NULL)) {
                 p256_hash((p256_hash_id)hash, it->msg, it->msg_len, digest[m]);
                 dg = digest[m];
                 dg_len = p256_hash_size((p256_hash_id)hash);

@@ -140,12 +140,10 @@ P256_FN void p256_batch_scalar_inv(p256_scalar *r, const p256_scalar *k, size_t 
         p256_scalar_mul(&c[i], &c[i - 1], &k[i]);
     p256_scalar_inv(&inv, &c[m - 1]);
     for (size_t i = m; i-- > 1;) {
-#if defined(P256_PLANT_BATCH_BUG) && P256_PLANT_BATCH_BUG == 2
-        /* control: each nonce's inverse taken from its neighbour's prefix */
-        p256_scalar_mul(&r[i], &inv, &c[i > 1 ? i - 2 : 0]);
-#else
-        p256_scalar_mul(&r[i], &inv, &c[i - 1]);
-#endif
+        if (P256_PLANT(batch, 2)) /* control: each nonce's inverse from its neighbour's prefix */
+            p256_scalar_mul(&r[i], &inv, &c[i > 1 ? i - 2 : 0]);
+        else
+            p256_scalar_mul(&r[i], &inv, &c[i - 1]);
         p256_scalar_mul(&inv, &inv, &k[i]);
     }
     r[0] = inv;

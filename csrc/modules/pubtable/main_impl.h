@@ -106,14 +106,10 @@ P256_FN void p256_ecmult_pubtable_vartime(p256_jac *r, const p256_scalar *u1,
 
 /*
  * The rows the constant-time comb reads. A negative control of tests/c/test_precompute.c
- * (P256_PLANT_PUBTABLE_COMB_BUG=1) drops the last row, whose digit is k's top bits: the
+ * (P256_PLANT=pubtable:1) drops the last row, whose digit is k's top bits: the
  * harness's edge scalars must see it.
  */
-#if defined(P256_PLANT_PUBTABLE_COMB_BUG) && P256_PLANT_PUBTABLE_COMB_BUG == 1
-#define P256_PUBTABLE_COMB_ROWS(bits) (p256_pubtable_rows(bits) - 1)
-#else
-#define P256_PUBTABLE_COMB_ROWS(bits) p256_pubtable_rows(bits)
-#endif
+#define P256_PUBTABLE_COMB_ROWS(bits) (p256_pubtable_rows(bits) - (P256_PLANT(pubtable, 1) ? 1 : 0))
 
 /*
  * r = k*Q, constant time in k: the comb of ecmult_gen_impl.h over tab's rows, one inlined

@@ -39,11 +39,10 @@ P256_FN int p256_ecdsa_recover_vartime(p256_aff *q, const uint8_t rs[64], const 
     p256_scalar_inv_vartime(&w, &r);
     p256_scalar_mul(&u1, &e, &w);
     p256_scalar_negate(&u1, &u1);
-#if defined(P256_PLANT_RECOVER_BUG) && P256_PLANT_RECOVER_BUG == 1
-    u2 = s; /* negative control (tests/c/test_recover.c): s instead of s/r */
-#else
-    p256_scalar_mul(&u2, &s, &w);
-#endif
+    if (P256_PLANT(recover, 1))
+        u2 = s; /* negative control (tests/c/test_recover.c): s instead of s/r */
+    else
+        p256_scalar_mul(&u2, &s, &w);
     p256_ecmult_vartime(&pt, &u1, &u2, &big_r);
     if (p256_fe_mask_is_zero(&pt.z))
         return P256_ECDSA_RECOVER_INFINITY;

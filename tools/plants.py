@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""The C harnesses' negative controls: every planted bug must be caught.
+
+A planted bug is a deliberate mistake in the core that its harness must see; one that a
+harness run passes with means that harness is blind to that kind of mistake. The plants
+in C are compiled into one plant build (-DP256_PLANTS) and armed one at a time at run
+time with P256_PLANT=kind:n (csrc/common.h); the assembly's are chosen when it is
+assembled (-DP256_PLANT_POINT_BUG=n, -DP256_PLANT_SCALAR_BUG=n), so the plant build's one
+object is linked again with each planted assembly object. Either way the core is
+compiled once per harness binary, not once per plant.
+
+    tools/plants.py core CC VARIANT           tests/c/run_core.c's plants on a field backend
+    tools/plants.py ifma CC native|emulated   tests/c/test_batch_ifma.c's (the IFMA engine)
+    tools/plants.py ifma_emu CC               tests/c/test_ifma_emu.c's (the emulation)
+    tools/plants.py --list                    every plant, with its harness
+
+Options: --arch aarch64 with --run "qemu-aarch64 -L SYSROOT" builds for and runs on an
+emulated arm64 (test-arm64); --bin DIR (tests/c/bin/plants). Environment: CTEST_FLAGS,
+the compiler arguments. Each plant runs at a small P256_TEST_ITERS; its harness must exit
+with status 1 (checks failed), not 0 (blind) nor anything else (a crash or a broken run
+is not a caught bug). Before the plants, the plant build runs once with nothing armed
+and must pass, so that a plant build broken in itself cannot pass for one that catches
+everything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# (plant, harness, what it breaks, architectures, asm define or None, P256_TEST_ITERS)
+# The harness: a name of run_core's (run_core -t NAME) for the core's plants, the
+# section of test_batch_ifma (-t SECTION) or test_ifma_emu for the IFMA engine's.
+PLANTS = [
+    ("point:1", "point_asm", "the complete additions' degenerate-case mask dropped",
+     ("x86_64", "aarch64"), "P256_PLANT_POINT_BUG=1", "1"),
+    ("point:2", "point_asm", "the vartime addition's fallback never taken",
+     ("x86_64", "aarch64"), None, "1"),
+    ("point:3", "point_asm", "the partial addition's Z = 1 at a = infinity",
+     ("x86_64",), "P256_PLANT_POINT_BUG=3", "1"),
+    ("point:4", "point_asm", "the shift-by-2^s reduction's final subtraction dropped",
+     ("aarch64",), "P256_PLANT_POINT_BUG=4", "1"),
+    ("scalar:1", "scalar_asm", "the assembly's final subtraction mod n dropped",
+     ("x86_64", "aarch64"), "P256_PLANT_SCALAR_BUG=1", "2"),
+    ("scalar:3", "scalar_asm", "the vector table scan's counters of odd entries off",
+     ("x86_64", "aarch64"), "P256_PLANT_SCALAR_BUG=3", "2"),
+    ("scalar:4", "scalar_asm", "the Fermat chain mod n drops a multiplication",
+     ("x86_64", "aarch64"), None, "2"),
+    ("recover:1", "recover", "s instead of s/r in the recovery",
+     ("x86_64", "aarch64"), None, "10"),
+    ("batch:1", "batch", "a precomputed key's message left unhashed",
+     ("x86_64", "aarch64"), None, "10"),
+    ("batch:2", "batch", "a signing group's nonce inverses taken one prefix off",
+     ("x86_64", "aarch64"), None, "10"),
+    ("pubtable:1", "precompute", "the comb over a per-key table drops its last row",
+     ("x86_64", "aarch64"), None, "10"),
+] + [
+    ("ifma:%d" % n, "test_batch_ifma:" + section, what, ("x86_64", "aarch64"), None, "0")
+    for n, section, what in [
+        (1, "engine", "exceptional lanes not re-verified"),
+        (2, "field", "a lost subtraction fixup in one lane"),
+        (3, "gen", "k*G: one lane's lookup mask never takes entry 64"),
+        (4, "gen", "k*G: the last window reads the row before"),
+        (5, "gen", "k*G: k = 0 keeps Z = 1"),
+        (6, "const", "k*Q: the last window's doubling blend dropped"),
+        (7, "const", "k*Q: one lane's mask wrong in the table scan"),
+        (8, "const", "k*Q: the last window's handled exceptional lanes reported"),
+    ]
+] + [
+    ("ifma_emu:1", "test_ifma_emu", "bit 52 of a vpmadd52 operand counts", ("x86_64", "aarch64"), None, "0"),
+    ("ifma_emu:2", "test_ifma_emu", "an arithmetic shift by more than 63 wraps", ("x86_64", "aarch64"), None, "0"),
+]
+IFMA_NATIVE_ITERS = "5"  # natively: random lanes too (the engine is ~100x its emulation)
+
+
+def variants() -> dict[str, tuple[str, list[str], list[str]]]:
+    """csrc/variants.txt: name -> (arch, defines, sources)."""
+    out = {}
+    with open(os.path.join(ROOT, "csrc", "variants.txt")) as f:
+        for line in f:
+            col = line.split()
+            if len(col) >= 6 and not col[0].startswith("#"):
+                split = (lambda c: [] if c == "-" else c.split(","))
+                out[col[0]] = (col[1], split(col[4]), split(col[5]))
+    return out
+
+
+def host_flags() -> set[str]:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith(("flags", "Features")):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def sh(cmd: list[str]) -> None:
+    print("  " + " ".join(shlex.quote(c) for c in cmd), flush=True)
+    subprocess.run(cmd, check=True, cwd=ROOT)
+
+
+def run(prefix: list[str], binary: str, args: list[str], env: dict[str, str], log: str) -> int:
+    full_env = dict(os.environ, **env)
+    if "P256_PLANT" not in env:
+        full_env.pop("P256_PLANT", None)
+    with open(log, "w") as out:
+        return subprocess.run(prefix + [binary] + args, env=full_env, stdout=out,
+                              stderr=subprocess.STDOUT, cwd=ROOT).returncode
+
+
+def last_line(log: str) -> str:
+    """The harness's count line ("N checks, M failures"), else the log's last line."""
+    with open(log, errors="replace") as f:
+        lines = [l.rstrip() for l in f if l.strip()]
+    counts = [l for l in lines if "failures" in l]
+    return (counts or lines or ["(no output)"])[-1]
+
+
+def check(tag: str, prefix: list[str], binary: str, args: list[str], plants: list[tuple],
+          iters: dict[str, str], binaries: dict[str, str], bindir: str) -> bool:
+    """The unarmed run passes; each plant's run fails with status 1."""
+    ok = True
+    name = os.path.basename(binary) + "".join("-" + x for x in args if not x.startswith("-"))
+    log = os.path.join(bindir, name + "-unarmed.log")
+    rc = run(prefix, binary, args, {"P256_TEST_ITERS": min((iters[p[0]] for p in plants), key=float)}, log)
+    if rc != 0:
+        print(open(log, errors="replace").read()[-4000:])
+        print("%s: the plant build fails with nothing planted (status %d): it cannot show that "
+              "a plant is caught" % (tag, rc))
+        return False
+    for plant, _, what, _, asm, it in plants:
+        b = binaries.get(plant, binary)
+        env = {"P256_TEST_ITERS": iters.get(plant, it)}
+        if asm is None:
+            env["P256_PLANT"] = plant
+        log = os.path.join(bindir, "%s-%s.log" % (name, plant.replace(":", "")))
+        rc = run(prefix, b, args, env, log)
+        if rc == 1:
+            print("%s: planted bug %s (%s) caught: %s" % (tag, plant, what, last_line(log)))
+        else:
+            print(open(log, errors="replace").read()[-4000:])
+            why = "went unnoticed: the harness is blind to it" if rc == 0 else \
+                "ended with status %d, not a harness's failed checks (1)" % rc
+            print("%s: planted bug %s (%s) %s" % (tag, plant, what, why))
+            ok = False
+    return ok
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", nargs="?", choices=["core", "ifma", "ifma_emu"])
+    ap.add_argument("cc", nargs="?")
+    ap.add_argument("mode", nargs="?", help="core: the field backend; ifma: native or emulated")
+    ap.add_argument("--arch", default=os.uname().machine)
+    ap.add_argument("--run", default="", help="the emulator to run the binaries under")
+    ap.add_argument("--bin", default="tests/c/bin/plants")
+    ap.add_argument("--cflags", default="", help="core: more compiler arguments (-DP256_NO_IFMA)")
+    ap.add_argument("--kinds", help="only the plants of these kinds (comma-separated: point,scalar)")
+    ap.add_argument("--list", action="store_true")
+    a = ap.parse_args()
+    if a.list:
+        for plant, harness, what, archs, asm, it in PLANTS:
+            where = "assembled with -D%s" % asm if asm else "P256_PLANT=%s" % plant
+            print("%-11s %-15s %-8s %-40s %s" % (plant, harness, ",".join(archs), where, what))
+        return 0
+    if a.what is None or a.cc is None:
+        ap.error("what and cc are required")
+    flags = shlex.split(os.environ.get("CTEST_FLAGS", "-O2 -std=c99 -Wall -Wextra -Werror -Icsrc"))
+    cc = shlex.split(a.cc)
+    prefix = shlex.split(a.run)
+    tag = "plants [%s%s]" % (a.cc, ", " + a.mode if a.mode else "")
+    bindir = os.path.join(ROOT, a.bin)
+    os.makedirs(bindir, exist_ok=True)
+    mine = [p for p in PLANTS if a.arch in p[3]
+            and (not a.kinds or p[0].split(":")[0] in a.kinds.split(","))]
+    cctag = os.path.basename(cc[0]) + ("-" + a.arch if a.arch != os.uname().machine else "")
+
+    if a.what == "core":
+        v = variants()
+        if a.mode not in v:
+            ap.error("unknown variant %r (csrc/variants.txt)" % a.mode)
+        _, defines, sources = v[a.mode]
+        core = [p for p in mine if not p[1].startswith(("test_batch_ifma", "test_ifma_emu"))]
+        if not sources:  # a variant without assembly: the plants in C only
+            core = [p for p in core if p[1] not in ("point_asm", "scalar_asm")]
+        if a.arch == "x86_64" and not prefix and "avx2" not in host_flags():
+            print("%s: SKIP scalar:3 (the AVX2 table scan): this CPU lacks avx2" % tag)
+            core = [p for p in core if p[0] != "scalar:3"]
+        base = os.path.join(bindir, "run_core-%s-%s" % (cctag, a.mode))
+        print("%s: one plant build of tests/c/run_core.c" % tag, flush=True)
+        sh(cc + flags + shlex.split(a.cflags) + ["-Itests/c", "-DP256_PLANTS"] + defines
+           + ["-c", "-o", base + ".o", "tests/c/run_core.c"])
+        plain = []
+        for s in sources:
+            o = "%s-%s.o" % (base, os.path.splitext(os.path.basename(s))[0])
+            sh(cc + flags + defines + ["-c", "-o", o, s])
+            plain.append(o)
+        sh(cc + flags + ["-o", base, base + ".o"] + plain)
+        binaries = {}
+        for plant, _, _, _, asm, _ in core:
+            if asm is None:
+                continue
+            objs = []
+            for s in sources:
+                o = "%s-%s-%s.o" % (base, plant.replace(":", ""), os.path.splitext(os.path.basename(s))[0])
+                sh(cc + flags + defines + ["-D" + asm, "-c", "-o", o, s])
+                objs.append(o)
+            binaries[plant] = "%s-%s" % (base, plant.replace(":", ""))
+            sh(cc + flags + ["-o", binaries[plant], base + ".o"] + objs)
+        ok = True
+        for harness in sorted({p[1] for p in core}):
+            group = [p for p in core if p[1] == harness]
+            ok &= check(tag, prefix, base, ["-t", harness], group, {p[0]: p[5] for p in group}, binaries, bindir)
+        return 0 if ok else 1
+
+    if a.what == "ifma":
+        if a.mode not in ("native", "emulated"):
+            ap.error("ifma: native or emulated")
+        if a.mode == "native" and "avx512ifma" not in host_flags():
+            # A native build's SIGILL here would end with a status that is not 1 anyway,
+            # but the run says nothing about the harness: skipped, and said.
+            print("%s: SKIP native: this CPU lacks AVX-512 IFMA" % tag)
+            return 0
+        group = [p for p in mine if p[1].startswith("test_batch_ifma:")]
+        iters = {p[0]: IFMA_NATIVE_ITERS if a.mode == "native" else p[5] for p in group}
+        b = os.path.join(bindir, "test_batch_ifma-%s-%s" % (cctag, a.mode))
+        extra = ["-DP256_IFMA_EMULATE"] if a.mode == "emulated" else []
+        sh(cc + flags + ["-Itests/c", "-DP256_PLANTS"] + extra + ["-o", b, "tests/c/test_batch_ifma.c"])
+        ok = True
+        for section in sorted({p[1].split(":")[1] for p in group}):
+            sub = [p for p in group if p[1].endswith(":" + section)]
+            ok &= check(tag, prefix, b, ["-t", section], sub, iters, {}, bindir)
+        return 0 if ok else 1
+
+    group = [p for p in mine if p[1] == "test_ifma_emu"]
+    b = os.path.join(bindir, "test_ifma_emu-%s" % cctag)
+    sh(cc + flags + ["-Itests/c", "-DP256_PLANTS", "-o", b, "tests/c/test_ifma_emu.c"])
+    return 0 if check(tag, prefix, b, [], group, {p[0]: p[5] for p in group}, {}, bindir) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

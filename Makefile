@@ -14,6 +14,11 @@ export PYTHON
 # come out ~20% faster from clang 14 than from gcc 12 (README, Performance); gcc builds
 # are supported and tested too (CCS below). Override with `make CORE_CC=gcc ...`.
 CORE_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo cc)
+# The extension's builds go through ccache when it is installed (tools/bootstrap.sh
+# installs it where it can): the core's objects have no Python in them, so the venvs, the
+# other CPythons' nox sessions and the sdist/wheel builds compile them once between them.
+# Recursive (=): evaluated when a recipe runs, after its bootstrap prerequisite.
+EXT_CC = $(if $(shell command -v ccache 2>/dev/null),ccache )$(CORE_CC)
 # Every C compiler present builds and runs the C harnesses and the constant-time check,
 # so the properties hold for what users' pip builds with, not only for our choice.
 CCS     ?= $(sort $(CORE_CC) $(shell for c in gcc clang; do command -v $$c >/dev/null 2>&1 && echo $$c; done))
@@ -31,7 +36,7 @@ $(VPY): | bootstrap-venv
 venv: $(VPY)
 
 $(STAMP): $(VPY) $(SOURCES) Makefile
-	CC=$(CORE_CC) $(VPY) -m pip install -q '.[test,bench,typing]'
+	CC="$(EXT_CC)" $(VPY) -m pip install -q '.[test,bench,typing]'
 	touch $@
 
 install: $(STAMP)
@@ -479,7 +484,7 @@ FUZZ_STAMP         := $(VENV)/.p256-fuzz-installed
 .PHONY: fuzz-smoke
 
 $(FUZZ_STAMP): $(VPY) $(SOURCES) Makefile
-	CC=$(CORE_CC) $(VPY) -m pip install -q '.[test,bench,fuzz]'
+	CC="$(EXT_CC)" $(VPY) -m pip install -q '.[test,bench,fuzz]'
 	touch $(STAMP) $@
 
 fuzz-smoke: $(FUZZ_STAMP) | bootstrap-fuzz-smoke
@@ -708,16 +713,16 @@ $(DEV_STAMP): $(VPY) pyproject.toml
 
 pythons: $(DEV_STAMP)
 	@mkdir -p build && rm -f build/nox-report.json
-	@rc=0; CC=$(CORE_CC) $(VENV)/bin/nox -f noxfile.py --report build/nox-report.json $(NOX_ARGS) || rc=$$?; \
+	@rc=0; CC="$(EXT_CC)" $(VENV)/bin/nox -f noxfile.py --report build/nox-report.json $(NOX_ARGS) || rc=$$?; \
 	test -f build/nox-report.json && $(VPY) noxfile.py build/nox-report.json; exit $$rc
 
 package: $(DEV_STAMP)
 	@rm -rf $(PKG_DIST) && mkdir -p $(PKG_DIST)
 	@echo "package: python -m build --outdir $(PKG_DIST) (log: build/package-build.log)"
-	@CC=$(CORE_CC) $(VPY) -m build --outdir $(PKG_DIST) . > build/package-build.log 2>&1 \
+	@CC="$(EXT_CC)" $(VPY) -m build --outdir $(PKG_DIST) . > build/package-build.log 2>&1 \
 	    || { tail -n 40 build/package-build.log; echo "package: python -m build FAILED"; exit 1; }
 	@tail -n 1 build/package-build.log
-	CC=$(CORE_CC) $(VPY) tools/check_package.py $(PKG_DIST)
+	CC="$(EXT_CC)" $(VPY) tools/check_package.py $(PKG_DIST)
 
 .PHONY: clean-package
 clean: clean-package
@@ -759,7 +764,7 @@ check-style:
 $(CHECK_STAMP): pyproject.toml meson.build | bootstrap-pytest
 	test -x $(CHECK_PY) || { $(PYTHON) -m venv $(CHECK_VENV) && $(CHECK_PY) -m pip install -q --upgrade pip; }
 	$(CHECK_PY) -m pip install -q $(BUILD_REQ) ninja
-	CC=$(CORE_CC) $(CHECK_PY) -m pip install -q --no-build-isolation -e '.[test,typing,lint]'
+	CC="$(EXT_CC)" $(CHECK_PY) -m pip install -q --no-build-isolation -e '.[test,typing,lint]'
 	touch $@
 
 check-py: $(CHECK_STAMP)

@@ -40,6 +40,7 @@ assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")
         apt)       command -v apt-get >/dev/null 2>&1 ;;
         dpkgdeb)   command -v dpkg-deb >/dev/null 2>&1 ;;
         llvm)      command -v llvm-mca-16 >/dev/null 2>&1 && command -v llvm-mc-16 >/dev/null 2>&1 ;;
+        ccache)    command -v ccache >/dev/null 2>&1 ;;
         *)         echo "bootstrap: unknown requirement $1" >&2; return 1 ;;
     esac
 }
@@ -87,6 +88,16 @@ needs() {
     esac
 }
 
+# wants PART: what makes a part faster but that it runs without: installed with the rest
+# where that is possible, never a reason to skip the part. ccache: every build of the
+# extension compiles the same core objects (the core has no Python in it), once per venv
+# and CPython version (the Makefile's EXT_CC uses it when it is installed).
+wants() {
+    case $1 in
+        pytest|pytest-portable|pythons|package|fuzz-smoke|check) echo ccache ;;
+    esac
+}
+
 base="cc make python"
 declare -A missing_of=()   # part -> its missing requirements
 declare -A is_missing=()   # requirement -> 1
@@ -96,6 +107,12 @@ check() {
     missing_of=(); is_missing=(); checked=(); blocked=()
     local part req
     for part in "$@"; do
+        for req in $(wants "$part"); do
+            if [ -z "${checked[$req]:-}" ]; then
+                checked[$req]=1
+                have "$req" || is_missing[$req]=1
+            fi
+        done
         for req in $base $(needs "$part"); do
             if [ -z "${checked[$req]:-}" ]; then
                 checked[$req]=1
@@ -123,6 +140,11 @@ check "$@"
 [ ${#is_missing[@]} -eq 0 ] && exit 0
 
 packages=$(package_list)
+# Only what a part merely wants is missing, and it cannot be installed here: nothing to do.
+if [ ${#blocked[@]} -eq 0 ] && ! { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+                                  && [ -z "${P256_NO_INSTALL:-}" ]; }; then
+    exit 0
+fi
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && [ -z "${P256_NO_INSTALL:-}" ]; then
     echo "bootstrap: installing $packages (for: ${blocked[*]})"
     export DEBIAN_FRONTEND=noninteractive
@@ -133,6 +155,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && [ -z "${P256_NO_I
         tail -n 30 "$aptlog"; echo "bootstrap: apt-get failed (above; all of it in $aptlog)"
     fi
     [ ${#is_missing[@]} -eq 0 ] && { echo "bootstrap: done"; exit 0; }
+    [ ${#blocked[@]} -eq 0 ] && { echo "bootstrap: done (without: $packages)"; exit 0; }
     packages=$(package_list)
 fi
 

@@ -51,7 +51,7 @@ install: $(STAMP)
 # skipped because this CPU lacks an instruction set (its log says "SKIP ... this CPU
 # lacks ...") is listed, never an error. A new part: its target name in TEST_PARTS, and
 # its system tools, if any, in tools/bootstrap.sh's needs() with `| bootstrap-<target>`.
-# A part's own make variables pass through: make test FUZZ_SECONDS=5 FUZZ_RUNS=10000.
+# A part's own make variables pass through: make ci FUZZ_SECONDS=5 FUZZ_C_SECONDS=10.
 # In make test the pytest suite under qemu-aarch64 runs on the assembly backend only
 # (TEST_ARM64_PY_BACKENDS): the portable C is the same code pytest runs
 # natively here, and its aarch64 build runs the C harnesses under qemu (test-arm64).
@@ -60,7 +60,7 @@ install: $(STAMP)
 # (asan has its own venv; test-arm64-python only downloads with .venv's pip; ctime and
 # test-arm64 build their own binaries), so that the two lanes are about as long.
 # make test is every deterministic part; make ci (what .ci/run runs) adds the time-boxed
-# fuzz campaigns (CI_PARTS, CI_PARTS_BG; their budgets are FUZZ_SECONDS, FUZZ_RUNS,
+# fuzz campaigns (CI_PARTS, CI_PARTS_BG; their budgets are FUZZ_SECONDS, FUZZ_C_SECONDS,
 # FUZZ_PLANT_SECONDS, so a faster machine can run longer ones).
 TEST_PARTS    ?= ctest pytest pytest-portable timing typecheck docs mca-check pythons package
 TEST_PARTS_BG ?= ctime asan test-arm64 test-arm64-python
@@ -89,9 +89,13 @@ ci:
 	@$(TEST_ENV) tools/make_test.sh --bg "$(TEST_PARTS_BG) $(CI_PARTS_BG)" --after "$(TEST_PARTS_AFTER)" \
 	    $(TEST_PARTS) $(CI_PARTS)
 
-# pytest runs once per field backend: the default (the fastest this CPU runs) and, when
-# that is an assembly backend, again with P256_BACKEND=portable; the second run leaves
-# out the tests that never touch the native core (the pure-Python reference, generators).
+# pytest runs the whole suite on the default field backend (the fastest this CPU runs)
+# and, when that is an assembly backend, the quick set (tests/quick.txt: every entry point
+# of the binding, the Wycheproof vectors through every path, the edge and differential
+# tests) again with P256_BACKEND=portable, less its files that never depend on the
+# backend (the command line, the fuzz targets' properties). What else the whole suite
+# checks is the Python layer's, the same over either backend; the portable C itself is
+# the C harnesses' (every one of them per compiler in make ctest).
 # tests/test_bounded_work.py runs in neither: make bounded runs it alone, last.
 # Exit status 5 (no tests collected) fails like any other.
 pytest: $(STAMP) | bootstrap-pytest
@@ -101,15 +105,13 @@ pytest: $(STAMP) | bootstrap-pytest
 bounded: $(STAMP) | bootstrap-pytest
 	$(VPY) -m pytest -q tests/test_bounded_work.py
 
+PORTABLE_PYTESTS = $(filter-out tests/test_cli.py tests/test_fuzz_targets.py,$(QUICK_TESTS))
 pytest-portable: $(STAMP) | bootstrap-pytest
 	@if [ "$$($(VPY) -c 'import p256; print(p256.backend())')" = portable ]; then \
 	    echo "pytest-portable: SKIP: the default run was portable already (this CPU lacks the instructions of every assembly backend)"; \
 	else \
 	    echo "pytest with P256_BACKEND=portable"; \
-	    P256_BACKEND=portable $(VPY) -m pytest -q --ignore=tests/test_reference.py \
-	        --ignore=tests/test_bounded_work.py \
-	        --deselect=tests/test_wycheproof.py::test_reference --ignore=tests/test_generated.py \
-	        --ignore=tests/test_typing.py --ignore=tests/test_license.py; \
+	    P256_BACKEND=portable $(VPY) -m pytest -q $(PORTABLE_PYTESTS); \
 	fi
 
 # `p256 bench` through the venv's console script; options in BENCH_ARGS, e.g.
@@ -264,28 +266,26 @@ ctest-variants: | bootstrap-ctest
 	echo "ctest-variants [$$cc]: $$($$b)"; done
 
 # test_batch_ifma.c with ASan + UBSan (also run by make asan) on the emulation, at fewer
-# rounds (165 s on a loaded Intel Xeon with IFMA). Not natively: at the sanitizers' -O0
-# every 64-byte vector access takes ASan's slow region check, and the native build ran
-# past 200 s at P256_TEST_ITERS=0 there (its frames also outgrew an 8 MB stack). The
-# emulated build runs the same engine code, its vector loads and stores as 64-byte
-# memory accesses that ASan checks the same way.
+# rounds (50 s on AMD EPYC Zen 4; at -O0 it took 290 s, 250 of them in the engine's
+# verification cases). Not natively: every 64-byte vector access takes ASan's slow
+# region check, and the native build at -O0 ran past 200 s at P256_TEST_ITERS=0 on an
+# Intel Xeon with IFMA (its frames also outgrew an 8 MB stack). The emulated build runs
+# the same engine code, its vector loads and stores as 64-byte memory accesses that ASan
+# checks the same way.
 ctest-ifma-asan: | bootstrap-ctest
 	@mkdir -p tests/c/bin
 	$(ASAN_CC) $(ASAN_FLAGS) -std=c99 -Wall -Wextra -Werror -Icsrc -DP256_IFMA_EMULATE -o tests/c/bin/test_batch_ifma-asan-emulated tests/c/test_batch_ifma.c
 	P256_TEST_ITERS=5 tests/c/bin/test_batch_ifma-asan-emulated
 
-# The core's harnesses (tests/c/run_core.c) with ASan + UBSan, on the fastest backend
-# this CPU runs, at small iteration counts; test_precompute is left to the sanitized
-# pytest run (it builds the same tables through the binding). Not in make asan: clang 14
-# takes minutes to compile the core with ASan + UBSan at -O1 (16 min for test_api.c on
-# a loaded Zen 3), and the sanitized extension runs the same core under the quick set.
-# Built as the sanitized extension is (ASAN_EXT_FLAGS: without the IFMA engine, which
-# ctest-ifma-asan checks on its emulation).
-ASAN_CORE_HARNESSES ?= api batch core point_asm pubkey recover scalar_asm
+# The core's harnesses (tests/c/run_core.c, every one) with ASan + UBSan, on the fastest
+# backend this CPU runs, at a tenth of their iterations (also run by make asan: 9 s to
+# build, 20 s to run on AMD EPYC Zen 4). Built as the sanitized extension is
+# (ASAN_EXT_FLAGS: without the IFMA engine, which ctest-ifma-asan checks on its
+# emulation; with it, clang 14 took 16 min for one core harness at -O1 on a Zen 3).
 ctest-asan: | bootstrap-ctest
 	@mkdir -p tests/c/bin
 	$(ASAN_CC) $(ASAN_EXT_FLAGS) -std=c99 -Wall -Wextra -Werror -Icsrc -Itests/c -o tests/c/bin/run_core-asan tests/c/run_core.c $(VFLAGS_$(lastword $(RUN_VARIANTS)))
-	P256_TEST_ITERS=2 tests/c/bin/run_core-asan -t $(ASAN_CORE_HARNESSES)
+	P256_TEST_ITERS=10 tests/c/bin/run_core-asan
 
 # The batch engine against the scalar loop, per signature (tests/c/bench_batch.c).
 bench-batch:
@@ -374,7 +374,9 @@ ASAN_VENV  := .venv-asan
 ASAN_PY    := $(ASAN_VENV)/bin/python
 ASAN_STAMP := $(ASAN_VENV)/.p256-installed
 ASAN_CC    ?= clang
-ASAN_FLAGS ?= -O0 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# -O1, as libFuzzer's and OSS-Fuzz's sanitizer builds: -O0 made the emulated engine's
+# harness 5x and the sanitized pytest run 2x slower. Line tables for the reports' stacks.
+ASAN_FLAGS ?= -O1 -gline-tables-only -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 ASAN_RT     = $(shell $(ASAN_CC) -print-file-name=$(if $(findstring clang,$(ASAN_CC)),libclang_rt.asan-$(shell uname -m).so,libasan.so))
 ASAN_LOGS  := tests/c/bin/asan
 # The quick set (tests/quick.txt): it reaches every entry point of the binding, which is
@@ -392,8 +394,9 @@ ASAN_CANARY_shift := runtime error: shift exponent
 
 # The sanitized extension leaves the IFMA engine out (P256_NO_IFMA; its memory safety is
 # ctest-ifma-asan's, on the emulation): at -O0 its 8-lane frames overflowed the main
-# thread's 8 MB stack under ASan in verify_many, and each 64-byte vector access takes
-# ASan's slow check (minutes per batch test on an Intel Xeon with IFMA).
+# thread's 8 MB stack under ASan in verify_many, each 64-byte vector access takes ASan's
+# slow check (minutes per batch test on an Intel Xeon with IFMA), and at -O1 clang 14
+# compiles it for many minutes.
 ASAN_EXT_FLAGS ?= $(ASAN_FLAGS) -DP256_NO_IFMA
 $(ASAN_STAMP): $(SOURCES) Makefile | bootstrap-asan
 	test -x $(ASAN_PY) || { $(PYTHON) -m venv $(ASAN_VENV) && $(ASAN_PY) -m pip install -q --upgrade pip; }
@@ -407,7 +410,7 @@ asan: $(ASAN_STAMP) | bootstrap-asan
 	    nm -D --undefined-only $$so | grep -q $$sym || { echo "asan: $$so has no $$sym hooks: not instrumented"; exit 1; }; \
 	done; echo "asan: $$so is instrumented (ASan + UBSan)"
 	@rm -rf $(ASAN_LOGS) && mkdir -p $(ASAN_LOGS)
-	@$(MAKE) --no-print-directory ctest-ifma-asan
+	@$(MAKE) --no-print-directory ctest-ifma-asan ctest-asan
 	@$(ASAN_CC) $(ASAN_FLAGS) -shared -fPIC -o tests/c/bin/asan_canary.so tests/c/asan_canary.c
 	@set -e; $(foreach m,heap shift,\
 	if $(ASAN_RUN) $(ASAN_PY) -c 'import ctypes, sys, p256; assert p256.PrivateKey.generate(); \
@@ -431,9 +434,14 @@ asan: $(ASAN_STAMP) | bootstrap-asan
 # A short libFuzzer campaign (clang, with ASan and UBSan) over every parser of untrusted
 # bytes, checking round-trip and strictness properties, not only the absence of crashes
 # (tests/c/fuzz_parse.c). Seeds: tests/c/fuzz_corpus (tools/gen_fuzz_corpus.py); what the
-# fuzzer finds along the way stays in tests/c/bin/fuzz_work.
-FUZZ_RUNS  ?= 500000
-FUZZ_FLAGS ?= -O1 -g -std=c99 -Icsrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+# fuzzer finds along the way stays in tests/c/bin/fuzz_work. A time-boxed campaign:
+# FUZZ_C_SECONDS (about 28,000 inputs a second on AMD EPYC Zen 4), FUZZ_RUNS a cap on the
+# inputs (-1: none). Without the IFMA engine, which no parser reaches: with it, clang 14
+# compiled this file for 17 minutes (ASan, UBSan and -O1 over its 8-lane functions),
+# without it in 12 s.
+FUZZ_C_SECONDS ?= 120
+FUZZ_RUNS  ?= -1
+FUZZ_FLAGS ?= -O1 -g -std=c99 -Icsrc -DP256_NO_IFMA -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 # Per-input limits: a slow or memory-hungry input is a finding. Each input is parsed in
 # microseconds and the parsers allocate nothing, so 5 s (wall clock: margin for a loaded
 # machine and the sanitizers) and 512 MiB of RSS (ASan's shadow included) mean a bug.
@@ -442,8 +450,9 @@ FUZZ_LIMITS ?= -timeout=5 -rss_limit_mb=512 -malloc_limit_mb=64
 fuzz: | bootstrap-fuzz
 	@mkdir -p tests/c/bin/fuzz_work
 	clang $(FUZZ_FLAGS) -o tests/c/bin/fuzz_parse tests/c/fuzz_parse.c
-	@echo "fuzz: tests/c/bin/fuzz_parse -runs=$(FUZZ_RUNS)"
-	@tests/c/bin/fuzz_parse -runs=$(FUZZ_RUNS) -seed=1 $(FUZZ_LIMITS) tests/c/bin/fuzz_work tests/c/fuzz_corpus \
+	@echo "fuzz: tests/c/bin/fuzz_parse -max_total_time=$(FUZZ_C_SECONDS) -runs=$(FUZZ_RUNS)"
+	@tests/c/bin/fuzz_parse -max_total_time=$(FUZZ_C_SECONDS) -runs=$(FUZZ_RUNS) -seed=1 $(FUZZ_LIMITS) \
+	    tests/c/bin/fuzz_work tests/c/fuzz_corpus \
 	    > tests/c/bin/fuzz.log 2>&1 || { tail -n 40 tests/c/bin/fuzz.log; echo "fuzz: FAILED"; exit 1; }
 	@tail -n 1 tests/c/bin/fuzz.log
 
@@ -747,7 +756,10 @@ CHECK_HARNESSES ?= $(basename $(notdir $(CTESTS)))
 CHECK_ITERS  ?= 1
 CORE_DEPS    := $(wildcard csrc/*.h csrc/*.c csrc/modules/*/*.h csrc/asm/*.S tests/c/*.h)
 BUILD_REQ     = $(shell sed -n 's/^requires = \[\(.*\)\]/\1/p' pyproject.toml)
-CHECK_BINS   := $(foreach v,$(CHECK_VARIANTS),$(foreach h,$(CHECK_HARNESSES),$(CHECK_BIN)/$(h)-$(v)))
+# Per variant what make ctest builds for it (ctests_of: the variant-free and native-once
+# harnesses once), the native IFMA harness only where it runs.
+CHECK_BINS   := $(foreach v,$(CHECK_VARIANTS),$(foreach t,$(filter-out $(if $(HAVE_IFMA),,tests/c/test_batch_ifma.c),\
+    $(call ctests_of,$(v))),$(if $(filter $(basename $(notdir $(t))),$(CHECK_HARNESSES)),$(CHECK_BIN)/$(basename $(notdir $(t)))-$(v))))
 
 # The C and the Python halves in parallel (two jobs); the command line's tests (90 s of
 # subprocess start-ups) are left to make test.

@@ -56,14 +56,15 @@ install: $(STAMP)
 # (TEST_ARM64_PY_BACKENDS): the portable C is the same code pytest runs
 # natively here, and its aarch64 build runs the C harnesses under qemu (test-arm64).
 # make test-arm64-python alone runs both.
-# The background lane takes the long single-core parts that share nothing with .venv
-# (asan has its own venv; test-arm64-python only downloads with .venv's pip; ctime and
-# test-arm64 build their own binaries), so that the two lanes are about as long.
+# The background lane takes the single-core parts that share nothing with .venv (asan has
+# its own venv; test-arm64-python only downloads with .venv's pip; ctime, timing,
+# mca-check and test-arm64 build their own binaries), so that the two lanes are about as
+# long (make ci adds fuzz-smoke, which reinstalls .venv, to the first).
 # make test is every deterministic part; make ci (what .ci/run runs) adds the time-boxed
 # fuzz campaigns (CI_PARTS, CI_PARTS_BG; their budgets are FUZZ_SECONDS, FUZZ_C_SECONDS,
 # FUZZ_PLANT_SECONDS, so a faster machine can run longer ones).
-TEST_PARTS    ?= ctest pytest pytest-portable timing typecheck docs mca-check pythons package
-TEST_PARTS_BG ?= ctime asan test-arm64 test-arm64-python
+TEST_PARTS    ?= ctest pytest pytest-portable typecheck docs pythons package
+TEST_PARTS_BG ?= ctime timing asan mca-check test-arm64 test-arm64-python
 CI_PARTS      ?= fuzz-smoke
 CI_PARTS_BG   ?= fuzz ctest-ifma-lanes
 # Last, alone on the machine: the parts whose checks compare times (tests/test_bounded_work.py
@@ -456,8 +457,9 @@ fuzz: | bootstrap-fuzz
 	    > tests/c/bin/fuzz.log 2>&1 || { tail -n 40 tests/c/bin/fuzz.log; echo "fuzz: FAILED"; exit 1; }
 	@tail -n 1 tests/c/bin/fuzz.log
 
-# make fuzz-smoke: atheris (libFuzzer for Python) over the public Python API, one target
-# per entry point (tests/fuzz/targets.py; `python tests/fuzz/run.py --list`), each with a
+# make fuzz-smoke (tools/fuzz_smoke.sh): atheris (libFuzzer for Python) over the public
+# Python API, one target per entry point (tests/fuzz/targets.py; `python tests/fuzz/run.py
+# --list`), each with a
 # differential oracle (pyca/cryptography, p256.reference) and round-trip checks, for
 # FUZZ_SECONDS each. Installs the `fuzz` extra (atheris) into .venv. Seeds are generated
 # from the Wycheproof vectors into tests/fuzz/bin/seeds (tools/gen_py_fuzz_corpus.py);
@@ -497,51 +499,16 @@ $(FUZZ_STAMP): $(VPY) $(SOURCES) Makefile
 	touch $(STAMP) $@
 
 fuzz-smoke: $(FUZZ_STAMP) | bootstrap-fuzz-smoke
-	@rm -rf $(FUZZ_DIR)/seeds $(FUZZ_DIR)/logs $(FUZZ_DIR)/plants
-	@mkdir -p $(FUZZ_DIR)/logs $(FUZZ_DIR)/crashes $(FUZZ_DIR)/plants
-	@$(VPY) tools/gen_py_fuzz_corpus.py $(FUZZ_DIR)/seeds
-	@failed=; for t in $(FUZZ_TARGETS); do \
-	    log=$(FUZZ_DIR)/logs/$$t.log; mkdir -p $(FUZZ_DIR)/work/$$t; \
-	    if $(VPY) tests/fuzz/run.py $$t -max_total_time=$(FUZZ_SECONDS) $(FUZZ_OPTIONS) \
-	            -artifact_prefix=$(FUZZ_DIR)/crashes/$$t- $(FUZZ_DIR)/work/$$t $(FUZZ_DIR)/seeds/$$t \
-	            > $$log 2>&1; then \
-	        echo "fuzz-smoke: $$t: $$(grep -oE '^#[0-9]+' $$log | tail -n 1 | tr -d '#') inputs," \
-	            "$$(grep -oE 'cov: [0-9]+' $$log | tail -n 1), corpus $$(ls $(FUZZ_DIR)/work/$$t | wc -l)" \
-	            "+ $$(ls $(FUZZ_DIR)/seeds/$$t | wc -l) seeds, no finding"; \
-	    else \
-	        grep -v -E '^(#[0-9]+|INFO:|WARNING:)' $$log | head -n 60; \
-	        echo "fuzz-smoke: $$t: FINDING; reproducer: $$(ls -t $(FUZZ_DIR)/crashes/$$t-* 2>/dev/null | head -n 1)"; \
-	        failed="$$failed $$t"; \
-	    fi; \
-	done; \
-	test -z "$$failed" || { echo "fuzz-smoke: FAILED:$$failed (logs in $(FUZZ_DIR)/logs)"; exit 1; }
-	@set -e; for pt in $(FUZZ_PLANTS); do \
-	    p=$${pt%%:*}; t=$${pt##*:}; log=$(FUZZ_DIR)/plants/$$p.log; mkdir -p $(FUZZ_DIR)/plants/$$p; \
-	    found=; for try in $$(seq $(FUZZ_PLANT_TRIES)); do \
-	        rm -rf $(FUZZ_DIR)/plants/$$p && mkdir -p $(FUZZ_DIR)/plants/$$p; \
-	        if ! P256_FUZZ_PLANT=$$p $(VPY) tests/fuzz/run.py $$t -max_total_time=$(FUZZ_PLANT_SECONDS) \
-	                $(FUZZ_OPTIONS) $(FUZZ_PLANT_OPTIONS) -artifact_prefix=$(FUZZ_DIR)/plants/$$p- $(FUZZ_DIR)/plants/$$p \
-	                $(FUZZ_DIR)/seeds/controls/$$t > $$log 2>&1; then found=$$try; break; fi; \
-	        echo "fuzz-smoke: negative control '$$p': campaign $$try of $(FUZZ_PLANT_TRIES) ended in $(FUZZ_PLANT_SECONDS) s without it"; \
-	    done; \
-	    if [ -z "$$found" ]; then \
-	        echo "fuzz-smoke: negative control '$$p' was not found by $$t in $(FUZZ_PLANT_TRIES) campaigns of $(FUZZ_PLANT_SECONDS) s: the harness is broken"; exit 1; \
-	    fi; \
-	    if ! grep -q "negative control active: P256_FUZZ_PLANT=$$p" $$log; then \
-	        grep -v -E '^(#[0-9]+|INFO:|WARNING:)' $$log | head -n 40; \
-	        echo "fuzz-smoke: negative control '$$p' failed without the expected finding: the setup is broken"; exit 1; \
-	    fi; \
-	    n=$$(grep -oE '^#[0-9]+' $$log | tail -n 1 | tr -d '#'); \
-	    echo "fuzz-smoke: negative control '$$p' found by $$t from one valid input (campaign $$found; last status line before it: $${n:-none} inputs; the check works):"; \
-	    grep -m 1 -E '^Finding: ' $$log | sed 's/^/    /'; \
-	done
+	@VPY="$(VPY)" FUZZ_DIR="$(FUZZ_DIR)" FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_SECONDS="$(FUZZ_SECONDS)" \
+	    FUZZ_OPTIONS="$(FUZZ_OPTIONS)" FUZZ_PLANTS="$(FUZZ_PLANTS)" FUZZ_PLANT_TRIES="$(FUZZ_PLANT_TRIES)" \
+	    FUZZ_PLANT_SECONDS="$(FUZZ_PLANT_SECONDS)" FUZZ_PLANT_OPTIONS="$(FUZZ_PLANT_OPTIONS)" tools/fuzz_smoke.sh
 
 clean:
 	rm -rf $(VENV) $(ASAN_VENV) build dist tests/c/bin
 
 # ---- AArch64 (arm64) -----------------------------------------------------------------
 # The assembly field backend (csrc/asm/field_aarch64.S) and PSTATE.DIT (csrc/cpu_aarch64.h),
-# cross-compiled and run under qemu-aarch64 user-mode emulation: the field backends'
+# cross-compiled and run under qemu-aarch64 user-mode emulation (tools/test_arm64.sh): the field backends'
 # harness tests/c/test_backend.c (the one make ctest runs natively), the DIT harness
 # tests/c/arm64_dit.c (on a CPU model with FEAT_DIT and on one without), run_core's
 # harnesses core, api, point_asm (the assembly point formulas against the C, limb for
@@ -589,60 +556,11 @@ ARM64_ASM_FNS := p256_fe_mul_aarch64 p256_fe_sqr_aarch64 p256_jac_double_aarch64
 .PHONY: test-arm64 bench-arm64
 
 test-arm64: | bootstrap-test-arm64
-	@set -e; mkdir -p $(ARM64_BIN); \
-	for src in $(ARM64_ASM); do \
-	o=$(ARM64_BIN)/$$(basename $$src .S); \
-	echo "test-arm64: static check of $$src"; \
-	$(ARM64_CC) -c -o $$o.o $$src; \
-	$(ARM64_OBJDUMP) -d --no-show-raw-insn $$o.o > $$o.dis; \
-	bad=$$(awk -F'\t' '/^ +[0-9a-f]+:/{split($$2, m, " "); print m[1]}' $$o.dis \
-	       | sort -u | grep -v -x -F $(foreach i,$(ARM64_ASM_OK),-e $(i)) || true); \
-	if [ -n "$$bad" ]; then echo "test-arm64: unexpected instructions in $$src: $$bad"; exit 1; fi; \
-	fns=$$(sed -n 's/^[0-9a-f]* <\([A-Za-z0-9_]*\)>:$$/\1/p' $$o.dis); \
-	test -n "$$fns" || { echo "test-arm64: no function in $$src"; exit 1; }; \
-	for f in $$fns; do \
-	    grep -A1 "<$$f>:" $$o.dis | grep -q 'bti	c' \
-	        || { echo "test-arm64: $$f does not start with bti c"; exit 1; }; \
-	done; \
-	$(ARM64_CC) -mbranch-protection=standard -c -o $$o-bti.o $$src; \
-	$(ARM64_READELF) -n $$o-bti.o | grep -q 'AArch64 feature: BTI, PAC' \
-	    || { echo "test-arm64: no BTI/PAC property note in $$src under -mbranch-protection"; exit 1; }; \
-	done; \
-	for f in $(ARM64_ASM_FNS); do \
-	    cat $(foreach s,$(ARM64_ASM),$(ARM64_BIN)/$(basename $(notdir $(s))).dis) | grep -q "<$$f>:" || { echo "test-arm64: $$f is in none of $(ARM64_ASM)"; exit 1; }; \
-	done; \
-	run() { log=$$1.log; shift; $(ARM64_RUN) "$$@" > $$log 2>&1 || { cat $$log; echo "test-arm64: FAILED: $$*"; exit 1; }; \
-	        tail -n 1 $$log; }; \
-	ccs=gcc; \
-	if echo 'int main(void){return 0;}' | $(ARM64_CLANG) -x c -o $(ARM64_BIN)/clang-probe - >/dev/null 2>&1 \
-	   && $(ARM64_RUN) $(ARM64_BIN)/clang-probe; then ccs="gcc clang"; \
-	else echo "test-arm64: $(ARM64_CLANG) cannot build for the cross sysroot here: gcc only"; fi; \
-	for tag in $$ccs; do \
-	    if [ $$tag = gcc ]; then cc="$(ARM64_CC)"; else cc="$(ARM64_CLANG)"; fi; \
-	    b=$(ARM64_BIN)/$$tag; \
-	    echo "test-arm64 [$$cc]: build"; \
-	    $$cc $(ARM64_FLAGS) -o $$b-backend tests/c/test_backend.c $(ARM64_VFLAGS); \
-	    $$cc $(ARM64_FLAGS) -o $$b-dit tests/c/arm64_dit.c $(ARM64_VFLAGS); \
-	    $$cc $(ARM64_FLAGS) -Itests/c -o $$b-run-core-asm tests/c/run_core.c $(ARM64_VFLAGS); \
-	    $$cc $(ARM64_FLAGS) -Itests/c -o $$b-run-core-portable tests/c/run_core.c; \
-	    $$cc $(ARM64_FLAGS) -o $$b-ecmult-asm tests/c/test_ecmult.c $(ARM64_VFLAGS); \
-	    $$cc $(ARM64_FLAGS) -o $$b-ecmult-portable tests/c/test_ecmult.c; \
-	    for t in test_hash test_hash_portable test_modinv test_ifma_emu; do $$cc $(ARM64_FLAGS) -o $$b-$$t tests/c/$$t.c; done; \
-	    $$cc $(ARM64_FLAGS) -DP256_IFMA_EMULATE -o $$b-batch-ifma-emulated tests/c/test_batch_ifma.c $(ARM64_VFLAGS); \
-	    echo "test-arm64 [$$cc]: run under $(ARM64_QEMU)"; \
-	    run $$b-backend $$b-backend; \
-	    run $$b-dit-max -cpu max $$b-dit dit; \
-	    run $$b-dit-a72 -cpu cortex-a72 $$b-dit nodit; \
-	    printf 'assembly backend: '; run $$b-run-core-asm $$b-run-core-asm -t $(ARM64_CORE_HARNESSES); \
-	    printf 'portable backend: '; run $$b-run-core-portable $$b-run-core-portable -t core; \
-	    printf 'assembly backend: '; run $$b-ecmult-asm $$b-ecmult-asm; \
-	    printf 'portable backend: '; run $$b-ecmult-portable $$b-ecmult-portable; \
-	    for t in test_hash test_hash_portable test_modinv test_ifma_emu; do run $$b-$$t $$b-$$t; done; \
-	    P256_TEST_ITERS=5 run $$b-batch-ifma-emulated $$b-batch-ifma-emulated; \
-	done; \
-	CTEST_FLAGS="$(ARM64_FLAGS)" $(PYTHON) tools/plants.py core "$(ARM64_CC)" aarch64_asm --arch aarch64 \
-	    --kinds point,scalar --run "$(ARM64_RUN)" --bin $(ARM64_BIN)/plants; \
-	echo "test-arm64: all passed"
+	@ARM64_CC="$(ARM64_CC)" ARM64_CLANG="$(ARM64_CLANG)" ARM64_OBJDUMP="$(ARM64_OBJDUMP)" \
+	    ARM64_READELF="$(ARM64_READELF)" ARM64_RUN="$(ARM64_RUN)" ARM64_FLAGS="$(ARM64_FLAGS)" \
+	    ARM64_ASM="$(ARM64_ASM)" ARM64_VFLAGS="$(ARM64_VFLAGS)" ARM64_ASM_OK="$(ARM64_ASM_OK)" \
+	    ARM64_ASM_FNS="$(ARM64_ASM_FNS)" ARM64_CORE_HARNESSES="$(ARM64_CORE_HARNESSES)" \
+	    ARM64_BIN="$(ARM64_BIN)" PYTHON="$(PYTHON)" tools/test_arm64.sh
 
 # The pytest suite on aarch64 under qemu, with the assembly and with the portable backend
 # (tools/test_arm64_python.sh: Debian's arm64 python3.11 unpacked into a private sysroot,

@@ -146,7 +146,7 @@ if [ ${#blocked[@]} -eq 0 ] && ! { [ "$(id -u)" = 0 ] && command -v apt-get >/de
     exit 0
 fi
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && [ -z "${P256_NO_INSTALL:-}" ]; then
-    echo "bootstrap: installing $packages (for: ${blocked[*]})"
+    echo "bootstrap: installing $packages (for: ${blocked[*]:-faster builds})"
     export DEBIAN_FRONTEND=noninteractive
     aptlog=${TMPDIR:-/tmp}/p256-bootstrap-apt.log
     if apt-get update -qq && apt-get install -y -qq --no-install-recommends $packages > "$aptlog" 2>&1; then

@@ -984,6 +984,10 @@ int main(int argc, char **argv)
             gen_calls = const_calls = (int)(lanes / 8);
         } else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc && !only) {
             only = i + 1;
+            if (argv[only][0] == '-') {
+                fprintf(stderr, "test_batch_ifma: -t wants section names (%s)\n", sections);
+                return 2;
+            }
             while (i + 1 < argc && argv[i + 1][0] != '-') {
                 const char *name = argv[++i], *at = strstr(sections, name);
                 size_t len = strlen(name);

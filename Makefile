@@ -206,8 +206,7 @@ ctest: | bootstrap-ctest
 	@mkdir -p tests/c/bin
 	@set -e; $(foreach v,$(CVARIANTS),for cc in $(CCS); do for t in $(call ctests_of,$(v)); do \
 	    b=tests/c/bin/$$(basename $$t .c)-$$cc-$(v); \
-	    case " $(ENGINE_FREE) " in (*" $$t "*) x=-DP256_NO_IFMA ;; (*) x= ;; esac; \
-	    [ $$t != tests/c/run_core.c ] || x="$(NO_IFMA_FLAGS)"; \
+	    x=; $(foreach e,$(ENGINE_FREE) tests/c/run_core.c,[ $$t != $(e) ] || x="$(call engine_flags,$(e))";) \
 	    echo "ctest [$$cc, $(v)]: $$b $$x"; \
 	    $$cc $(CTEST_FLAGS) $$x -Itests/c -o $$b $$t $(VFLAGS_$(v)); \
 	    if [ $$t = tests/c/test_batch_ifma.c ] && [ "$(HAVE_IFMA)" != yes ]; then \
@@ -239,7 +238,7 @@ PLANT_VARIANT    ?= $(lastword $(RUN_VARIANTS))
 IFMA_PLANT_MODES ?= $(if $(HAVE_IFMA),native,emulated)
 export CTEST_FLAGS
 ctest-plants: | bootstrap-ctest
-	$(PYTHON) tools/plants.py core $(CORE_CC) $(PLANT_VARIANT) --cflags="$(NO_IFMA_FLAGS)"
+	$(PYTHON) tools/plants.py core $(CORE_CC) $(PLANT_VARIANT) --cflags="$(call engine_flags,tests/c/run_core.c)"
 	@set -e; for m in $(IFMA_PLANT_MODES); do $(PYTHON) tools/plants.py ifma $(CORE_CC) $$m; done
 	$(PYTHON) tools/plants.py ifma_emu $(CORE_CC)
 

@@ -32,6 +32,8 @@ import shlex
 import subprocess
 import sys
 
+from same_code import variants  # csrc/variants.txt's one reader in tools/
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # (plant, harness, what it breaks, architectures, asm define or None, P256_TEST_ITERS)
@@ -79,18 +81,6 @@ PLANTS = [
 IFMA_NATIVE_ITERS = "5"  # natively: random lanes too (the engine is ~100x its emulation)
 
 
-def variants() -> dict[str, tuple[str, list[str], list[str]]]:
-    """csrc/variants.txt: name -> (arch, defines, sources)."""
-    out = {}
-    with open(os.path.join(ROOT, "csrc", "variants.txt")) as f:
-        for line in f:
-            col = line.split()
-            if len(col) >= 6 and not col[0].startswith("#"):
-                split = (lambda c: [] if c == "-" else c.split(","))
-                out[col[0]] = (col[1], split(col[4]), split(col[5]))
-    return out
-
-
 def host_flags() -> set[str]:
     try:
         with open("/proc/cpuinfo") as f:
@@ -125,12 +115,13 @@ def last_line(log: str) -> str:
 
 
 def check(tag: str, prefix: list[str], binary: str, args: list[str], plants: list[tuple],
-          iters: dict[str, str], binaries: dict[str, str], bindir: str) -> bool:
-    """The unarmed run passes; each plant's run fails with status 1."""
+          binaries: dict[str, str], bindir: str, iters: str | None = None) -> bool:
+    """The unarmed run passes; each plant's run fails with status 1. iters, when given,
+    replaces every plant's own P256_TEST_ITERS."""
     ok = True
     name = os.path.basename(binary) + "".join("-" + x for x in args if not x.startswith("-"))
     log = os.path.join(bindir, name + "-unarmed.log")
-    rc = run(prefix, binary, args, {"P256_TEST_ITERS": min((iters[p[0]] for p in plants), key=float)}, log)
+    rc = run(prefix, binary, args, {"P256_TEST_ITERS": iters or min((p[5] for p in plants), key=float)}, log)
     if rc != 0:
         print(open(log, errors="replace").read()[-4000:])
         print("%s: the plant build fails with nothing planted (status %d): it cannot show that "
@@ -138,7 +129,7 @@ def check(tag: str, prefix: list[str], binary: str, args: list[str], plants: lis
         return False
     for plant, _, what, _, asm, it in plants:
         b = binaries.get(plant, binary)
-        env = {"P256_TEST_ITERS": iters.get(plant, it)}
+        env = {"P256_TEST_ITERS": iters or it}
         if asm is None:
             env["P256_PLANT"] = plant
         log = os.path.join(bindir, "%s-%s.log" % (name, plant.replace(":", "")))
@@ -184,10 +175,10 @@ def main() -> int:
     cctag = os.path.basename(cc[0]) + ("-" + a.arch if a.arch != os.uname().machine else "")
 
     if a.what == "core":
-        v = variants()
+        v = variants(ROOT)
         if a.mode not in v:
             ap.error("unknown variant %r (csrc/variants.txt)" % a.mode)
-        _, defines, sources = v[a.mode]
+        defines, sources = v[a.mode]
         core = [p for p in mine if not p[1].startswith(("test_batch_ifma", "test_ifma_emu"))]
         if not sources:  # a variant without assembly: the plants in C only
             core = [p for p in core if p[1] not in ("point_asm", "scalar_asm")]
@@ -218,7 +209,7 @@ def main() -> int:
         ok = True
         for harness in sorted({p[1] for p in core}):
             group = [p for p in core if p[1] == harness]
-            ok &= check(tag, prefix, base, ["-t", harness], group, {p[0]: p[5] for p in group}, binaries, bindir)
+            ok &= check(tag, prefix, base, ["-t", harness], group, binaries, bindir)
         return 0 if ok else 1
 
     if a.what == "ifma":
@@ -230,20 +221,20 @@ def main() -> int:
             print("%s: SKIP native: this CPU lacks AVX-512 IFMA" % tag)
             return 0
         group = [p for p in mine if p[1].startswith("test_batch_ifma:")]
-        iters = {p[0]: IFMA_NATIVE_ITERS if a.mode == "native" else p[5] for p in group}
         b = os.path.join(bindir, "test_batch_ifma-%s-%s" % (cctag, a.mode))
         extra = ["-DP256_IFMA_EMULATE"] if a.mode == "emulated" else []
         sh(cc + flags + ["-Itests/c", "-DP256_PLANTS"] + extra + ["-o", b, "tests/c/test_batch_ifma.c"])
         ok = True
         for section in sorted({p[1].split(":")[1] for p in group}):
             sub = [p for p in group if p[1].endswith(":" + section)]
-            ok &= check(tag, prefix, b, ["-t", section], sub, iters, {}, bindir)
+            ok &= check(tag, prefix, b, ["-t", section], sub, {}, bindir,
+                        IFMA_NATIVE_ITERS if a.mode == "native" else None)
         return 0 if ok else 1
 
     group = [p for p in mine if p[1] == "test_ifma_emu"]
     b = os.path.join(bindir, "test_ifma_emu-%s" % cctag)
     sh(cc + flags + ["-Itests/c", "-DP256_PLANTS", "-o", b, "tests/c/test_ifma_emu.c"])
-    return 0 if check(tag, prefix, b, [], group, {p[0]: p[5] for p in group}, {}, bindir) else 1
+    return 0 if check(tag, prefix, b, [], group, {}, bindir) else 1
 
 
 if __name__ == "__main__":

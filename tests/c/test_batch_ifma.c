@@ -947,16 +947,11 @@ static void test_engine(int rounds)
     }
 }
 
-/* Section name is run: no -t given, or named among the arguments after it. */
-static int section_selected(int argc, char **argv, int only, const char *name)
-{
-    if (!only)
-        return 1;
-    for (int i = only; i < argc && argv[i][0] != '-'; i++)
-        if (strcmp(argv[i], name) == 0)
-            return 1;
-    return 0;
-}
+/* The sections, in the order they run; -t selects among them by name. */
+enum { SEC_FIELD, SEC_POINTS, SEC_ECMULT, SEC_GEN, SEC_CONST, SEC_ENGINE, N_SECTIONS };
+static const char *const section_names[N_SECTIONS] = {"field", "points", "ecmult", "gen", "const",
+                                                      "engine"};
+#define SECTION_LIST "field points ecmult gen const engine"
 
 int main(int argc, char **argv)
 {
@@ -969,8 +964,7 @@ int main(int argc, char **argv)
     int gen_calls = (int)harness_iters(12500), const_calls = gen_calls;
 #endif
     /* -t SECTION...: only those (a negative control runs the section its plant is in) */
-    const char *sections = "field points ecmult gen const engine";
-    int only = 0;
+    unsigned want = 0; /* bit k: section k named after -t; none named: every section */
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-l") == 0 && i + 1 < argc) {
             /* -l LANES: that many random lanes of each constant-time multiplication (make
@@ -982,23 +976,24 @@ int main(int argc, char **argv)
                 return 2;
             }
             gen_calls = const_calls = (int)(lanes / 8);
-        } else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc && !only) {
-            only = i + 1;
-            if (argv[only][0] == '-') {
-                fprintf(stderr, "test_batch_ifma: -t wants section names (%s)\n", sections);
+        } else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc && !want) {
+            if (argv[i + 1][0] == '-') {
+                fprintf(stderr, "test_batch_ifma: -t wants section names (" SECTION_LIST ")\n");
                 return 2;
             }
             while (i + 1 < argc && argv[i + 1][0] != '-') {
-                const char *name = argv[++i], *at = strstr(sections, name);
-                size_t len = strlen(name);
-                if (len == 0 || at == NULL || (at != sections && at[-1] != ' ') ||
-                    (at[len] != ' ' && at[len] != '\0')) {
-                    fprintf(stderr, "test_batch_ifma: no section %s (%s)\n", name, sections);
+                int k = 0;
+                while (k < N_SECTIONS && strcmp(argv[i + 1], section_names[k]) != 0)
+                    k++;
+                if (k == N_SECTIONS) {
+                    fprintf(stderr, "test_batch_ifma: no section %s (" SECTION_LIST ")\n", argv[i + 1]);
                     return 2;
                 }
+                want |= 1u << k;
+                i++;
             }
         } else {
-            fprintf(stderr, "usage: test_batch_ifma [-l LANES] [-t SECTION...] (%s)\n", sections);
+            fprintf(stderr, "usage: test_batch_ifma [-l LANES] [-t SECTION...] (" SECTION_LIST ")\n");
             return 2;
         }
     }
@@ -1006,20 +1001,22 @@ int main(int argc, char **argv)
         printf("test_batch_ifma: SKIP: this CPU lacks AVX-512 IFMA (the emulated build runs)\n");
         return 0;
     }
-#define SECTION(name) section_selected(argc, argv, only, name)
+    if (!want)
+        want = (1u << N_SECTIONS) - 1;
+#define SECTION(name) (want & (1u << SEC_##name))
     CHECK(strcmp(p256_batch_engine(), P256_IFMA_ENGINE_NAME) == 0, "engine name %s",
           p256_batch_engine());
-    if (SECTION("field"))
+    if (SECTION(FIELD))
         test_field(rounds + 64);
-    if (SECTION("points"))
+    if (SECTION(POINTS))
         test_points(rounds);
-    if (SECTION("ecmult"))
+    if (SECTION(ECMULT))
         test_ecmult(rounds / 4 + 8);
-    if (SECTION("gen"))
+    if (SECTION(GEN))
         test_gen(gen_calls);
-    if (SECTION("const"))
+    if (SECTION(CONST))
         test_ecmult_const(const_calls);
-    if (SECTION("engine"))
+    if (SECTION(ENGINE))
         test_engine(rounds);
 #undef SECTION
     printf("test_batch_ifma (%s, %s): %ld checks, %ld failures\n", p256_backend_name(),

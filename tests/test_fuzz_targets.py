@@ -160,6 +160,10 @@ def test_dertree_finds_what_it_should():
     assert dertree.der_problems(b"\x31\x06\x04\x01\x02\x04\x01\x01")  # SET OF out of order
     assert dertree.der_problems(b"\x03\x02\x01\x01")  # BIT STRING padding bit set
     assert dertree.der_problems(b"\x30\x02\x05\x00\x00")  # trailing
+    assert dertree.der_problems(b"\x0a\x02\x00\x01")  # non-minimal ENUMERATED
+    assert dertree.der_problems(b"\x0d\x02\x6b\x9a")  # RELATIVE-OID ends mid sub-identifier
+    assert dertree.der_problems(b"\x0d\x02\x80\x01")  # RELATIVE-OID, non-minimal
+    assert dertree.der_problems(b"\x0d\x01\x2a") == []
     assert dertree.encode(dertree.parse(b"\x30\x81\x03\x02\x01\x01")) == b"\x30\x03\x02\x01\x01"
 
 
@@ -234,6 +238,8 @@ def test_control_seed_does_not_hand_over_the_plant(plant, monkeypatch):
     b"\x31\x06\x04\x01\x02\x04\x01\x01",  # SET OF out of order
     b"\x04\x01\x02\x04\x01\x01",  # the values SET OF itself out of order
     b"\x30\x80\x00\x00",  # indefinite length
+    b"\x0a\x02\x00\x01",  # non-minimal ENUMERATED
+    b"\x0d\x02\x6b\x9a",  # RELATIVE-OID ending inside a sub-identifier
     nested(40),  # deeper than p256._der.MAX_NESTING
 ])
 def test_pkcs8_attributes_must_be_der(value):
@@ -251,6 +257,18 @@ def test_pkcs8_attributes_must_be_der(value):
 def test_pkcs8_der_attributes_still_load(attributes):
     der = seq(uint(0), ALG, octets(INNER), tlv(0xA0, attributes))
     assert p256.PrivateKey.from_der(der).to_bytes() == D
+
+
+def test_malformed_relative_oid_attribute_is_a_der_difference():
+    # make fuzz-smoke's find: a friendlyName attribute whose value is a RELATIVE-OID
+    # ending inside a sub-identifier. cryptography does not read attribute values; p256
+    # refuses non-DER anywhere, and the oracle must see the input as not DER (D0).
+    data = bytes.fromhex(
+        "3081a1020100301306072a8648ce3d020106082a8648ce3d030107046d306b0201010420010000000000"
+        "0000000000000000000000000000000000000000000000000000a144034200049bbf06dad9ab5905e054"
+        "71ce16d5222c89c2caa39f26267ac0747129885fbd441bcc7fa84de120a36755daf30a6f47e8c0d4bddc"
+        "15036ed2a3447dfa7a1d3e88a018301606092a864886f70d01091431090d076b6579e390919a")
+    assert targets.priv_der(data) == "D0-not-der"
 
 
 def test_pkcs8_attributes_out_of_order():

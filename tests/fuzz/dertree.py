@@ -9,13 +9,14 @@ that a bug in one is not copied into the other.
   lengths and high tag numbers are not needed by any format here and raise NotDer.
 - ``encode(node)`` writes a tree back with minimal (DER) lengths.
 - ``der_problems(data)`` lists every way data is not DER (X.690 section 10 and 11):
-  non-minimal lengths, empty or non-minimal INTEGERs, BOOLEANs other than 00/FF, NULL
-  with contents, malformed OBJECT IDENTIFIERs, BIT STRINGs with bad unused-bit counts
-  or non-zero padding bits, SET OF elements out of order, trailing data, a universal
-  type in the form DER does not use (a constructed string or time, a primitive SEQUENCE,
-  end-of-contents octets: X.690 10.2), UTCTime/GeneralizedTime not in their DER forms
-  (11.7, 11.8), and OID sub-identifiers of 2^128 or more (beyond what p256 reads). Empty
-  list = the input is DER for every universal type these formats use.
+  non-minimal lengths, empty or non-minimal INTEGERs and ENUMERATEDs, BOOLEANs other
+  than 00/FF, NULL with contents, malformed OBJECT IDENTIFIERs and RELATIVE-OIDs, BIT
+  STRINGs with bad unused-bit counts or non-zero padding bits, SET OF elements out of
+  order, trailing data, a universal type in the form DER does not use (a constructed
+  string or time, a primitive SEQUENCE, end-of-contents octets: X.690 10.2),
+  UTCTime/GeneralizedTime not in their DER forms (11.7, 11.8), and OID sub-identifiers
+  of 2^128 or more (beyond what p256 reads). Empty list = the input is DER for every
+  universal type these formats use.
 """
 
 from __future__ import annotations
@@ -158,7 +159,7 @@ def _problems(node: Node, path: str, out: list, set_tags) -> None:
         return
     if node.tag == 0x01 and (len(v) != 1 or v[0] not in (0x00, 0xFF)):
         out.append("%s: BOOLEAN not 00/FF" % where)
-    elif node.tag == 0x02:
+    elif node.tag in (0x02, 0x0A):  # ENUMERATED is encoded as an INTEGER (X.690 8.4)
         if not v:
             out.append("%s: empty INTEGER" % where)
         elif len(v) > 1 and ((v[0] == 0 and v[1] < 0x80) or (v[0] == 0xFF and v[1] >= 0x80)):
@@ -168,7 +169,7 @@ def _problems(node: Node, path: str, out: list, set_tags) -> None:
             out.append("%s: malformed BIT STRING" % where)
     elif node.tag == 0x05 and v:
         out.append("%s: NULL with contents" % where)
-    elif node.tag == 0x06:
+    elif node.tag in (0x06, 0x0D):  # RELATIVE-OID: the same sub-identifiers (X.690 8.20)
         fresh = True
         for octet in v:
             if fresh and octet == 0x80:

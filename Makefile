@@ -43,7 +43,8 @@ install: $(STAMP)
 
 # ---- make test ------------------------------------------------------------------------
 # Every part below is a make target; tools/make_test.sh runs them all (those in
-# TEST_PARTS_BG one after another beside the rest, on the second core), after one
+# TEST_PARTS_BG as a queue that the second core works through beside the rest, and the
+# first joins when its own parts are done), after one
 # tools/bootstrap.sh for all of them, and ends with a summary: each part passed, FAILED,
 # or SKIPPED with the reason. Any failure fails make test. A part skipped for a missing
 # tool (one that bootstrap could not install: not root, no apt) or for a missing target
@@ -56,17 +57,18 @@ install: $(STAMP)
 # (TEST_ARM64_PY_BACKENDS): the portable C is the same code pytest runs
 # natively here, and its aarch64 build runs the C harnesses under qemu (test-arm64).
 # make test-arm64-python alone runs both.
-# The background lane takes the single-core parts that share nothing with .venv (asan has
-# its own venv; test-arm64-python only downloads with .venv's pip; ctime, timing,
-# mca-check and test-arm64 build their own binaries), so that the two lanes are about as
-# long (make ci adds fuzz-smoke, which reinstalls .venv, to the first).
+# The background queue holds the single-core parts that share nothing with .venv or with
+# each other (asan has its own venv; test-arm64-python only downloads with .venv's pip;
+# ctime, timing, mca-check and test-arm64 build their own binaries), the longest first, so
+# that the two lanes end about together (make ci adds fuzz-smoke, which reinstalls .venv,
+# to the first lane, and its C campaigns to the queue).
 # make test is every deterministic part; make ci (what .ci/run runs) adds the time-boxed
 # fuzz campaigns (CI_PARTS, CI_PARTS_BG; their budgets are FUZZ_SECONDS, FUZZ_C_SECONDS,
 # FUZZ_PLANT_SECONDS, so a faster machine can run longer ones).
 TEST_PARTS    ?= ctest pytest pytest-portable typecheck docs pythons package
-TEST_PARTS_BG ?= ctime timing asan mca-check test-arm64 test-arm64-python
+TEST_PARTS_BG ?= test-arm64 asan ctime test-arm64-python timing mca-check
 CI_PARTS      ?= fuzz-smoke
-CI_PARTS_BG   ?= fuzz ctest-ifma-lanes
+CI_PARTS_BG   ?= ctest-ifma-lanes fuzz
 # Last, alone on the machine: the parts whose checks compare times (tests/test_bounded_work.py
 # requires 10x the input to cost at most 15x the time; beside valgrind on the other core,
 # a 1 MiB input's cache misses alone broke that).

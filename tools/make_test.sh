@@ -5,10 +5,13 @@
 # 1. tools/bootstrap.sh once for every part (installs the missing system tools as root
 #    with apt; otherwise names the command and which parts cannot run).
 # 2. Each PART is a make target, run in order with its output shown and kept in
-#    build/test/PART.log; the --bg parts run one after another beside them (their logs
-#    are printed when all are done); the --after parts run last, alone on the machine
-#    (those that measure time). A part whose tools are missing is not run; nor is
-#    one with no make target in this checkout.
+#    build/test/PART.log. The --bg parts are a queue beside them: a second lane takes
+#    them in order, and the first lane, once its own parts are done, takes what is left,
+#    so that neither core idles while the other works (list the long ones first; their
+#    logs are printed when all are done). The --bg parts use no .venv install, so any
+#    two of them and any PART may run together. The --after parts run last, alone on
+#    the machine (those that measure time). A part whose tools are missing is not run;
+#    nor is one with no make target in this checkout.
 # 3. A summary table: each part passed, FAILED or SKIPPED with the reason and its time.
 #    Lines "SKIP ... this CPU lacks ..." in a part's log (a backend this CPU cannot
 #    run) are listed beside it; they are allowed.
@@ -77,22 +80,34 @@ run_part() {
     return 0
 }
 
+# take_queue LANE: run the --bg parts no lane has claimed yet (mkdir is the atomic claim).
+take_queue() {
+    local p
+    for p in $bg; do
+        mkdir "$logs/.claimed-$p" 2>/dev/null || continue
+        echo "$1" > "$logs/.claimed-$p/lane"
+        run_part "$p" quiet
+    done
+}
+
 bg_pid=
 if [ -n "$bg" ]; then
     echo "==== make test: in the background (logs at the end): $bg"
     set -m  # the lane in its own process group, so an interrupt can stop all of it
-    ( for p in $bg; do run_part "$p" quiet; done ) &
+    take_queue 2 &
     bg_pid=$!
     set +m
     trap 'kill -TERM -- -$bg_pid 2>/dev/null; exit 130' INT TERM
 fi
 for p in "${fg[@]}"; do run_part "$p" show; done
 if [ -n "$bg_pid" ]; then
+    echo "==== make test: the first lane takes the background parts not yet started"
+    take_queue 1
     echo "==== make test: waiting for the background parts ($bg)"
     wait "$bg_pid"
     for p in $bg; do
         [ -e "$logs/$p.log" ] || continue
-        echo "==== make $p (ran in the background)"
+        echo "==== make $p (ran in the background, lane $(cat "$logs/.claimed-$p/lane"))"
         cat "$logs/$p.log"
     done
 fi

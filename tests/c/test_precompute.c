@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_precompute.c: the per-key tables of modules/pubtable. Every entry of tables
- * of each window size against the constant-time k*P; 10^5 differential cases of the
- * two-comb u1*G + u2*Q and of ECDSA verification against the wNAF path (random,
- * tampered, x(R) = r + n, u1*G = +-u2*Q, edge keys and scalars); the byte-level API's
- * refusals; and negative controls: a corrupted entry and a wrong magic must be noticed.
+ * of each window size against the constant-time k*P; 10^5 random differential cases (at
+ * P256_TEST_ITERS=100, which scales every random loop here) of the two-comb
+ * u1*G + u2*Q and of ECDSA verification against the wNAF path (random, tampered,
+ * x(R) = r + n, u1*G = +-u2*Q, edge keys and scalars); the byte-level API's refusals;
+ * and negative controls: a corrupted entry and a wrong magic must be noticed.
  * ECDH over a table (the constant-time comb, p256_ecmult_pubtable / p256_ecdh_pubtable)
  * against p256_ecmult_const and p256_ecdh for every width, on edge scalars (1, 2, 3,
  * n-1..n-3, powers of two and their neighbours, all-ones windows, the largest top digit)
@@ -274,7 +275,7 @@ static void test_edge_keys(void)
                 scalar_negate(&u1, &u1);
                 bad += !ecmult_agrees(t, &keys[i], &u1, &u2);
             }
-        for (int c = 0; c < 200; c++) {
+        for (long c = 0; c < harness_iters(200); c++) {
             random_scalar_mod_n(&u1);
             random_scalar_mod_n(&u2);
             bad += !ecmult_agrees(t, &keys[i], &u1, &u2);
@@ -308,14 +309,14 @@ static void test_api(void)
     CHECK(!p256_pubtable_build_vartime(t, size - 1, P256_PUBTABLE_BITS, pub, 65), "short memory");
     CHECK(!p256_pubtable_build_vartime(t, size, 9, pub, 65), "bits 9");
     CHECK(p256_pubtable_build_vartime(t, size, P256_PUBTABLE_BITS, pub, 65), "build");
-    for (int i = 0; i < 200; i++) {
+    for (long i = 0; i < harness_iters(200); i++) {
         rng_fill(dg, 32);
         CHECK(p256_sign(rs, d, dg, 32, P256_NONCE_SHA256), "sign");
         if (i % 2)
             rs[rng64() % 64] ^= 0x10;
         CHECK(p256_verify_pubtable_vartime(t, rs, dg, 32) == p256_verify(pub, 65, rs, dg, 32) &&
                   p256_verify(pub, 65, rs, dg, 32) == !(i % 2),
-              "verdicts, case %d", i);
+              "verdicts, case %ld", i);
     }
     /* negative control: a table whose magic is wrong verifies nothing */
     rng_fill(dg, 32);
@@ -468,7 +469,7 @@ static void test_pubtable_ecdh(void)
         for (int i = 0; i < nkeys; i++) {
             p256_pubtable *t = table_new(bits, &keys[i]);
             edges += pubtable_ecdh_edges(t, &keys[i], bits);
-            for (int c = 0; c < 300; c++) {
+            for (long c = 0; c < harness_iters(300); c++) {
                 random_scalar_mod_n(&k);
                 bad += !pubtable_ecdh_agrees(t, &keys[i], &k);
             }
@@ -492,7 +493,7 @@ static void test_pubtable_ecdh(void)
         CHECK(t != NULL && p256_seckey_generate(peer_sk) && p256_pubkey_create(peer, peer_sk),
               "peer key");
         CHECK(p256_pubtable_build_vartime(t, size, bits, peer, 65), "build %d", bits);
-        for (int c = 0; c < 200; c++) {
+        for (long c = 0; c < 3 + harness_iters(197); c++) { /* 3 fixed, then random */
             CHECK(p256_seckey_generate(sk), "keygen");
             if (c < 3) { /* 1, n-1 and n-2 as bytes */
                 p256_scalar e;
@@ -533,13 +534,14 @@ int main(void)
     test_api();
     test_corrupted();
     test_pubtable_ecdh();
-    /* 10^5 differential cases: 9 keys x 10^4 at the default size, 2 x 5000 at the others */
-    dis = differential(P256_PUBTABLE_BITS, 10000, 9);
+    /* The random differential cases (at P256_TEST_ITERS=100): 9 keys x 10^4 at the default
+     * size, one key x 2500 at each other size. */
+    dis = differential(P256_PUBTABLE_BITS, harness_iters(10000), 9);
     CHECK(dis == 0, "default table: %ld disagreements", dis);
     for (int bits = P256_PUBTABLE_MIN_BITS; bits <= P256_PUBTABLE_MAX_BITS; bits++) {
         if (bits == P256_PUBTABLE_BITS)
             continue;
-        dis = differential(bits, 2500, 1);
+        dis = differential(bits, harness_iters(2500), 1);
         CHECK(dis == 0, "bits %d: %ld disagreements", bits, dis);
     }
     printf("test_precompute: %ld checks, %ld failures\n", checks, failures);

@@ -514,8 +514,9 @@ clean:
 # tests/c/arm64_dit.c (on a CPU model with FEAT_DIT and on one without), run_core's
 # harnesses core, api, point_asm (the assembly point formulas against the C, limb for
 # limb) and scalar_asm with the assembly (ARM64_CORE_HARNESSES) and core with the portable
-# C, test_ecmult.c with both, and the IFMA batch engine on its portable emulation
-# (test_batch_ifma.c with -DP256_IFMA_EMULATE, at P256_TEST_ITERS=5); then the planted bugs
+# C, test_ecmult.c with both, and, with gcc, the IFMA batch engine on its portable
+# emulation (test_batch_ifma.c with -DP256_IFMA_EMULATE, at P256_TEST_ITERS=5: the engine
+# only ships for x86-64, so one compiler shows the emulation portable); then the planted bugs
 # of the assembly (tools/plants.py --kinds point,scalar: point 1 and 4 in group_aarch64.S,
 # the degenerate case's mask and the shift-by-2^s reduction, point 2 in group_impl.h, the
 # vartime addition's fallback; scalar 1 and 3 in scalar_aarch64.S and ecmult_aarch64.S,

@@ -99,10 +99,11 @@ ci:
 # backend (the command line, the fuzz targets' properties). What else the whole suite
 # checks is the Python layer's, the same over either backend; the portable C itself is
 # the C harnesses' (every one of them per compiler in make ctest).
-# tests/test_bounded_work.py runs in neither: make bounded runs it alone, last.
+# tests/test_bounded_work.py runs in neither: make bounded runs it alone, last; nor does
+# tests/test_typing.py, make typecheck's (12 s of mypy and stubtest, run once).
 # Exit status 5 (no tests collected) fails like any other.
 pytest: $(STAMP) | bootstrap-pytest
-	$(VPY) -m pytest -q --ignore=tests/test_bounded_work.py
+	$(VPY) -m pytest -q --ignore=tests/test_bounded_work.py --ignore=tests/test_typing.py
 
 # The bounds on work (time and memory against the input's size), run by make test alone.
 bounded: $(STAMP) | bootstrap-pytest

@@ -319,12 +319,13 @@ ctime: | bootstrap-ctime
 
 # Timing test (tests/c/timing_core.c, dudect-style: fixed-vs-random secrets, Welch's t on
 # cropped cycle counts), built like the extension (CORE_CC, -O3) once per field backend
-# this CPU runs. make timing: TIMING_N measurements per test (short: it catches the plants
-# and gross leaks), then the negative controls: the modn target with a planted branch on
-# a secret bit (TIMING_PLANT=1) and with a planted load at a secret index (=2) must each
-# be flagged for every class, or the harness is broken. A test over the alarm (|t| > 10)
-# is rerun with new inputs and fails only if the rerun is over it too (a shared VM has
-# bursts). make timing-long: TIMING_SECONDS for all backends and tests together
+# this CPU runs (the IFMA engine only where the CPU runs it; the controls, on the product
+# mod n, never reach it). make timing: TIMING_N measurements per test (short: it catches
+# the plants and gross leaks), then the negative controls: the modn target with a planted
+# branch on a secret bit (TIMING_PLANT=1) and with a planted load at a secret index (=2)
+# must each be flagged for every class, or the harness is broken. A test over the alarm
+# (|t| > 10) is rerun with new inputs and fails only if the rerun is over it too (a shared
+# VM has bursts). make timing-long: TIMING_SECONDS for all backends and tests together
 # (TIMING_TARGETS: a subset by name, e.g. "sign_det modn"); results in docs/security.md.
 TIMING_FLAGS   ?= -O3 -std=c99 -Wall -Wextra -Werror -Icsrc
 TIMING_N       ?= 20000
@@ -342,11 +343,11 @@ timing: | bootstrap-timing
 	@echo "timing: CPU $(TIMING_CPU), $(CORE_CC)"
 	@$(foreach v,$(filter-out $(RUN_VARIANTS),$(CVARIANTS)),echo "timing [$(v)]: SKIP $(v): this CPU lacks $(VCPU_$(v))";)
 	@set -e; $(foreach v,$(RUN_VARIANTS),b=tests/c/bin/timing_core-$(v); \
-	    $(CORE_CC) $(TIMING_FLAGS) -o $$b tests/c/timing_core.c $(VFLAGS_$(v)) -lm; \
+	    $(CORE_CC) $(TIMING_FLAGS) $(NO_IFMA_FLAGS) -o $$b tests/c/timing_core.c $(VFLAGS_$(v)) -lm; \
 	    echo "timing [$(v)]: $$b -n $(TIMING_N) $(TIMING_TARGETS)"; \
 	    $$b -n $(TIMING_N) $(TIMING_TARGETS);)
 	@set -e; v=$(TIMING_PLANT_VARIANT); for p in $(TIMING_PLANTS); do bp=tests/c/bin/timing_core-plant$$p-$$v; \
-	    $(CORE_CC) $(TIMING_FLAGS) -DTIMING_PLANT=$$p -o $$bp tests/c/timing_core.c $(VFLAGS_$(TIMING_PLANT_VARIANT)) -lm; \
+	    $(CORE_CC) $(TIMING_FLAGS) -DP256_NO_IFMA -DTIMING_PLANT=$$p -o $$bp tests/c/timing_core.c $(VFLAGS_$(TIMING_PLANT_VARIANT)) -lm; \
 	    if $$bp -n $(TIMING_N) modn > $$bp.log 2>&1; then \
 	        cat $$bp.log; echo "timing [$$v]: planted leak $$p went unflagged: the harness is broken"; exit 1; fi; \
 	    if [ "$$(grep -c '^LEAK modn d=' $$bp.log)" != 3 ]; then \

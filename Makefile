@@ -633,7 +633,7 @@ typecheck: $(STAMP)
 # make package: `python -m build` makes the sdist and, from it, the wheel in build/dist;
 # tools/check_package.py checks the wheel's files, its manylinux tag (auditwheel), the
 # sdist's files, and installs the sdist into a fresh venv to import and self-test it.
-# Both use the `dev` dependency group of pyproject.toml (nox, build, auditwheel) in .venv.
+# Both use the `dev` dependency group of pyproject.toml (nox, uv, build, auditwheel) in .venv.
 DEV_STAMP := $(VENV)/.p256-dev-installed
 PKG_DIST  := build/dist
 NOX_ARGS  ?=

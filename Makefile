@@ -207,9 +207,8 @@ ctest: | bootstrap-ctest
 	@for v in $(VARIANTS); do grep -q "&p256_api_$$v\b" csrc/backend.c || { \
 	    echo "ctest: csrc/variants.txt lists $$v, csrc/backend.c's p256_backends has no &p256_api_$$v"; exit 1; }; done
 	@mkdir -p tests/c/bin
-	@set -e; $(foreach v,$(CVARIANTS),for cc in $(CCS); do for t in $(call ctests_of,$(v)); do \
-	    b=tests/c/bin/$$(basename $$t .c)-$$cc-$(v); \
-	    x=; $(foreach e,$(ENGINE_FREE) tests/c/run_core.c,[ $$t != $(e) ] || x="$(call engine_flags,$(e))";) \
+	@set -e; $(foreach v,$(CVARIANTS),for cc in $(CCS); do $(foreach t,$(call ctests_of,$(v)),\
+	    t=$(t) x="$(call engine_flags,$(t))"; b=tests/c/bin/$$(basename $$t .c)-$$cc-$(v); \
 	    echo "ctest [$$cc, $(v)]: $$b $$x"; \
 	    $$cc $(CTEST_FLAGS) $$x -Itests/c -o $$b $$t $(VFLAGS_$(v)); \
 	    if [ $$t = tests/c/test_batch_ifma.c ] && [ "$(HAVE_IFMA)" != yes ]; then \
@@ -218,8 +217,8 @@ ctest: | bootstrap-ctest
 	        $$b; \
 	    else \
 	        echo "ctest [$$cc, $(v)]: SKIP $(v) run: this CPU lacks $(VCPU_$(v))"; \
-	    fi; \
-	done; done;)
+	    fi;) \
+	done;)
 	@# The IFMA engine once more per compiler on the portable emulation of its intrinsics
 	@# (csrc/modules/batch/ifma_emu.h), so that it is tested on every CPU (test_ifma_emu.c above
 	@# checks the emulation against the instructions where the CPU has them).

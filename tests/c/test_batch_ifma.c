@@ -947,11 +947,15 @@ static void test_engine(int rounds)
     }
 }
 
-/* The sections, in the order they run; -t selects among them by name. */
-enum { SEC_FIELD, SEC_POINTS, SEC_ECMULT, SEC_GEN, SEC_CONST, SEC_ENGINE, N_SECTIONS };
-static const char *const section_names[N_SECTIONS] = {"field", "points", "ecmult", "gen", "const",
-                                                      "engine"};
-#define SECTION_LIST "field points ecmult gen const engine"
+/* The sections, in the order they run, named once here; -t selects among them by name. */
+#define SECTIONS(X) X(FIELD, "field") X(POINTS, "points") X(ECMULT, "ecmult") X(GEN, "gen") \
+    X(CONST, "const") X(ENGINE, "engine")
+#define SECTION_ENUM(id, name) SEC_##id,
+#define SECTION_NAME(id, name) name,
+#define SECTION_WORD(id, name) " " name
+enum { SECTIONS(SECTION_ENUM) N_SECTIONS };
+static const char *const section_names[N_SECTIONS] = {SECTIONS(SECTION_NAME)};
+#define SECTION_LIST (&SECTIONS(SECTION_WORD)[1]) /* "field points ... engine" */
 
 int main(int argc, char **argv)
 {
@@ -978,7 +982,7 @@ int main(int argc, char **argv)
             gen_calls = const_calls = (int)(lanes / 8);
         } else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc && !want) {
             if (argv[i + 1][0] == '-') {
-                fprintf(stderr, "test_batch_ifma: -t wants section names (" SECTION_LIST ")\n");
+                fprintf(stderr, "test_batch_ifma: -t wants section names (%s)\n", SECTION_LIST);
                 return 2;
             }
             while (i + 1 < argc && argv[i + 1][0] != '-') {
@@ -986,14 +990,14 @@ int main(int argc, char **argv)
                 while (k < N_SECTIONS && strcmp(argv[i + 1], section_names[k]) != 0)
                     k++;
                 if (k == N_SECTIONS) {
-                    fprintf(stderr, "test_batch_ifma: no section %s (" SECTION_LIST ")\n", argv[i + 1]);
+                    fprintf(stderr, "test_batch_ifma: no section %s (%s)\n", argv[i + 1], SECTION_LIST);
                     return 2;
                 }
                 want |= 1u << k;
                 i++;
             }
         } else {
-            fprintf(stderr, "usage: test_batch_ifma [-l LANES] [-t SECTION...] (" SECTION_LIST ")\n");
+            fprintf(stderr, "usage: test_batch_ifma [-l LANES] [-t SECTION...] (%s)\n", SECTION_LIST);
             return 2;
         }
     }

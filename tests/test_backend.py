@@ -14,19 +14,10 @@ import pytest
 
 import p256
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+from cpuinfo import host_flags  # noqa: E402  (tools/: the one reader of /proc/cpuinfo's flags)
+
 BACKENDS = ("x86_64-adx", "aarch64-asm", "portable")
-
-
-def _cpu_flags():
-    """The CPU's feature flags from /proc/cpuinfo (Linux), or None elsewhere."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith(("flags", "Features")):
-                    return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return None
 
 
 def _is_x86_64():
@@ -34,7 +25,7 @@ def _is_x86_64():
 
 
 def _cpu_has_adx():
-    flags = _cpu_flags()
+    flags = host_flags()
     return flags is not None and {"bmi2", "adx"} <= flags
 
 
@@ -61,7 +52,7 @@ def test_backend_matches_environment_and_cpu():
     assert p256.backend() in BACKENDS
 
 
-@pytest.mark.skipif(_cpu_flags() is None, reason="needs /proc/cpuinfo to know the CPU")
+@pytest.mark.skipif(host_flags() is None, reason="needs /proc/cpuinfo to know the CPU")
 def test_default_is_the_fastest_the_cpu_runs():
     r = _run("import p256; print(p256.backend())", None)
     assert r.returncode == 0, r.stderr

@@ -314,7 +314,7 @@ ctime: | bootstrap-ctime
 	@$(foreach v,$(filter-out $(CTIME_VARIANTS),$(CVARIANTS)),echo "ctime [$(v)]: SKIP $(v): this CPU lacks $(VCPU_$(v))";)
 	@set -e; $(foreach v,$(CTIME_VARIANTS),for cc in $(CCS); do tools/ctime.sh backend $$cc $(v) $(VFLAGS_$(v)); done;)
 	@set -e; for cc in $(CCS); do tools/ctime.sh common $$cc; done
-	@tools/ctime.sh engine $(CORE_CC)
+	@tools/ctime.sh engine $(CORE_CC) $(if $(HAVE_IFMA),yes,no)
 
 # Timing test (tests/c/timing_core.c, dudect-style: fixed-vs-random secrets, Welch's t on
 # cropped cycle counts), built like the extension (CORE_CC, -O3) once per field backend

@@ -8,7 +8,9 @@
 #                                               every negative control, which must be reported
 #   tools/ctime.sh common CC                    the checks that do not involve the field
 #                                               backend: AES, the hashes, modinv
-#   tools/ctime.sh engine CC                    the batch dispatch: scalar under valgrind
+#   tools/ctime.sh engine CC IFMA               the batch dispatch: scalar under valgrind,
+#                                               and the IFMA engine natively when IFMA is
+#                                               yes (the Makefile's HAVE_IFMA: this CPU has it)
 #
 # Environment: CTIME_FLAGS, the compiler arguments (the Makefile's, release optimization
 # with debug information). Valgrind memcheck, with the secrets marked undefined
@@ -92,12 +94,13 @@ engine)
     # Under valgrind (no AVX-512) the batch dispatch must choose the scalar engine, and
     # natively on a CPU with IFMA the IFMA one: the dispatch itself reads no secret, but
     # a wrong choice would leave the engine unchecked.
-    cc=$2 b=$bin/batch_engine_name
+    cc=$2 ifma=${3:?tools/ctime.sh engine CC IFMA: IFMA is yes when this CPU has AVX-512 IFMA, else no} b=$bin/batch_engine_name
+    case $ifma in yes | no) ;; *) echo "tools/ctime.sh engine: IFMA is yes or no, not '$ifma'"; exit 2 ;; esac
     "$cc" -O2 -std=c99 -Wall -Wextra -Werror -Icsrc -o "$b" tests/c/batch_engine_name.c
     e=$("${vg[@]}" "$b") || { echo "ctime: the batch dispatch failed under valgrind"; exit 1; }
     n=$("$b")
     test "$e" = scalar || { echo "ctime: under valgrind the batch engine is '$e', not scalar"; exit 1; }
-    if grep -qw avx512ifma /proc/cpuinfo && test "$n" != avx512-ifma; then
+    if test "$ifma" = yes && test "$n" != avx512-ifma; then
         echo "ctime: natively the batch engine is '$n' on a CPU with IFMA: the check is broken"
         exit 1
     fi

@@ -64,11 +64,12 @@ install: $(STAMP)
 # to the first lane, and its C campaigns to the queue).
 # make test is every deterministic part; make ci (what .ci/run runs) adds the time-boxed
 # fuzz campaigns (CI_PARTS, CI_PARTS_BG; their budgets are FUZZ_SECONDS, FUZZ_C_SECONDS,
-# FUZZ_PLANT_SECONDS, so a faster machine can run longer ones).
+# FUZZ_PLANT_SECONDS, so a faster machine can run longer ones) and the statistical timing
+# test (a verdict from measured cycle counts; make ctime is the deterministic proof).
 TEST_PARTS    ?= ctest pytest pytest-portable typecheck docs pythons package
-TEST_PARTS_BG ?= test-arm64 asan ctime test-arm64-python timing mca-check
+TEST_PARTS_BG ?= test-arm64 asan ctime test-arm64-python mca-check
 CI_PARTS      ?= fuzz-smoke
-CI_PARTS_BG   ?= ctest-ifma-lanes fuzz
+CI_PARTS_BG   ?= timing ctest-ifma-lanes fuzz
 # Last, alone on the machine: the parts whose checks compare times (tests/test_bounded_work.py
 # requires 10x the input to cost at most 15x the time; beside valgrind on the other core,
 # a 1 MiB input's cache misses alone broke that).
@@ -385,8 +386,8 @@ ASAN_LOGS  := tests/c/bin/asan
 # The quick set (tests/quick.txt): it reaches every entry point of the binding, which is
 # what the sanitizers watch; the rest of the suite runs the same C code on more vectors
 # (the C harnesses run under ASan too, below). Less the command line's tests: Python over
-# the same entry points, and under the ASan preload their ~250 interpreter start-ups
-# were 51 of the set's 173 s (AMD EPYC Zen 4). The whole suite:
+# the same entry points, and their subprocesses would each start under the ASan preload.
+# The whole suite:
 # make asan ASAN_PYTEST_ARGS=--ignore=tests/test_scale_out.py (its worker processes would
 # inherit the ASan preload).
 QUICK_TESTS      := $(shell grep -v '^\#' tests/quick.txt)
@@ -666,7 +667,7 @@ clean-package:
 # every C harness at a small iteration count (P256_TEST_ITERS=$(CHECK_ITERS), a percentage of
 # the default, harness.h; rebuilt only when its file or the core
 # changed: each binary is a file target), ruff, mypy, and the quick pytest set
-# (tests/quick.txt, less the CLI's) against an editable install in .venv-check (meson-python rebuilds only
+# (tests/quick.txt) against an editable install in .venv-check (meson-python rebuilds only
 # what changed, at import; a Python edit needs no rebuild at all). make test is the whole
 # check. One harness: make check-c CHECK_HARNESSES=test_hash; one test file:
 # .venv-check/bin/python -m pytest tests/test_formats.py.
@@ -684,9 +685,8 @@ BUILD_REQ     = $(shell sed -n 's/^requires = \[\(.*\)\]/\1/p' pyproject.toml)
 CHECK_BINS   := $(foreach v,$(CHECK_VARIANTS),$(foreach t,$(filter-out $(if $(HAVE_IFMA),,tests/c/test_batch_ifma.c),\
     $(call ctests_of,$(v))),$(if $(filter $(basename $(notdir $(t))),$(CHECK_HARNESSES)),$(CHECK_BIN)/$(basename $(notdir $(t)))-$(v))))
 
-# The C and the Python halves in parallel (two jobs); the command line's tests (90 s of
-# subprocess start-ups) are left to make test.
-CHECK_PYTESTS ?= $(filter-out tests/test_cli.py,$(QUICK_TESTS))
+# The C and the Python halves in parallel (two jobs).
+CHECK_PYTESTS ?= $(QUICK_TESTS)
 check:
 	@$(MAKE) --no-print-directory -j2 check-style check-c check-py
 

@@ -1,19 +1,25 @@
 # SPDX-License-Identifier: Apache-2.0
 """The key subcommands of the `p256` command: keygen, pubkey, sign, verify, ecdh.
 
-Run as users run them: `python -m p256` in a subprocess (about 35 ms each), and the
-console script next to the interpreter when it is installed. Keys are made once per
-module. The openssl interop tests are skipped when `openssl` is missing, except under CI
-(CI=true), where .ci/run installs it and its absence fails.
+Most tests run `p256._cli.main` in this process with its standard streams replaced by
+byte buffers (a subprocess costs ~0.1 s of start-up, and this file runs once per
+interpreter); what only a process shows runs as users run it, `python -m p256` in a
+subprocess: the closed or broken descriptors, the terminal check, the file modes under a
+umask, the console script, and each command once against its in-process twin
+(test_a_subprocess_matches_the_in_process_run). Keys are made once per module. The
+openssl interop tests are skipped when `openssl` is missing, except under CI (CI=true),
+where .ci/run installs it and its absence fails.
 """
 
 import hashlib
+import io
 import os
 import select
 import shutil
 import stat
 import subprocess
 import sys
+import traceback
 
 import pytest
 
@@ -32,11 +38,52 @@ COMMANDS = ["keygen", "pubkey", "sign", "verify", "ecdh"]
 SCRIPT = os.path.join(os.path.dirname(sys.executable), "p256")
 
 
-def p256_run(*args, input=None, script=None, **kw):
-    """Run the command; returns the CompletedProcess (stdout, stderr as bytes)."""
-    cmd = [script] if script else [sys.executable, "-m", "p256"]
-    return subprocess.run(cmd + [str(a) for a in args], input=input, capture_output=True,
-                          timeout=60, **kw)
+def p256_run(*args, input=None, script=None, subprocess_run=False, **kw):
+    """Run the command; returns a CompletedProcess (stdout, stderr as bytes).
+
+    In this process unless a subprocess is asked for (subprocess_run, a console script,
+    or any keyword of subprocess.run such as preexec_fn)."""
+    argv = [str(a) for a in args]
+    if script or subprocess_run or kw:
+        cmd = [script] if script else [sys.executable, "-m", "p256"]
+        return subprocess.run(cmd + argv, input=input, capture_output=True, timeout=60, **kw)
+    return _run_in_process(argv, input)
+
+
+class _Stream(io.TextIOWrapper):
+    """A standard stream over a byte buffer, as a pipe is: UTF-8, no terminal."""
+
+    def __init__(self, data: bytes = b""):
+        super().__init__(io.BytesIO(data), encoding="utf-8", errors="strict", write_through=True)
+
+    def value(self) -> bytes:
+        self.flush()
+        return self.buffer.getvalue()
+
+
+def _run_in_process(argv, input):
+    """`python -m p256 ARGV` as a call: exit status from main's return or SystemExit
+    (argparse's usage errors and --help), an uncaught exception's traceback on stderr
+    with status 1, as the interpreter does."""
+    streams = (sys.stdin, sys.stdout, sys.stderr)
+    stdin, stdout, stderr = _Stream(input or b""), _Stream(), _Stream()
+    sys.stdin, sys.stdout, sys.stderr = stdin, stdout, stderr
+    try:
+        try:
+            code = _cli.main(argv)
+        except SystemExit as e:
+            code = e.code
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+        if code is None:
+            code = 0
+        elif not isinstance(code, int):
+            print(code, file=sys.stderr)
+            code = 1
+        return subprocess.CompletedProcess(["p256", *argv], code, stdout.value(), stderr.value())
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = streams
 
 
 def ok(*args, **kw) -> bytes:
@@ -511,6 +558,34 @@ def test_top_level_help_lists_the_commands():
     out = ok("--help").decode()
     for command in COMMANDS + ["bench"]:
         assert "\n    %s " % command in out
+
+
+@pytest.mark.parametrize("args, stdin", [
+    ("pubkey {sec1_pem} --compressed", None),
+    ("sign {pkcs8_pem} {msg} --deterministic --hash sha384 --raw", None),
+    ("sign {sec1_der} - --deterministic", MSG),
+    ("verify {pub_pem} {msg} {sig}", None),
+    ("verify {pub_pem} - {sig}", MSG[:-1]),
+    ("ecdh {other_pem} {pub_der}", None),
+    ("pubkey {dir}/missing.pem", None),
+    ("sign --hash md5 {sec1_pem}", None),
+    ("verify --help", None),
+    ("--version", None),
+])
+def test_a_subprocess_matches_the_in_process_run(keys, args, stdin, monkeypatch):
+    """What the in-process runner reports is what `python -m p256` does: status, stdout
+    and stderr byte for byte, for each command, a failed verification, a file error, a
+    usage error and the help (argparse wraps it to the terminal's width: none here)."""
+    sig = keys.dir / "twin.sig"
+    if not sig.exists():
+        sig.write_bytes(keys.sk.sign(MSG))
+    argv = args.format(sig=sig, **{k: v for k, v in vars(keys).items() if not k.startswith("sk")})
+    argv = argv.split()
+    monkeypatch.setenv("COLUMNS", "80")
+    here = p256_run(*argv, input=stdin)
+    there = p256_run(*argv, input=stdin, subprocess_run=True)
+    assert (there.returncode, there.stdout, there.stderr) == (here.returncode, here.stdout, here.stderr)
+    assert b"Traceback" not in here.stderr
 
 
 @pytest.mark.skipif(not os.path.exists(SCRIPT), reason="the p256 console script is not installed")

@@ -174,7 +174,12 @@ RUN_VARIANTS := $(foreach v,$(CVARIANTS),$(if $(VRUNS_$(v)),$(v)))
 # has its backend.c entry (without one it would be built and never chosen).
 # The random iterations: P256_TEST_ITERS, a percentage of each harness's default (unset:
 # 100; 0: the fixed cases only; tests/c/harness.h), from the environment or the command
-# line (make ctest P256_TEST_ITERS=10); the negative controls set their own.
+# line (make ctest P256_TEST_ITERS=10); the negative controls set their own. Unset, an
+# assembly variant's random cases run in full once, with CORE_CC: its arithmetic is the
+# same assembled bytes under every compiler (the C around it is the portable variant's,
+# which every compiler runs in full), so another compiler runs the fixed cases and
+# OTHER_CC_ASM_ITERS percent of the random ones (tools/test_arm64.sh does the same).
+OTHER_CC_ASM_ITERS ?= 10
 CTEST_FLAGS ?= -O2 -std=c99 -Wall -Wextra -Werror -Icsrc
 CORE_HARNESSES := $(shell sed -n 's/^\#include "\(test_[a-z0-9_]*\.c\)"/tests\/c\/\1/p' tests/c/run_core.c)
 CTESTS      := tests/c/run_core.c $(filter-out $(CORE_HARNESSES),$(wildcard tests/c/test_*.c))
@@ -215,7 +220,10 @@ ctest: | bootstrap-ctest
 	    if [ $$t = tests/c/test_batch_ifma.c ] && [ "$(HAVE_IFMA)" != yes ]; then \
 	        echo "ctest [$$cc, $(v)]: SKIP native test_batch_ifma run: this CPU lacks AVX-512 IFMA (built; the emulated build runs)"; \
 	    elif [ "$(VRUNS_$(v))" = yes ] || [ $$t = tests/c/test_backend.c ]; then \
-	        $$b; \
+	        if [ -z "$${P256_TEST_ITERS:-}" ] && [ -n "$(call vcol,5,$(v))" ] && [ $$cc != $(CORE_CC) ]; then \
+	            echo "ctest [$$cc, $(v)]: P256_TEST_ITERS=$(OTHER_CC_ASM_ITERS) (the assembly's random cases ran in full with $(CORE_CC))"; \
+	            P256_TEST_ITERS=$(OTHER_CC_ASM_ITERS) $$b; \
+	        else $$b; fi; \
 	    else \
 	        echo "ctest [$$cc, $(v)]: SKIP $(v) run: this CPU lacks $(VCPU_$(v))"; \
 	    fi;) \
@@ -566,7 +574,7 @@ test-arm64: | bootstrap-test-arm64
 	    ARM64_READELF="$(ARM64_READELF)" ARM64_RUN="$(ARM64_RUN)" ARM64_FLAGS="$(ARM64_FLAGS)" \
 	    ARM64_ASM="$(ARM64_ASM)" ARM64_VFLAGS="$(ARM64_VFLAGS)" ARM64_ASM_OK="$(ARM64_ASM_OK)" \
 	    ARM64_ASM_FNS="$(ARM64_ASM_FNS)" ARM64_CORE_HARNESSES="$(ARM64_CORE_HARNESSES)" \
-	    ARM64_BIN="$(ARM64_BIN)" PYTHON="$(PYTHON)" tools/test_arm64.sh
+	    ARM64_BIN="$(ARM64_BIN)" PYTHON="$(PYTHON)" ARM64_OTHER_CC_ITERS="$(OTHER_CC_ASM_ITERS)" tools/test_arm64.sh
 
 # The pytest suite on aarch64 under qemu, with the assembly and with the portable backend
 # (tools/test_arm64_python.sh: Debian's arm64 python3.11 unpacked into a private sysroot,

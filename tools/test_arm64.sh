@@ -10,6 +10,8 @@
 #   ARM64_ASM_OK            the instructions the assembly may contain
 #   ARM64_ASM_FNS           the functions it must export
 #   ARM64_CORE_HARNESSES    run_core's harnesses on the assembly backend
+#   ARM64_OTHER_CC_ITERS    P256_TEST_ITERS of clang's assembly runs (gcc's run in full; the
+#                           assembly is the same bytes), when P256_TEST_ITERS is unset
 #   ARM64_BIN, PYTHON
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,11 +53,13 @@ for f in $ARM64_ASM_FNS; do
     [ -n "$found" ] || { echo "test-arm64: $f is in none of $ARM64_ASM"; exit 1; }
 done
 
-# run LOG ARG...: ARG... under qemu, its output in LOG; the harness's count lines shown.
+# run LOG [NAME=VALUE...] ARG...: ARG... under qemu with NAME=VALUE in its environment,
+# its output in LOG; the harness's count lines shown.
 run() {
-    local log=$1.log
+    local log=$1.log vars=()
     shift
-    "${qemu[@]}" "$@" > "$log" 2>&1 || { cat "$log"; echo "test-arm64: FAILED: $*"; exit 1; }
+    while [ $# -gt 0 ] && [[ $1 == *=* ]]; do vars+=("$1"); shift; done
+    env "${vars[@]}" "${qemu[@]}" "$@" > "$log" 2>&1 || { cat "$log"; echo "test-arm64: FAILED: $*"; exit 1; }
     grep -E 'checks, [0-9]+ failures|passed, [0-9]+ failed|: ok$' "$log" | sed 's/^/    /' || tail -n 1 "$log"
 }
 
@@ -85,22 +89,28 @@ for tag in $ccs; do
     if [ "$tag" = gcc ]; then
         $cc "${flags[@]}" -DP256_IFMA_EMULATE -o "$b-batch-ifma-emulated" tests/c/test_batch_ifma.c "${vflags[@]}"
     fi
+    # asm: the runs of the assembly; the random cases in full once, with gcc
+    asm=()
+    if [ "$tag" != gcc ] && [ -z "${P256_TEST_ITERS:-}" ]; then
+        asm=("P256_TEST_ITERS=${ARM64_OTHER_CC_ITERS:-100}")
+        echo "test-arm64 [$cc]: the assembly's runs at P256_TEST_ITERS=${ARM64_OTHER_CC_ITERS:-100} (in full with gcc)"
+    fi
     echo "test-arm64 [$cc]: run under ${qemu[0]}"
-    run "$b-backend" "$b-backend"
+    run "$b-backend" "${asm[@]}" "$b-backend"
     run "$b-dit-max" -cpu max "$b-dit" dit
     run "$b-dit-a72" -cpu cortex-a72 "$b-dit" nodit
     echo "  assembly backend:"
     # shellcheck disable=SC2086 # a list of harness names
-    run "$b-run-core-asm" "$b-run-core-asm" -t $ARM64_CORE_HARNESSES
+    run "$b-run-core-asm" "${asm[@]}" "$b-run-core-asm" -t $ARM64_CORE_HARNESSES
     echo "  portable backend:"
     run "$b-run-core-portable" "$b-run-core-portable" -t core
     echo "  assembly backend:"
-    run "$b-ecmult-asm" "$b-ecmult-asm"
+    run "$b-ecmult-asm" "${asm[@]}" "$b-ecmult-asm"
     echo "  portable backend:"
     run "$b-ecmult-portable" "$b-ecmult-portable"
     for t in test_hash test_hash_portable test_modinv test_ifma_emu; do run "$b-$t" "$b-$t"; done
     if [ "$tag" = gcc ]; then
-        P256_TEST_ITERS=5 run "$b-batch-ifma-emulated" "$b-batch-ifma-emulated"
+        run "$b-batch-ifma-emulated" P256_TEST_ITERS=5 "$b-batch-ifma-emulated"
     fi
 done
 

@@ -7,9 +7,9 @@
  * binary compiles it once instead of nine times. Each tests/c/ctime_NAME.c included here
  * still builds and runs alone (its main is renamed here).
  *
- *   run_ctime -t NAME   one check: core, core_noavx2, edges, scalar, batch_ifma, batch_gen
- *                       and batch_const (the IFMA engine's constant-time k*G and k*q),
- *                       pubtable, pubtable_noavx2
+ *   run_ctime -t NAME...  checks in the order named: core, edges, scalar, batch_ifma,
+ *                       batch_gen and batch_const (the IFMA engine's constant-time k*G
+ *                       and k*q), pubtable, and last core_noavx2, pubtable_noavx2
  *   run_ctime -c NAME   one negative control (a deliberate leak valgrind must report):
  *                       branch, index, madd52, gather (canary_ctime.c: a branch on a
  *                       secret, a load at a secret index, both through the emulated
@@ -22,8 +22,10 @@
  *                       engine's recoding, ctime_batch_const.c)
  *   run_ctime -l        the checks' names; -L: the controls' names
  *
- * One check or control per process: core_noavx2 turns the AVX2 scan off for the rest of
- * the process (p256_cpu_disable), as a CPU without AVX2 runs it, and a control's report
+ * All the checks can run in one process (make ctime runs them so: a valgrind start-up
+ * per check was a third of its time), the _noavx2 ones last: they turn the AVX2 scan off
+ * for the rest of the process (p256_cpu_disable), as a CPU without AVX2 runs it, so a
+ * check named after one of them is refused. One control per process: a control's report
  * must not be confused with a check's.
  *
  * The IFMA engine is built on the emulation of its intrinsics (valgrind has no AVX-512).
@@ -116,8 +118,8 @@ static int ctime_main_canary_batch_const_index(void)
     return ctime_main_batch_const();
 }
 
-#define RUN_CTIME_CHECKS(X) X(core) X(core_noavx2) X(edges) X(scalar) X(batch_ifma) X(batch_gen) \
-    X(batch_const) X(pubtable) X(pubtable_noavx2)
+#define RUN_CTIME_CHECKS(X) X(core) X(edges) X(scalar) X(batch_ifma) X(batch_gen) X(batch_const) \
+    X(pubtable) X(core_noavx2) X(pubtable_noavx2)
 #define RUN_CTIME_CANARIES(X)                                                        \
     X(canary_branch) X(canary_index) X(canary_madd52) X(canary_gather) X(canary_field) \
         X(canary_scalar_mul) X(canary_scalar_scan) X(canary_pubtable_index)          \
@@ -148,15 +150,31 @@ int main(int argc, char **argv)
             printf("%s\n", canaries_[i].name + strlen("canary_"));
         return 0;
     }
-    if (argc == 3 && strcmp(argv[1], "-t") == 0) {
-        for (size_t i = 0; i < nchecks; i++)
-            if (strcmp(argv[2], checks_[i].name) == 0)
-                return checks_[i].run();
+    if (argc >= 3 && strcmp(argv[1], "-t") == 0) {
+        /* Every name checked before any check runs. */
+        int failed = 0, avx2_off = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            for (int a = 2; a < argc; a++) {
+                size_t i = 0, n = strlen(argv[a]);
+                while (i < nchecks && strcmp(argv[a], checks_[i].name) != 0)
+                    i++;
+                int noavx2 = n > 7 && strcmp(argv[a] + n - 7, "_noavx2") == 0;
+                if (pass == 1) {
+                    failed |= checks_[i].run() != 0;
+                } else if (i == nchecks || (avx2_off && !noavx2)) {
+                    fprintf(stderr, "%s: %s: %s\n", argv[0], argv[a],
+                            i == nchecks ? "no such check" : "after a _noavx2 check (AVX2 is off): name it first");
+                    return 2;
+                }
+                avx2_off |= noavx2;
+            }
+        }
+        return failed;
     } else if (argc == 3 && strcmp(argv[1], "-c") == 0) {
         for (size_t i = 0; i < ncanaries; i++)
             if (strcmp(argv[2], canaries_[i].name + strlen("canary_")) == 0)
                 return canaries_[i].run();
     }
-    fprintf(stderr, "usage: %s -t CHECK | -c CONTROL | -l | -L (-l lists the checks, -L the controls)\n", argv[0]);
+    fprintf(stderr, "usage: %s -t CHECK... | -c CONTROL | -l | -L (-l lists the checks, -L the controls)\n", argv[0]);
     return 2;
 }

@@ -536,7 +536,7 @@ clean:
 # test_modinv.c and test_ifma_emu.c (the emulation's known answers) contain no field
 # code, so they run once per compiler (for the aarch64 SHA-2 and safegcd
 # code). Every compiler that can target aarch64 here is used (gcc, and clang with the gcc
-# cross sysroot). Before that, the assembled object is checked: only the listed
+# cross sysroot; clang's runs of the assembly at OTHER_CC_ASM_ITERS, as in ctest). Before that, the assembled object is checked: only the listed
 # data-independent-timing instructions, no branch but ret, a landing pad per function.
 # The tools (Debian: gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user) come from
 # tools/bootstrap.sh. The assembly variant's arguments are csrc/variants.txt's aarch64_asm.

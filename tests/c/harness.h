@@ -40,15 +40,36 @@ static long checks HARNESS_UNUSED, failures HARNESS_UNUSED;
 #define HARNESS_MAX_REPORTS 20
 #endif
 
+/* P256_TEST_FAILFAST=1: exit with status 1 at the first failed check, as a planted bug's
+ * run needs (tools/plants.py: one failure shows the plant caught; the rest of the run
+ * would only count more). */
+HARNESS_FN void harness_failed(void)
+{
+    static int failfast = -1;
+    if (failfast < 0) {
+        const char *s = getenv("P256_TEST_FAILFAST");
+        failfast = s != NULL && strcmp(s, "1") == 0;
+    }
+    if (failfast) {
+        printf("harness: %ld checks, %ld failures (stopped at the first: P256_TEST_FAILFAST=1)\n",
+               checks, failures);
+        fflush(stdout);
+        exit(1);
+    }
+}
+
 /* CHECK(cond, printf-format, ...): counts, and reports a failure with file, line, the
  * condition's text and the message. */
 #define CHECK(cond, ...)                                                                 \
     do {                                                                                 \
         checks++;                                                                        \
-        if (!(cond) && ++failures <= HARNESS_MAX_REPORTS) {                              \
-            fprintf(stderr, "FAIL %s:%d: (%s) ", __FILE__, __LINE__, #cond);             \
-            fprintf(stderr, __VA_ARGS__);                                                \
-            fputc('\n', stderr);                                                         \
+        if (!(cond)) {                                                                   \
+            if (++failures <= HARNESS_MAX_REPORTS) {                                     \
+                fprintf(stderr, "FAIL %s:%d: (%s) ", __FILE__, __LINE__, #cond);         \
+                fprintf(stderr, __VA_ARGS__);                                            \
+                fputc('\n', stderr);                                                     \
+            }                                                                            \
+            harness_failed();                                                            \
         }                                                                                \
     } while (0)
 

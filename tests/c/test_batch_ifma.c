@@ -939,8 +939,8 @@ static void test_engine(int rounds)
                 b[pos] = pool[k][rng64() % 4];
                 run_compare(b, n, "positions");
             }
-    /* random mixed batches of 16 */
-    for (int round = 0; round < 200; round++) {
+    /* random mixed batches of 16 (200 at the default P256_TEST_ITERS) */
+    for (int round = 0; round < rounds; round++) {
         for (int i = 0; i < 16; i++)
             b[i] = pool[rng64() % NKINDS][rng64() % 4];
         run_compare(b, 16, "mixed");

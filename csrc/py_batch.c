@@ -646,12 +646,15 @@ fail:
 
 /* -- verifying, without the GIL ----------------------------------------------------------- */
 
-/* items[0..count): the core's batch module verifies them (it decodes, hashes, chooses a
- * key's table or the engine). 0, or -1 if the engine refused. */
+/* items[0..count), 1 <= count <= BATCH_GROUP_MAX (batch_claim's groups): the core's batch
+ * module verifies them (it decodes, hashes, chooses a key's table or the engine). 0, or -1
+ * if the engine refused. */
 static int batch_verify_group(batch_item *items, Py_ssize_t count, int raw, int hash, int engine)
 {
     p256_batch_item in[BATCH_GROUP_MAX];
     uint8_t res[BATCH_GROUP_MAX];
+    if (count < 1 || count > BATCH_GROUP_MAX) /* never: and gcc then sees in[] written */
+        return -1;
     for (Py_ssize_t i = 0; i < count; i++) {
         const batch_item *it = &items[i];
         in[i].key = it->key;
@@ -670,8 +673,9 @@ static int batch_verify_group(batch_item *items, Py_ssize_t count, int raw, int 
     return 0;
 }
 
-/* items[0..count) of a batch with secrets: the core's constant-time *_many functions, with
- * the messages hashed first (sign). 0, or -1 if the engine refused. */
+/* items[0..count) of a batch with secrets, 1 <= count <= BATCH_GROUP_MAX: the core's
+ * constant-time *_many functions, with the messages hashed first (sign). 0, or -1 if the
+ * engine refused. */
 static int batch_secret_group(batch_item *items, Py_ssize_t count, const BatchObject *b)
 {
     p256_pubkey points[BATCH_GROUP_MAX];
@@ -682,6 +686,9 @@ static int batch_secret_group(batch_item *items, Py_ssize_t count, const BatchOb
     p256_ecdh_item ecdh[BATCH_GROUP_MAX];
     int done = 0;
     Py_ssize_t i;
+
+    if (count < 1 || count > BATCH_GROUP_MAX) /* never: and gcc then sees the items written */
+        return -1;
 
     switch (b->kind) {
     case BATCH_GENERATE:

@@ -5,10 +5,10 @@ Most tests run `p256._cli.main` in this process with its standard streams replac
 byte buffers (a subprocess costs ~0.1 s of start-up, and this file runs once per
 interpreter); what only a process shows runs as users run it, `python -m p256` in a
 subprocess: the closed or broken descriptors, the terminal check, the file modes under a
-umask, the console script, and each command once against its in-process twin
-(test_a_subprocess_matches_the_in_process_run). Keys are made once per module. The
-openssl interop tests are skipped when `openssl` is missing, except under CI (CI=true),
-where .ci/run installs it and its absence fails.
+umask, the console script (keygen, sign, verify), and the other commands once each
+against their in-process twins (test_a_subprocess_matches_the_in_process_run). Keys are
+made once per module. The openssl interop tests are skipped when `openssl` is missing,
+except under CI (CI=true), where .ci/run installs it and its absence fails.
 """
 
 import hashlib
@@ -574,8 +574,9 @@ def test_top_level_help_lists_the_commands():
 ])
 def test_a_subprocess_matches_the_in_process_run(keys, args, stdin, monkeypatch):
     """What the in-process runner reports is what `python -m p256` does: status, stdout
-    and stderr byte for byte, for each command, a failed verification, a file error, a
-    usage error and the help (argparse wraps it to the terminal's width: none here)."""
+    and stderr byte for byte, for pubkey, sign, verify and ecdh (keygen's output is
+    random: test_console_script runs it in a process), a failed verification, a file
+    error, a usage error and the help (argparse wraps it to COLUMNS, set for both)."""
     sig = keys.dir / "twin.sig"
     if not sig.exists():
         sig.write_bytes(keys.sk.sign(MSG))

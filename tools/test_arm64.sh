@@ -53,13 +53,11 @@ for f in $ARM64_ASM_FNS; do
     [ -n "$found" ] || { echo "test-arm64: $f is in none of $ARM64_ASM"; exit 1; }
 done
 
-# run LOG [NAME=VALUE...] ARG...: ARG... under qemu with NAME=VALUE in its environment,
-# its output in LOG; the harness's count lines shown.
+# run LOG ARG...: ARG... under qemu, its output in LOG; the harness's count lines shown.
 run() {
-    local log=$1.log vars=()
+    local log=$1.log
     shift
-    while [ $# -gt 0 ] && [[ $1 == *=* ]]; do vars+=("$1"); shift; done
-    env "${vars[@]}" "${qemu[@]}" "$@" > "$log" 2>&1 || { cat "$log"; echo "test-arm64: FAILED: $*"; exit 1; }
+    "${qemu[@]}" "$@" > "$log" 2>&1 || { cat "$log"; echo "test-arm64: FAILED: $*"; exit 1; }
     grep -E 'checks, [0-9]+ failures|passed, [0-9]+ failed|: ok$' "$log" | sed 's/^/    /' || tail -n 1 "$log"
 }
 
@@ -89,28 +87,29 @@ for tag in $ccs; do
     if [ "$tag" = gcc ]; then
         $cc "${flags[@]}" -DP256_IFMA_EMULATE -o "$b-batch-ifma-emulated" tests/c/test_batch_ifma.c "${vflags[@]}"
     fi
-    # asm: the runs of the assembly; the random cases in full once, with gcc
-    asm=()
-    if [ "$tag" != gcc ] && [ -z "${P256_TEST_ITERS:-}" ]; then
-        asm=("P256_TEST_ITERS=${ARM64_OTHER_CC_ITERS:-100}")
-        echo "test-arm64 [$cc]: the assembly's runs at P256_TEST_ITERS=${ARM64_OTHER_CC_ITERS:-100} (in full with gcc)"
+    # asm_iters: P256_TEST_ITERS of the assembly's runs (empty: the default, 100); its
+    # random cases in full once, with gcc
+    asm_iters=${P256_TEST_ITERS:-}
+    if [ "$tag" != gcc ] && [ -z "$asm_iters" ]; then
+        asm_iters=${ARM64_OTHER_CC_ITERS:-}
+        echo "test-arm64 [$cc]: the assembly's runs at P256_TEST_ITERS=${asm_iters:-100} (in full with gcc)"
     fi
     echo "test-arm64 [$cc]: run under ${qemu[0]}"
-    run "$b-backend" "${asm[@]}" "$b-backend"
+    P256_TEST_ITERS=$asm_iters run "$b-backend" "$b-backend"
     run "$b-dit-max" -cpu max "$b-dit" dit
     run "$b-dit-a72" -cpu cortex-a72 "$b-dit" nodit
     echo "  assembly backend:"
     # shellcheck disable=SC2086 # a list of harness names
-    run "$b-run-core-asm" "${asm[@]}" "$b-run-core-asm" -t $ARM64_CORE_HARNESSES
+    P256_TEST_ITERS=$asm_iters run "$b-run-core-asm" "$b-run-core-asm" -t $ARM64_CORE_HARNESSES
     echo "  portable backend:"
     run "$b-run-core-portable" "$b-run-core-portable" -t core
     echo "  assembly backend:"
-    run "$b-ecmult-asm" "${asm[@]}" "$b-ecmult-asm"
+    P256_TEST_ITERS=$asm_iters run "$b-ecmult-asm" "$b-ecmult-asm"
     echo "  portable backend:"
     run "$b-ecmult-portable" "$b-ecmult-portable"
     for t in test_hash test_hash_portable test_modinv test_ifma_emu; do run "$b-$t" "$b-$t"; done
     if [ "$tag" = gcc ]; then
-        run "$b-batch-ifma-emulated" P256_TEST_ITERS=5 "$b-batch-ifma-emulated"
+        P256_TEST_ITERS=5 run "$b-batch-ifma-emulated" "$b-batch-ifma-emulated"
     fi
 done
 

@@ -136,6 +136,15 @@ static const struct {
 #undef RUN_CTIME_ENTRY
 };
 
+/* The index of the check NAME in checks_, or its count if there is none. */
+static size_t find_check(const char *name)
+{
+    size_t i = 0;
+    while (i < sizeof checks_ / sizeof checks_[0] && strcmp(name, checks_[i].name) != 0)
+        i++;
+    return i;
+}
+
 int main(int argc, char **argv)
 {
     size_t nchecks = sizeof checks_ / sizeof checks_[0];
@@ -151,24 +160,20 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc >= 3 && strcmp(argv[1], "-t") == 0) {
-        /* Every name checked before any check runs. */
         int failed = 0, avx2_off = 0;
-        for (int pass = 0; pass < 2; pass++) {
-            for (int a = 2; a < argc; a++) {
-                size_t i = 0, n = strlen(argv[a]);
-                while (i < nchecks && strcmp(argv[a], checks_[i].name) != 0)
-                    i++;
-                int noavx2 = n > 7 && strcmp(argv[a] + n - 7, "_noavx2") == 0;
-                if (pass == 1) {
-                    failed |= checks_[i].run() != 0;
-                } else if (i == nchecks || (avx2_off && !noavx2)) {
-                    fprintf(stderr, "%s: %s: %s\n", argv[0], argv[a],
-                            i == nchecks ? "no such check" : "after a _noavx2 check (AVX2 is off): name it first");
-                    return 2;
-                }
-                avx2_off |= noavx2;
+        /* Every name checked before any check runs. */
+        for (int a = 2; a < argc; a++) {
+            size_t i = find_check(argv[a]), n = strlen(argv[a]);
+            int noavx2 = n > 7 && strcmp(argv[a] + n - 7, "_noavx2") == 0;
+            if (i == nchecks || (avx2_off && !noavx2)) {
+                fprintf(stderr, "%s: %s: %s\n", argv[0], argv[a],
+                        i == nchecks ? "no such check" : "after a _noavx2 check (AVX2 is off): name it first");
+                return 2;
             }
+            avx2_off |= noavx2;
         }
+        for (int a = 2; a < argc; a++)
+            failed |= checks_[find_check(argv[a])].run() != 0;
         return failed;
     } else if (argc == 3 && strcmp(argv[1], "-c") == 0) {
         for (size_t i = 0; i < ncanaries; i++)

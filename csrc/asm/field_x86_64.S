@@ -31,7 +31,7 @@
  * carry chains and a CMOV (P256_REDUCE_FINISH). On the machine this was tuned on (AMD
  * Zen 4) these operations are bound by latency and by the number of carry-consuming
  * instructions (ADC/ADCX/ADOX/SBB/CMOV, two per cycle), not by MULX (one per cycle):
- * that decided the reduction by shifts below and the order of the chains.
+ * that decided the reduction by shifts (x86_64_mont.h) and the order of the chains.
  *
  * The prime and the Montgomery step
  * ---------------------------------
@@ -73,30 +73,11 @@
 .endm
 
 /*
- * One Montgomery step on a 4-word window: (w0, w1, w2, w3) -> (w1, w2, w3, w0) =
- * (w + m*p) / 2^64 with m = w0 (see the header); the new top word hi(m*p3) plus a
- * carry lands in w0's register. Temporaries rax, rbx, rdx.
- */
-.macro P256_REDUCE_STEP w0, w1, w2, w3
-    movq    \w0, %rax
-    shlq    $32, %rax               /* m<<32 */
-    movq    \w0, %rbx
-    shrq    $32, %rbx               /* m>>32 */
-    movq    \w0, %rdx
-    subq    %rax, %rdx              /* lo(m*p3) = m - (m<<32) */
-    sbbq    %rbx, \w0               /* hi(m*p3) = m - (m>>32) - borrow */
-    addq    %rax, \w1
-    adcq    %rbx, \w2
-    adcq    %rdx, \w3
-    adcq    $0, \w0
-.endm
-
-/*
  * The end of both functions: T -> r12..r15 (P256_REDUCE_T, x86_64_mont.h, has the
  * bounds), stored to r, whose address is on the stack (the function's first push).
  */
 .macro P256_REDUCE_FINISH
-    P256_REDUCE_T P256_REDUCE_STEP
+    P256_REDUCE_T
     popq    %rdi
     .cfi_adjust_cfa_offset -8
     movq    %r12, (%rdi)

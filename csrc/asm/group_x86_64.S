@@ -44,7 +44,8 @@
  * The products are those of field_x86_64.S (x86_64_mont.h has the shared code and
  * the bounds: Gueron-Krasnov, eprint 2013/816, Montgomery reduction using the form of
  * p = 2^256 - 2^224 + 2^192 + 2^96 - 1, whose lowest word makes the Montgomery factor
- * m = t mod 2^64), with the result left in registers and the Montgomery step by MULX.
+ * m = t mod 2^64), the same Montgomery step by shifts, with the result left in
+ * registers.
  */
 
 #if defined(__CET__)
@@ -56,11 +57,9 @@
 
     .section .rodata
     .p2align 5
-/* p, 2^32 (PT_REDUCE_STEP), 1 in the Montgomery domain (R mod p). */
+/* p, 1 in the Montgomery domain (R mod p). */
 .Lp256_p:
     .quad   0xffffffffffffffff, 0x00000000ffffffff, 0x0000000000000000, 0xffffffff00000001
-.Lp256_2e32:
-    .quad   0x0000000100000000
 .Lp256_one:
     .quad   0x0000000000000001, 0xffffffff00000000, 0xffffffffffffffff, 0x00000000fffffffe
 
@@ -257,31 +256,13 @@
 
 /* ---- Montgomery multiplication and squaring (private convention, see the top) ------ */
 
-/*
- * The Montgomery step for P256_REDUCE_T: (w + m*p)/2^64 with m = w0 is
- * floor(w/2^64) + m*(p + 1)/2^64 = floor(w/2^64) + m*2^32 + m*p3*2^128, and here both
- * products are MULX (m*2^32 as a product by the constant 2^32). On the Intel core this
- * was measured on (a Xeon of the Sapphire Rapids class) the shifts of field_x86_64.S's
- * step compete with the carry chains for the same two ports, and MULX runs on others.
- * m*p3 < 2^128 and its high word is <= p3 - 1, so the final carry cannot wrap.
- */
-.macro PT_REDUCE_STEP w0, w1, w2, w3
-    movq    \w0, %rdx
-    mulx    .Lp256_2e32(%rip), %rax, %rbx           /* m*2^32 = (m << 32, m >> 32) */
-    mulx    .Lp256_p+24(%rip), %rdx, \w0            /* m*p3 */
-    addq    %rax, \w1
-    adcq    %rbx, \w2
-    adcq    %rdx, \w3
-    adcq    $0, \w0
-.endm
-
 /* T = a*b (x86_64_mont.h) with rsi = a, rcx = b, reduced into r12..r15. */
     .p2align 5
     .type   p256_point_mul, @function
 p256_point_mul:
     .cfi_startproc
     P256_MUL_T
-    P256_REDUCE_T PT_REDUCE_STEP
+    P256_REDUCE_T
     ret
     .cfi_endproc
     .size   p256_point_mul, .-p256_point_mul
@@ -292,7 +273,7 @@ p256_point_mul:
 p256_point_sqr:
     .cfi_startproc
     P256_SQR_T
-    P256_REDUCE_T PT_REDUCE_STEP
+    P256_REDUCE_T
     ret
     .cfi_endproc
     .size   p256_point_sqr, .-p256_point_sqr

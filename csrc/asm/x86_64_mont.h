@@ -5,9 +5,8 @@
  * csrc/asm/group_x86_64.S (the point formulas' internal products), whose register
  * saving and 512-bit products csrc/asm/scalar_x86_64.S (mod n) uses too: saving the
  * callee-saved registers, the 512-bit products T = a*b and T = a^2 into r8..r15 and
- * their Montgomery reduction into r12..r15 (the Montgomery step, a macro argument, is
- * each file's own). Assembler macros
- * only; included by the .S files (C preprocessor).
+ * their Montgomery reduction mod p into r12..r15. Assembler macros only; included by
+ * the .S files (C preprocessor).
  */
 #ifndef P256_X86_64_MONT_H
 #define P256_X86_64_MONT_H
@@ -163,11 +162,34 @@
 .endm
 
 /*
+ * One Montgomery step on a 4-word window: (w0, w1, w2, w3) -> (w1, w2, w3, w0) =
+ * (w + m*p)/2^64 with m = w0 (p's lowest word is 2^64 - 1, so -1/p mod 2^64 = 1):
+ * (w + m*p)/2^64 = floor(w/2^64) + m*(p + 1)/2^64 = floor(w/2^64) + m*2^32 + m*p3*2^128
+ * with p3 = 2^64 - 2^32 + 1, so both products are shifts and subtractions: m*2^32 =
+ * (m << 32, m >> 32), m*p3 = (m - (m << 32), m - (m >> 32) - borrow). The new top word
+ * hi(m*p3) <= p3 - 1 plus a carry lands in w0's register without wrapping.
+ * Temporaries rax, rbx, rdx. No MULX: on cores with one multiplier (AMD Zen 1 and 2:
+ * a MULX every two cycles) the products' 16 MULX already fill it, and llvm-mca puts the
+ * shifts ahead or level on every x86-64 model we list (docs/performance.md).
+ */
+.macro P256_REDUCE_STEP w0, w1, w2, w3
+    movq    \w0, %rax
+    shlq    $32, %rax               /* m<<32 */
+    movq    \w0, %rbx
+    shrq    $32, %rbx               /* m>>32 */
+    movq    \w0, %rdx
+    subq    %rax, %rdx              /* lo(m*p3) = m - (m<<32) */
+    sbbq    %rbx, \w0               /* hi(m*p3) = m - (m>>32) - borrow */
+    addq    %rax, \w1
+    adcq    %rbx, \w2
+    adcq    %rdx, \w3
+    adcq    $0, \w0
+.endm
+
+/*
  * Reduction: T = (r8..r15) = a*b or a^2, T < p^2 -> (r12..r15) = T/R mod p, < p, with
- * every register but rsp free once the last MULX has read its operands. \step is the
- * Montgomery step macro (field_x86_64.S's by shifts; group_x86_64.S's by MULX):
- * (w0, w1, w2, w3) -> (w1, w2, w3, w0) = (w + m*p)/2^64 with m = w0, the new top word
- * hi(m*p3) plus a carry in w0's register, temporaries rax, rbx, rdx.
+ * every register but rsp free once the last MULX has read its operands; four
+ * P256_REDUCE_STEPs.
  *
  * Montgomery reduction of T = T_hi*2^256 + T_lo splits as
  * (T + M*p)/2^256 = T_hi + (T_lo + M*p)/2^256, and the second part only involves the
@@ -184,7 +206,7 @@
  * CF). 2^256 - p = 2^224 - 2^192 - 2^96 + 1: words 1, 0xffffffff00000000, 2^64 - 1,
  * 0x00000000fffffffe.
  */
-.macro P256_REDUCE_T step
+.macro P256_REDUCE_T
     movabsq $0xffffffff00000000, %rax
     movl    $0xfffffffe, %ebx
     movq    %r12, %rsi
@@ -195,10 +217,10 @@
     adcq    %rax, %rcx
     adcq    $-1, %rbp
     adcq    %rbx, %rdi
-    \step %r8, %r9, %r10, %r11
-    \step %r9, %r10, %r11, %r8
-    \step %r10, %r11, %r8, %r9
-    \step %r11, %r8, %r9, %r10
+    P256_REDUCE_STEP %r8, %r9, %r10, %r11
+    P256_REDUCE_STEP %r9, %r10, %r11, %r8
+    P256_REDUCE_STEP %r10, %r11, %r8, %r9
+    P256_REDUCE_STEP %r11, %r8, %r9, %r10
     xorl    %eax, %eax              /* clears CF and OF */
     adcx    %r8, %rsi               /* w = d + u */
     adox    %r8, %r12               /* v = T_hi + u */

@@ -51,7 +51,7 @@ PLANTS = [
      ("aarch64",), "P256_PLANT_POINT_BUG=4", "1"),
     ("scalar:1", "scalar_asm", "the assembly's final subtraction mod n dropped",
      ("x86_64", "aarch64"), "P256_PLANT_SCALAR_BUG=1", "2"),
-    ("scalar:3", "scalar_asm", "the vector table scan's counters of odd entries off",
+    ("scalar:3", "scalar_asm", "the vector table scan takes a step's entry 2 where entry 1 matches",
      ("x86_64", "aarch64"), "P256_PLANT_SCALAR_BUG=3", "2"),
     ("scalar:4", "scalar_asm", "the Fermat chain mod n drops a multiplication",
      ("x86_64", "aarch64"), None, "2"),

@@ -563,7 +563,7 @@ ARM64_CORE_HARNESSES ?= core api point_asm scalar_asm
 # and shifts (sbfx, extr), its frame (str) and the signing of the spilled link register
 # (paciasp, autiasp). Every function symbol must start with bti c.
 ARM64_ASM_OK  := adc adcs add adds and autiasp bit bti cmeq cmp csel cset csetm dup extr ldp ldr \
-                 lsl lsr mov movk mul nop orr paciasp ret sbc sbcs sbfx stp str subs umulh
+                 lsl lsr mov movk mul nop orr paciasp ret sbc sbcs sbfx stp str sub subs umulh
 # The exported functions, each of which must be present (and so start with bti c).
 ARM64_ASM_FNS := p256_fe_mul_aarch64 p256_fe_sqr_aarch64 p256_jac_double_aarch64 \
                  p256_jac_add_aarch64 p256_jac_add_aff_aarch64 p256_jac_add_aff_partial_aarch64 \

@@ -80,7 +80,7 @@ P256_INLINE void p256_aff_lookup(p256_aff *r, const p256_aff *table, int entries
 {
     if (p256_cpu_has(P256_CPU_AVX2)) /* the answer is not secret */
 #if defined(P256_ASM_HAS_AFF_LOOKUP_AVX2)
-        /* The same scan in assembly, two entries per iteration (faster: docs/performance.md). */
+        /* The same scan in assembly, eight entries an iteration (faster: docs/performance.md). */
         P256_ASM_FN(aff_lookup_avx2)((uint64_t *)r, (const uint64_t *)table, entries, idx);
 #else
         p256_aff_lookup_avx2_c(r, table, entries, idx);

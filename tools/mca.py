@@ -16,14 +16,13 @@ arguments: straight-line code as it is; a loop's body repeated for its trip coun
 scans: 16 or 64 entries); a forward conditional branch not taken unless the kernel says
 otherwise (KERNELS, `taken`); a call spliced in (a stand-in for the call, see
 CALL_STAND_IN, then the callee's path and its ret), so a function that calls another
-counts the callee. llvm-mca then runs that stream
-back to back (-iterations) and the figure is Total Cycles / Iterations: the cycles per
-call in a steady stream of independent calls on the model's pipeline. It is a
-throughput figure: llvm-mca does not model memory dependences (a store and a later load
-of the same slot are independent to it), caches (every load hits L1), branch prediction
-or the front end's fetch beyond its decoders, so a chain of dependent calls (fe_mul in
-an inversion) takes longer than this. docs/performance.md says how the znver3 figure
-compares with this machine's clock.
+counts the callee. llvm-mca then runs that stream back to back (-iterations) and the
+figure is Total Cycles / Iterations: the cycles per call in a steady stream of
+independent calls on the model's pipeline. It is a throughput figure: llvm-mca does
+not model memory dependences (a store and a later load of the same slot are independent
+to it), caches (every load hits L1), branch prediction or the front end's fetch beyond
+its decoders, so a chain of dependent calls (fe_mul in an inversion) takes longer than
+this. docs/performance.md says how the znver3 figure compares with this machine's clock.
 
   tools/mca.py            print the tables and where the assembly is slower than the C
   tools/mca.py --write    also regenerate the marked section of docs/performance.md

@@ -99,11 +99,7 @@ p256_aff_lookup_avx2_x86_64_adx:
     andq    $7, %rdx                /* the entries left, one at a time */
     jz      4f
 3:
-    vpcmpeqq %ymm8, %ymm0, %ymm3
-    vpand   (%rsi), %ymm3, %ymm4
-    vpand   32(%rsi), %ymm3, %ymm5
-    vpor    %ymm4, %ymm1, %ymm1
-    vpor    %ymm5, %ymm2, %ymm2
+    P256_LOOKUP_ENTRY 0, 8
     vpsubq  %ymm8, %ymm0, %ymm0     /* t -= 1 */
     addq    $64, %rsi
     decq    %rdx

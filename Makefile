@@ -696,8 +696,10 @@ BUILD_REQ     = $(shell sed -n 's/^requires = \[\(.*\)\]/\1/p' pyproject.toml)
 CHECK_BINS   := $(foreach v,$(CHECK_VARIANTS),$(foreach t,$(filter-out $(if $(HAVE_IFMA),,tests/c/test_batch_ifma.c),\
     $(call ctests_of,$(v))),$(if $(filter $(basename $(notdir $(t))),$(CHECK_HARNESSES)),$(CHECK_BIN)/$(basename $(notdir $(t)))-$(v))))
 
-# The C and the Python halves in parallel (two jobs).
-CHECK_PYTESTS ?= $(QUICK_TESTS)
+# The C and the Python halves in parallel (two jobs). The hygiene tests (a second or so:
+# every source file's SPDX line) ride along, so a new file without one fails here first.
+HYGIENE_TESTS := tests/test_license.py
+CHECK_PYTESTS ?= $(QUICK_TESTS) $(HYGIENE_TESTS)
 check:
 	@$(MAKE) --no-print-directory -j2 check-style check-c check-py
 

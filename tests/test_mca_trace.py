@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """tools/mca.py's instruction streams: how a call is spliced in.
 
 llvm-mca 16 charges a call instruction a fixed 100 cycles, and on x86-64 every later

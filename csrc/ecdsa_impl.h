@@ -30,6 +30,7 @@ P256_FN int p256_ecdsa_sign_recoverable(uint8_t rs[64], int *recid, const p256_s
     p256_scalar e, k, kinv, r, s;
     p256_jac kg;
     p256_aff kga;
+    p256_fe zi;
     p256_rfc6979 drbg;
     uint8_t x[32], h1[32], kb[32];
     uint64_t ok, id;
@@ -48,14 +49,17 @@ P256_FN int p256_ecdsa_sign_recoverable(uint8_t rs[64], int *recid, const p256_s
         if (!ok)
             continue;
 
-        /* r = x(kG) mod n; x < p < 2n, so one conditional subtraction. */
+        /* r = x(kG) mod n; x < p < 2n, so one conditional subtraction. kG is finite
+         * (k in [1, n-1]). Its Z^-1 mod p and k^-1 mod n are one p256_modinv_pair: the
+         * two divstep chains interleaved cost less than the two inversions apart. */
         p256_ecmult_gen(&kg, &k);
-        (void)p256_jac_to_aff(&kga, &kg); /* k in [1, n-1]: never infinity */
+        p256_modinv_pair(zi.v, kg.z.v, &p256_modinv_p, kinv.v, k.v, &p256_modinv_n);
+        p256_fe_from_plain_inverse(&zi, &zi);
+        p256_jac_to_aff_zinv(&kga, &kg, &zi);
         p256_fe_to_bytes(x, &kga.x);
         p256_scalar_set_bytes_reduce(&r, x);
 
         /* s = k^-1 (e + r d) mod n. */
-        p256_scalar_inv(&kinv, &k);
         p256_scalar_mul(&s, &r, d);
         p256_scalar_add(&s, &s, &e);
         p256_scalar_mul(&s, &s, &kinv);
@@ -82,6 +86,7 @@ P256_FN int p256_ecdsa_sign_recoverable(uint8_t rs[64], int *recid, const p256_s
     p256_memzero(x, sizeof x);
     p256_memzero(&kg, sizeof kg);
     p256_memzero(&kga, sizeof kga);
+    p256_memzero(&zi, sizeof zi);
     return 1;
 }
 

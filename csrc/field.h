@@ -52,6 +52,12 @@ P256_FN uint64_t p256_fe_mask_eq(const p256_fe *a, const p256_fe *b);
 P256_FN void p256_fe_inv_fermat(p256_fe *r, const p256_fe *a);
 /* r = a^-1 (0 for a = 0) by constant-time safegcd (modinv.h); the fast one. */
 P256_FN void p256_fe_inv(p256_fe *r, const p256_fe *a);
+/*
+ * r = the field element a^-1, from t = the plain inverse of a's 4x64 limbs mod p (what
+ * p256_modinv returns for a->v): for a caller that runs the inversion itself, as part of
+ * a p256_modinv_pair.
+ */
+P256_FN void p256_fe_from_plain_inverse(p256_fe *r, const p256_fe *t);
 /* Variable-time inversion, public inputs only. */
 P256_FN void p256_fe_inv_vartime(p256_fe *r, const p256_fe *a);
 /*

@@ -402,11 +402,16 @@ P256_FN void p256_fe_to_bytes(uint8_t b[32], const p256_fe *a)
  * Inversion through safegcd on the plain value: inverting aR gives a^-1 R^-1, and one
  * Montgomery product with R^3 brings it to a^-1 R, the domain form of a^-1.
  */
+P256_FN void p256_fe_from_plain_inverse(p256_fe *r, const p256_fe *t)
+{
+    p256_fe_mul(r, t, &p256_fe_r3);
+}
+
 P256_FN void p256_fe_inv(p256_fe *r, const p256_fe *a)
 {
     p256_fe t;
     p256_modinv(t.v, a->v, &p256_modinv_p);
-    p256_fe_mul(r, &t, &p256_fe_r3);
+    p256_fe_from_plain_inverse(r, &t);
 }
 
 P256_FN void p256_fe_inv_vartime(p256_fe *r, const p256_fe *a)

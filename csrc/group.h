@@ -71,6 +71,8 @@ P256_FN void p256_jac_from_aff(p256_jac *r, const p256_aff *a);
  * point at infinity (r is then (0, 0)), else 0.
  */
 P256_FN uint64_t p256_jac_to_aff(p256_aff *r, const p256_jac *a);
+/* r = (X zi^2, Y zi^3): the affine form of a finite a, given zi = Z^-1. */
+P256_FN void p256_jac_to_aff_zinv(p256_aff *r, const p256_jac *a, const p256_fe *zi);
 
 /* All-ones if (x, y) satisfies the curve equation, else 0. */
 P256_FN uint64_t p256_aff_mask_on_curve(const p256_aff *a);

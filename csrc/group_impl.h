@@ -457,14 +457,20 @@ P256_FN void p256_jac_from_aff(p256_jac *r, const p256_aff *a)
     r->z = p256_fe_one;
 }
 
+P256_FN void p256_jac_to_aff_zinv(p256_aff *r, const p256_jac *a, const p256_fe *zi)
+{
+    p256_fe zi2;
+    p256_fe_sqr(&zi2, zi);
+    p256_fe_mul(&r->x, &a->x, &zi2);
+    p256_fe_mul(&zi2, &zi2, zi);
+    p256_fe_mul(&r->y, &a->y, &zi2);
+}
+
 P256_FN uint64_t p256_jac_to_aff(p256_aff *r, const p256_jac *a)
 {
-    p256_fe zi, zi2;
+    p256_fe zi;
     p256_fe_inv(&zi, &a->z);                  /* 0 at infinity, so r = (0, 0) there */
-    p256_fe_sqr(&zi2, &zi);
-    p256_fe_mul(&r->x, &a->x, &zi2);
-    p256_fe_mul(&zi2, &zi2, &zi);
-    p256_fe_mul(&r->y, &a->y, &zi2);
+    p256_jac_to_aff_zinv(r, a, &zi);
     return p256_fe_mask_is_zero(&a->z);
 }
 

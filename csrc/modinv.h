@@ -59,6 +59,16 @@ static const p256_modinv_modulus p256_modinv_n;
 __attribute__((unused)) /* a core that uses only one of the two stays warning-free */
 static void p256_modinv(uint64_t r[4], const uint64_t a[4], const p256_modinv_modulus *m);
 
+/* r0 = a0^-1 mod m0 and r1 = a1^-1 mod m1: two p256_modinv calls in one, faster than
+ * two (their divstep chains, each bound by its own latency, run interleaved). The
+ * conditions on each (m, a, r) are p256_modinv's; the moduli may differ. Any r may
+ * alias any a (every input is read before an output is written).
+ *
+ * Constant time, as p256_modinv. */
+__attribute__((unused))
+static void p256_modinv_pair(uint64_t r0[4], const uint64_t a0[4], const p256_modinv_modulus *m0, uint64_t r1[4],
+                             const uint64_t a1[4], const p256_modinv_modulus *m1);
+
 /* Same result as p256_modinv, but in variable time: the running time depends
  * on a.  Use it only for public inputs (e.g. when verifying a signature). */
 __attribute__((unused))

@@ -287,27 +287,36 @@ static void p256_modinv_unpack(int64_t *x, int64_t *y, uint64_t w)
     *y = (int64_t)(rest - mid) >> 21;
 }
 
-/* One round of n <= 19 hddivsteps on packed words; see above. */
-static uint64_t p256_modinv_hddivsteps_round(uint64_t zeta, uint64_t f, uint64_t g, int n, p256_modinv_trans2x2 *t)
+/* One hddivstep on the packed words F, G with the state zeta; see above. */
+static inline void p256_modinv_hddivstep(uint64_t *F, uint64_t *G, uint64_t *zeta)
+{
+    const uint64_t neg = p256_modinv_barrier((uint64_t)((int64_t)*zeta >> 63));
+    const uint64_t odd = p256_modinv_barrier(-(*G & 1));
+    const uint64_t swap = neg & odd;
+    *G += ((*F ^ neg) - neg) & odd;
+    *F += *G & swap;
+    *zeta = (*zeta ^ swap) - 1;
+    *G = (uint64_t)((int64_t)*G >> 1);
+}
+
+/* The packed words of a round of n steps from the low words f, g; see above. */
+static void p256_modinv_round_pack(uint64_t *F, uint64_t *G, uint64_t f, uint64_t g, int n)
 {
     const uint64_t lowmask = UINT64_MAX >> (64 - n);
-    uint64_t F = (f & lowmask) + ((uint64_t)1 << (20 + n));
-    uint64_t G = (g & lowmask) + ((uint64_t)1 << (41 + n));
-    int i;
-    for (i = 0; i < n; i++) {
-        const uint64_t neg = p256_modinv_barrier((uint64_t)((int64_t)zeta >> 63));
-        const uint64_t odd = p256_modinv_barrier(-(G & 1));
-        const uint64_t swap = neg & odd;
-        G += ((F ^ neg) - neg) & odd;
-        F += G & swap;
-        zeta = (zeta ^ swap) - 1;
-        G = (uint64_t)((int64_t)G >> 1);
-    }
+    *F = (f & lowmask) + ((uint64_t)1 << (20 + n));
+    *G = (g & lowmask) + ((uint64_t)1 << (41 + n));
+}
+
+/* The round's matrix, decoded from the packed words after its n steps. */
+static void p256_modinv_round_matrix(p256_modinv_trans2x2 *t, uint64_t F, uint64_t G, uint64_t f, uint64_t g,
+                                     int n)
+{
     p256_modinv_unpack(&t->u, &t->v, F);
     p256_modinv_unpack(&t->q, &t->r, G);
 #ifdef P256_MODINV_VERIFY
     {
         /* The low fields must be the images of f^, g^: f^_n = (u f^ + v g^) / 2^n. */
+        const uint64_t lowmask = UINT64_MAX >> (64 - n);
         const int64_t f0 = (int64_t)(f & lowmask), g0 = (int64_t)(g & lowmask);
         const int64_t fn = (int64_t)(F << 44) >> 44, gn = (int64_t)(G << 44) >> 44;
         P256_MODINV_CHECK(t->u * f0 + t->v * g0 == fn * ((int64_t)1 << n));
@@ -315,8 +324,44 @@ static uint64_t p256_modinv_hddivsteps_round(uint64_t zeta, uint64_t f, uint64_t
         P256_MODINV_CHECK((t->u < 0 ? -t->u : t->u) + (t->v < 0 ? -t->v : t->v) <= ((int64_t)1 << n));
         P256_MODINV_CHECK((t->q < 0 ? -t->q : t->q) + (t->r < 0 ? -t->r : t->r) <= ((int64_t)1 << n));
     }
+#else
+    (void)f;
+    (void)g;
+    (void)n;
 #endif
+}
+
+/* One round of n <= 19 hddivsteps on packed words; see above. */
+static uint64_t p256_modinv_hddivsteps_round(uint64_t zeta, uint64_t f, uint64_t g, int n, p256_modinv_trans2x2 *t)
+{
+    uint64_t F, G;
+    int i;
+    p256_modinv_round_pack(&F, &G, f, g, n);
+    for (i = 0; i < n; i++)
+        p256_modinv_hddivstep(&F, &G, &zeta);
+    p256_modinv_round_matrix(t, F, G, f, g, n);
     return zeta;
+}
+
+/* The same round for two independent inversions (lanes 0 and 1) at once. A step's
+ * 13 operations form one dependency chain through F, G and zeta, so one lane leaves
+ * most of the core's ALUs idle; the other lane's chain, in the same loop body, fills
+ * them. Each lane's operations are exactly those of the one-lane round. */
+static void p256_modinv_hddivsteps_round_pair(uint64_t zeta[2], const uint64_t f[2], const uint64_t g[2], int n,
+                                              p256_modinv_trans2x2 t[2])
+{
+    uint64_t F0, G0, F1, G1, z0 = zeta[0], z1 = zeta[1];
+    int i;
+    p256_modinv_round_pack(&F0, &G0, f[0], g[0], n);
+    p256_modinv_round_pack(&F1, &G1, f[1], g[1], n);
+    for (i = 0; i < n; i++) {
+        p256_modinv_hddivstep(&F0, &G0, &z0);
+        p256_modinv_hddivstep(&F1, &G1, &z1);
+    }
+    p256_modinv_round_matrix(&t[0], F0, G0, f[0], g[0], n);
+    p256_modinv_round_matrix(&t[1], F1, G1, f[1], g[1], n);
+    zeta[0] = z0;
+    zeta[1] = z1;
 }
 
 /* A constant-time batch in progress: the low 64 bits f, g of the current f
@@ -327,17 +372,12 @@ typedef struct {
     uint64_t a, b, c, d;
 } p256_modinv_batch;
 
-/* Runs round k (0, 1, 2) of a batch: 18 hddivsteps, then the low words are
- * advanced past them and the round matrix is multiplied into the product. */
-static uint64_t p256_modinv_batch_round(uint64_t zeta, p256_modinv_batch *bt, int k)
+/* After round k (0, 1, 2) of a batch, with that round's matrix s: the low words are
+ * advanced past its steps and s is multiplied into the batch's product. */
+static void p256_modinv_batch_advance(p256_modinv_batch *bt, const p256_modinv_trans2x2 *s, int k)
 {
-    p256_modinv_trans2x2 s;
-    uint64_t u, v, q, r, x, y;
-    zeta = p256_modinv_hddivsteps_round(zeta, bt->f, bt->g, P256_MODINV_CT_ROUND, &s);
-    u = (uint64_t)s.u;
-    v = (uint64_t)s.v;
-    q = (uint64_t)s.q;
-    r = (uint64_t)s.r;
+    const uint64_t u = (uint64_t)s->u, v = (uint64_t)s->v, q = (uint64_t)s->q, r = (uint64_t)s->r;
+    uint64_t x, y;
     x = (u * bt->f + v * bt->g) >> P256_MODINV_CT_ROUND;
     bt->g = (q * bt->f + r * bt->g) >> P256_MODINV_CT_ROUND;
     bt->f = x;
@@ -354,7 +394,15 @@ static uint64_t p256_modinv_batch_round(uint64_t zeta, p256_modinv_batch *bt, in
         bt->a = x;
         bt->b = y;
     }
-    return zeta;
+}
+
+/* Starts a batch on the low 64 bits f, g of the full f and g. */
+static void p256_modinv_batch_start(p256_modinv_batch *bt, uint64_t f, uint64_t g)
+{
+    bt->f = f;
+    bt->g = g;
+    bt->a = bt->d = 1; /* identity (overwritten by round 0; keeps gcc's */
+    bt->b = bt->c = 0; /* -Wmaybe-uninitialized quiet) */
 }
 
 /* The batch's matrix, scaled from 2^54 to 2^62. */
@@ -371,15 +419,34 @@ static void p256_modinv_batch_matrix(p256_modinv_trans2x2 *t, const p256_modinv_
 static uint64_t p256_modinv_hddivsteps_54(uint64_t zeta, uint64_t f, uint64_t g, p256_modinv_trans2x2 *t)
 {
     p256_modinv_batch bt;
+    p256_modinv_trans2x2 s;
     int k;
-    bt.f = f;
-    bt.g = g;
-    bt.a = bt.d = 1; /* identity (overwritten by round 0; keeps gcc's */
-    bt.b = bt.c = 0; /* -Wmaybe-uninitialized quiet) */
-    for (k = 0; k < P256_MODINV_CT_ROUNDS; k++)
-        zeta = p256_modinv_batch_round(zeta, &bt, k);
+    p256_modinv_batch_start(&bt, f, g);
+    for (k = 0; k < P256_MODINV_CT_ROUNDS; k++) {
+        zeta = p256_modinv_hddivsteps_round(zeta, bt.f, bt.g, P256_MODINV_CT_ROUND, &s);
+        p256_modinv_batch_advance(&bt, &s, k);
+    }
     p256_modinv_batch_matrix(t, &bt);
     return zeta;
+}
+
+/* The same batch for two independent inversions, their rounds run as pairs. */
+static void p256_modinv_hddivsteps_54_pair(uint64_t zeta[2], const uint64_t f[2], const uint64_t g[2],
+                                           p256_modinv_trans2x2 t[2])
+{
+    p256_modinv_batch bt[2];
+    p256_modinv_trans2x2 s[2];
+    int k, l;
+    for (l = 0; l < 2; l++)
+        p256_modinv_batch_start(&bt[l], f[l], g[l]);
+    for (k = 0; k < P256_MODINV_CT_ROUNDS; k++) {
+        const uint64_t fl[2] = {bt[0].f, bt[1].f}, gl[2] = {bt[0].g, bt[1].g};
+        p256_modinv_hddivsteps_round_pair(zeta, fl, gl, P256_MODINV_CT_ROUND, s);
+        for (l = 0; l < 2; l++)
+            p256_modinv_batch_advance(&bt[l], &s[l], k);
+    }
+    for (l = 0; l < 2; l++)
+        p256_modinv_batch_matrix(&t[l], &bt[l]);
 }
 
 /* 62 plain divsteps [BY] (delta starts at 1) on the low 62 bits of f and g,
@@ -587,29 +654,98 @@ static void p256_modinv_verify_final(const p256_modinv_signed62 *f, const p256_m
 }
 #endif
 
+/* The state of a constant-time inversion: f, g and their cofactors d, e (f = d*a,
+ * g = e*a mod M), and zeta. */
+typedef struct {
+    p256_modinv_signed62 d, e, f, g;
+    uint64_t zeta;
+} p256_modinv_state;
+
+/* f = M, g = a mod M, d = 0, e = 1; zeta starts at -1 (delta = 1/2). */
+static void p256_modinv_start(p256_modinv_state *st, const uint64_t a[4], const p256_modinv_modulus *m)
+{
+    static const p256_modinv_signed62 zero = {{0, 0, 0, 0, 0}}, one = {{1, 0, 0, 0, 0}};
+    st->d = zero;
+    st->e = one;
+    st->f = m->modulus;
+    st->zeta = P256_MODINV_ZETA0;
+    p256_modinv_load_reduced(&st->g, a, m);
+}
+
+/* The low 64 bits of a normalized x (its limbs 0..3 are non-negative, so this is
+ * exact): what a batch of divsteps reads of f and g. */
+static uint64_t p256_modinv_low64(const p256_modinv_signed62 *x)
+{
+    return (uint64_t)x->v[0] | ((uint64_t)x->v[1] << 62);
+}
+
+/* r = d * sign(f) mod M, in [0, M), once g = 0. */
+static void p256_modinv_finish(uint64_t r[4], p256_modinv_state *st, const p256_modinv_modulus *m)
+{
+#ifdef P256_MODINV_VERIFY
+    p256_modinv_verify_final(&st->f, &st->g, &st->d, m);
+#endif
+    p256_modinv_normalize(&st->d, st->f.v[4], m);
+    p256_modinv_to_u64(r, &st->d);
+}
+
 /* Constant time.  11 batches of 54 hddivsteps: 590 hddivsteps take any
  * 0 <= g <= f = M < 2^256 (M odd) to g = 0 [HD, Coq proof], and the 4 further
- * steps change nothing (g = 0 stays 0, f, d and e stay).  zeta starts at -1
- * (delta = 1/2). */
+ * steps change nothing (g = 0 stays 0, f, d and e stay).
+ *
+ * The order of the work: batch i's matrix moves f, g on, batch i + 1's divsteps run
+ * on them, and only then do d, e take batch i's matrix. Their update needs nothing
+ * from the divsteps, which are one long dependency chain: placed after that chain in
+ * program order, it runs in the chain's shadow. t[i % 2] is batch i's matrix. */
 static void p256_modinv(uint64_t r[4], const uint64_t a[4], const p256_modinv_modulus *m)
 {
-    p256_modinv_signed62 d = {{0, 0, 0, 0, 0}}, e = {{1, 0, 0, 0, 0}}, f = m->modulus, g;
-    p256_modinv_trans2x2 t;
-    uint64_t zeta = P256_MODINV_ZETA0;
+    p256_modinv_state st;
+    p256_modinv_trans2x2 t[2];
     int i;
-    p256_modinv_load_reduced(&g, a, m);
+    p256_modinv_start(&st, a, m);
+    st.zeta = p256_modinv_hddivsteps_54(st.zeta, p256_modinv_low64(&st.f), p256_modinv_low64(&st.g), &t[0]);
     for (i = 0; i < P256_MODINV_CT_BATCHES; i++) {
-        /* Low 64 bits of f and g (limbs 0..3 are non-negative: exact). */
-        zeta = p256_modinv_hddivsteps_54(zeta, (uint64_t)f.v[0] | ((uint64_t)f.v[1] << 62),
-                                         (uint64_t)g.v[0] | ((uint64_t)g.v[1] << 62), &t);
-        p256_modinv_update_de(&d, &e, &t, m);
-        p256_modinv_update_fg(&f, &g, &t);
+        p256_modinv_update_fg(&st.f, &st.g, &t[i % 2]);
+        if (i + 1 < P256_MODINV_CT_BATCHES)
+            st.zeta = p256_modinv_hddivsteps_54(st.zeta, p256_modinv_low64(&st.f), p256_modinv_low64(&st.g),
+                                                &t[(i + 1) % 2]);
+        p256_modinv_update_de(&st.d, &st.e, &t[i % 2], m);
     }
-#ifdef P256_MODINV_VERIFY
-    p256_modinv_verify_final(&f, &g, &d, m);
-#endif
-    p256_modinv_normalize(&d, f.v[4], m);
-    p256_modinv_to_u64(r, &d);
+    p256_modinv_finish(r, &st, m);
+}
+
+/* The pair's batches of divsteps: lane l's f, g, zeta, batch matrix into t[l]. */
+static void p256_modinv_pair_batch(p256_modinv_state st[2], p256_modinv_trans2x2 t[2])
+{
+    uint64_t zeta[2] = {st[0].zeta, st[1].zeta};
+    const uint64_t f[2] = {p256_modinv_low64(&st[0].f), p256_modinv_low64(&st[1].f)};
+    const uint64_t g[2] = {p256_modinv_low64(&st[0].g), p256_modinv_low64(&st[1].g)};
+    p256_modinv_hddivsteps_54_pair(zeta, f, g, t);
+    st[0].zeta = zeta[0];
+    st[1].zeta = zeta[1];
+}
+
+/* Two constant-time inversions, each exactly p256_modinv's, with their divstep
+ * rounds interleaved (p256_modinv_hddivsteps_round_pair). Here the two chains fill the
+ * core, and p256_modinv's order of the work measured slower than this plain one. */
+static void p256_modinv_pair(uint64_t r0[4], const uint64_t a0[4], const p256_modinv_modulus *m0, uint64_t r1[4],
+                             const uint64_t a1[4], const p256_modinv_modulus *m1)
+{
+    const p256_modinv_modulus *m[2] = {m0, m1};
+    p256_modinv_state st[2];
+    p256_modinv_trans2x2 t[2];
+    int i, l;
+    p256_modinv_start(&st[0], a0, m0);
+    p256_modinv_start(&st[1], a1, m1);
+    for (i = 0; i < P256_MODINV_CT_BATCHES; i++) {
+        p256_modinv_pair_batch(st, t);
+        for (l = 0; l < 2; l++) {
+            p256_modinv_update_de(&st[l].d, &st[l].e, &t[l], m[l]);
+            p256_modinv_update_fg(&st[l].f, &st[l].g, &t[l]);
+        }
+    }
+    p256_modinv_finish(r0, &st[0], m0);
+    p256_modinv_finish(r1, &st[1], m1);
 }
 
 /* Variable time: batches of 62 plain divsteps until g = 0.  Termination for

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Benchmark of p256_modinv / p256_modinv_vartime against Fermat inversion.
+/* Benchmark of p256_modinv / p256_modinv_vartime against Fermat inversion, and of
+ * p256_modinv_pair (two inversions, one mod p and one mod n, per call).
  * Not run by `make test`.  From the repository root:
  *
  *   mkdir -p tests/c/bin
@@ -121,24 +122,26 @@ static void fermat_inv(uint64_t r[4], const uint64_t a[4], const mont_ctx *c)
 static uint64_t inputs[2][NIN][4];
 static volatile uint64_t sink;
 
-enum { F_CT, F_VT, F_FERMAT };
+enum { F_CT, F_VT, F_FERMAT, F_PAIR };
 
 static double bench(int which, int k, const mont_ctx *ctx)
 {
     static double t[SAMPLES];
     const p256_modinv_modulus *m = k ? &p256_modinv_n : &p256_modinv_p;
     int s, j, idx = 0;
-    uint64_t acc = 0, r[4];
+    uint64_t acc = 0, r[4], r2[4] = {0, 0, 0, 0};
     for (s = -20; s < SAMPLES; s++) { /* the first 20 samples warm up */
         double t0 = wall_seconds();
         for (j = 0; j < CALLS; j++, idx = (idx + 1) % NIN) {
             if (which == F_CT)
                 p256_modinv(r, inputs[k][idx], m);
+            else if (which == F_PAIR)
+                p256_modinv_pair(r, inputs[k][idx], m, r2, inputs[1 - k][idx], k ? &p256_modinv_p : &p256_modinv_n);
             else if (which == F_VT)
                 p256_modinv_vartime(r, inputs[k][idx], m);
             else
                 fermat_inv(r, inputs[k][idx], ctx);
-            acc ^= r[0];
+            acc ^= r[0] ^ r2[0];
         }
         if (s >= 0)
             t[s] = (wall_seconds() - t0) * 1e9 / CALLS;
@@ -152,8 +155,9 @@ int main(void)
     mont_ctx ctx[2];
     uint64_t state = 0xb3c4d5e6f708192aULL;
     int k, i, j;
-    const char *names[3] = {"p256_modinv (constant time)", "p256_modinv_vartime", "Fermat a^(m-2), 4x64 Montgomery"};
-    double res[3][2];
+    const char *names[4] = {"p256_modinv (constant time)", "p256_modinv_vartime", "Fermat a^(m-2), 4x64 Montgomery",
+                            "p256_modinv_pair (with one mod n/p)"};
+    double res[4][2];
     mont_init(&ctx[0], P64);
     mont_init(&ctx[1], N64);
     for (k = 0; k < 2; k++) {
@@ -172,12 +176,12 @@ int main(void)
             }
         }
     }
-    for (i = 0; i < 3; i++)
+    for (i = 0; i < 4; i++)
         for (k = 0; k < 2; k++)
             res[i][k] = bench(i, k, &ctx[k]);
     printf("median ns per call (%d samples of %d calls, random inputs)\n", SAMPLES, CALLS);
-    printf("%-34s %10s %10s\n", "function", "mod p", "mod n");
-    for (i = 0; i < 3; i++)
-        printf("%-34s %10.0f %10.0f\n", names[i], res[i][0], res[i][1]);
+    printf("%-36s %10s %10s\n", "function", "mod p", "mod n");
+    for (i = 0; i < 4; i++)
+        printf("%-36s %10.0f %10.0f\n", names[i], res[i][0], res[i][1]);
     return 0;
 }

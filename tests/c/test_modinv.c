@@ -11,7 +11,8 @@
  * edge inputs, inputs >= m, and 100,000 random inputs per modulus (plus 20,000
  * "runs of equal bits" inputs), checked by multiplication a * r = 1 (mod m) with
  * an independent schoolbook multiplication and bit-by-bit reduction below;
- * both functions must agree, also when r aliases a.  A bit-serial divstep
+ * both functions must agree, also when r aliases a, and p256_modinv_pair must
+ * give what p256_modinv gives in either lane.  A bit-serial divstep
  * checks the batched code step for step (test_trace).
  */
 #define P256_MODINV_VERIFY 1
@@ -144,6 +145,21 @@ static void check_inverse(const struct mod *md, const uint64_t a[4], const uint6
     }
     if (ok && expected != NULL)
         ok = memcmp(r1, expected, sizeof r1) == 0;
+    if (ok) {
+        /* p256_modinv_pair: a in either lane, beside another input b (a's words in
+         * reverse order) on the other modulus or (a's top bit set) the same one, gives
+         * what two p256_modinv calls give; the second time over its inputs. */
+        const struct mod *other = &MODS[(md == &MODS[0]) ^ (int)(a[3] >> 63)];
+        const uint64_t b[4] = {a[3], a[2], a[1], a[0]};
+        uint64_t x[4], y[4], rb[4];
+        p256_modinv(rb, b, other->m);
+        p256_modinv_pair(x, a, md->m, y, b, other->m);
+        ok = memcmp(x, r1, sizeof x) == 0 && memcmp(y, rb, sizeof y) == 0;
+        memcpy(x, a, sizeof x);
+        memcpy(y, b, sizeof y);
+        p256_modinv_pair(y, y, other->m, x, x, md->m);
+        ok = ok && memcmp(x, r1, sizeof x) == 0 && memcmp(y, rb, sizeof y) == 0;
+    }
     if (ok) {
         /* r may alias a. */
         uint64_t x[4];
@@ -482,7 +498,7 @@ int main(void)
     test_kat();
     test_edges();
     test_trace();
-    test_random(100000);
+    test_random(harness_iters(100000));
     printf("  %ld checks, %ld failures\n", checks, failures);
     printf("test_modinv: %s\n", failures ? "FAILED" : "ok");
     return failures != 0;

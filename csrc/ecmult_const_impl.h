@@ -9,7 +9,8 @@
 
 /*
  * Variable base, constant time in k: signed 5-bit Booth windows over an affine table
- * of 1..16 times P, top window first, 5 doublings (complete) between additions. P is
+ * of 1..16 times P, top window first, 5 doublings (complete) between additions (252 in
+ * all, see the top digit below). P is
  * public (an ECDH peer key), so the table is built with variable-time co-Z arithmetic.
  *
  * Why no addition meets acc == +-T (both finite). Before the addition of window i, acc
@@ -24,10 +25,18 @@
  *    A_0 = n + d_0, a multiple of 32: d_0 = 15 (n = 17 mod 32), k = n + 30 >= n.
  * (Out of contract, k = n + 30 meets acc == T and k = n meets acc == -T: the tests use
  * them as negative controls.)
+ *
+ * The top digit d is 0, 1 or 2, and its first 3 doublings are free: 8d P (infinity, 8P
+ * or 16P) is a table entry, read by the same masked scan. The additions then meet the
+ * same multiples A_i P as above, so the argument holds unchanged.
  */
 #define P256_CONST_BITS 5
 #define P256_CONST_ENTRIES (1 << (P256_CONST_BITS - 1))
 #define P256_CONST_WINDOWS ((256 + P256_CONST_BITS - 1) / P256_CONST_BITS) /* 52 */
+/* The top digit's doublings that its lookup replaces: 2^3 * 2 P is still in the table. */
+#define P256_CONST_TOP_DOUBLINGS 3
+typedef char p256_const_top_in_table[(2 << P256_CONST_TOP_DOUBLINGS) <= P256_CONST_ENTRIES &&
+                                     P256_CONST_TOP_DOUBLINGS < P256_CONST_BITS ? 1 : -1];
 
 P256_FN void p256_ecmult_const(p256_jac *r, const p256_scalar *k, const p256_aff *p)
 {
@@ -38,15 +47,17 @@ P256_FN void p256_ecmult_const(p256_jac *r, const p256_scalar *k, const p256_aff
     /* table[j] = (j + 1) P; P is public, none of them is infinity (n > 16). */
     p256_aff_multiples_vartime(table, p, P256_CONST_ENTRIES, 1);
 
-    /* Top window first: bits 254..259, 0 above bit 255, so its digit is 0, 1 or 2. */
+    /* Top window first: bits 254..259, 0 above bit 255, so its digit d is 0, 1 or 2;
+     * acc = 2^3 d P, d P after the first 3 of its doublings. */
     idx = p256_booth(p256_scalar_bits(k, P256_CONST_BITS * (P256_CONST_WINDOWS - 1) - 1,
                                       P256_CONST_BITS + 1),
                      P256_CONST_BITS, &neg);
-    p256_aff_lookup(&t, table, P256_CONST_ENTRIES, idx);
+    p256_aff_lookup(&t, table, P256_CONST_ENTRIES, idx << P256_CONST_TOP_DOUBLINGS);
     p256_jac_from_aff(&acc, &t);
     p256_fe_cmov(&acc.z, &p256_fe_zero, p256_mask_is_zero(idx)); /* digit 0: infinity */
     for (int i = P256_CONST_WINDOWS - 2; i >= 0; i--) {
-        for (int d = 0; d < P256_CONST_BITS; d++)
+        const int first = i == P256_CONST_WINDOWS - 2 ? P256_CONST_TOP_DOUBLINGS : 0;
+        for (int d = first; d < P256_CONST_BITS; d++)
             p256_jac_double(&acc, &acc);
         idx = p256_booth(p256_scalar_bits(k, P256_CONST_BITS * i - 1, P256_CONST_BITS + 1),
                          P256_CONST_BITS, &neg);

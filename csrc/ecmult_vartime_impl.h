@@ -78,7 +78,8 @@ P256_FN void p256_ecmult_vartime(p256_jac *r, const p256_scalar *u1, const p256_
     acc = (p256_jac){p256_fe_one, p256_fe_one, p256_fe_zero};
     len = len1 > len2 ? len1 : len2;
     for (int i = len - 1; i >= 0; i--) {
-        p256_jac_double(&acc, &acc);
+        if (i < len - 1) /* acc is still infinity before the top digit: no doubling */
+            p256_jac_double(&acc, &acc);
         p256_add_wnaf_digit_vartime(&acc, p256_wnaf_g_table, n1[i]);
         p256_add_wnaf_digit_vartime(&acc, qtab, n2[i]);
     }

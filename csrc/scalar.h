@@ -38,7 +38,9 @@ P256_FN void p256_scalar_mul(p256_scalar *r, const p256_scalar *a, const p256_sc
  * r = a^-1 mod n (0 for 0), constant time: p256_scalar_inv is the faster of the two
  * below on the backend (measured: docs/performance.md), the other its cross-check.
  * _safegcd: Bernstein-Yang safegcd (modinv.h); _fermat: a^(n-2) by a fixed addition
- * chain on the backend's Montgomery square and product.
+ * chain on the backend's Montgomery square and product. Signing inverts its nonce by
+ * safegcd too, as one lane of a p256_modinv_pair beside kG's Z (ecdsa_impl.h): a
+ * backend that made Fermat the faster one would change that call as well.
  */
 P256_FN void p256_scalar_inv(p256_scalar *r, const p256_scalar *a);
 P256_FN void p256_scalar_inv_safegcd(p256_scalar *r, const p256_scalar *a);

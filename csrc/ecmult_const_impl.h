@@ -10,8 +10,8 @@
 /*
  * Variable base, constant time in k: signed 5-bit Booth windows over an affine table
  * of 1..16 times P, top window first, 5 doublings (complete) between additions (252 in
- * all, see the top digit below). P is
- * public (an ECDH peer key), so the table is built with variable-time co-Z arithmetic.
+ * all: see the top digit below). P is public (an ECDH peer key), so the table is built
+ * with variable-time co-Z arithmetic.
  *
  * Why no addition meets acc == +-T (both finite). Before the addition of window i, acc
  * = A_i P with A_i = sum_{j>i} d_j 2^(5(j-i)) = 32 (floor(k / 2^(5i+5)) + k_(5i+4)) (the

@@ -753,26 +753,22 @@ static void p256_modinv_pair(uint64_t r0[4], const uint64_t a0[4], const p256_mo
  * divsteps (12 batches) are needed [BY section 11, safegcd-bounds]. */
 static void p256_modinv_vartime(uint64_t r[4], const uint64_t a[4], const p256_modinv_modulus *m)
 {
-    p256_modinv_signed62 d = {{0, 0, 0, 0, 0}}, e = {{1, 0, 0, 0, 0}}, f = m->modulus, g;
+    p256_modinv_state st; /* its zeta is the constant-time code's: eta below instead */
     p256_modinv_trans2x2 t;
     int64_t eta = P256_MODINV_ETA0;
 #ifdef P256_MODINV_VERIFY
     int batches = 0;
 #endif
-    p256_modinv_load_reduced(&g, a, m);
-    while ((g.v[0] | g.v[1] | g.v[2] | g.v[3] | g.v[4]) != 0) {
+    p256_modinv_start(&st, a, m);
+    while ((st.g.v[0] | st.g.v[1] | st.g.v[2] | st.g.v[3] | st.g.v[4]) != 0) {
 #ifdef P256_MODINV_VERIFY
         P256_MODINV_CHECK(++batches <= 12); /* 724 divsteps = 12 batches of 62 */
 #endif
-        eta = p256_modinv_divsteps_62_vartime(eta, (uint64_t)f.v[0], (uint64_t)g.v[0], &t);
-        p256_modinv_update_de(&d, &e, &t, m);
-        p256_modinv_update_fg(&f, &g, &t);
+        eta = p256_modinv_divsteps_62_vartime(eta, (uint64_t)st.f.v[0], (uint64_t)st.g.v[0], &t);
+        p256_modinv_update_de(&st.d, &st.e, &t, m);
+        p256_modinv_update_fg(&st.f, &st.g, &t);
     }
-#ifdef P256_MODINV_VERIFY
-    p256_modinv_verify_final(&f, &g, &d, m);
-#endif
-    p256_modinv_normalize(&d, f.v[4], m);
-    p256_modinv_to_u64(r, &d);
+    p256_modinv_finish(r, &st, m);
 }
 
 #endif /* P256_MODINV_IMPL_H */

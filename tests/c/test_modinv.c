@@ -422,8 +422,7 @@ static int trace(const struct mod *md, const uint64_t a[4], int half)
         needed = 0;
     for (batch = 0; batch < 13; batch++) {
         if (half)
-            zeta = p256_modinv_hddivsteps_54(zeta, (uint64_t)f.v[0] | ((uint64_t)f.v[1] << 62),
-                                             (uint64_t)g.v[0] | ((uint64_t)g.v[1] << 62), &t);
+            zeta = p256_modinv_hddivsteps_54(zeta, p256_modinv_low64(&f), p256_modinv_low64(&g), &t);
         else
             eta = p256_modinv_divsteps_62_vartime(eta, (uint64_t)f.v[0], (uint64_t)g.v[0], &t);
         p256_modinv_update_fg(&f, &g, &t);

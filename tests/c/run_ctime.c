@@ -62,10 +62,13 @@
 #include "canary_ctime_field.c"
 #undef main
 
-/* ctime_core.c with the baseline (non-AVX2) table scan, so both lookup paths are checked. */
+/* ctime_core.c with the baseline (non-AVX2) table scan, so both lookup paths are checked.
+ * Two rounds: both values of the loop's i & 1 and round 1's k >= n. The scan is the only
+ * code that differs from core's (eight rounds), and it runs in every call of each. */
 static int ctime_main_core_noavx2(void)
 {
     p256_cpu_disable(P256_CPU_AVX2);
+    ctime_core_rounds = 2;
     return ctime_main_core();
 }
 

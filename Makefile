@@ -148,7 +148,9 @@ mca: | bootstrap-mca
 	$(PYTHON) tools/mca.py --write
 
 # make test's part: the table in docs/performance.md is what this toolchain generates
-# (a change to an assembly kernel or to a C twin must come with `make mca`).
+# (a change to an assembly kernel or to a C twin must come with `make mca`). llvm-mca
+# runs only when the digest the table records (of its streams, models, tools and text)
+# does not match: then the table is regenerated and compared in full.
 mca-check: | bootstrap-mca-check
 	$(PYTHON) tools/mca.py --check
 

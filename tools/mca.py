@@ -28,6 +28,7 @@ this. docs/performance.md says how the znver3 figure compares with this machine'
   tools/mca.py --write    also regenerate the marked section of docs/performance.md
   tools/mca.py --check    exit 1 if that section is not what this toolchain generates, or
                           if the assembly takes more cycles than the C anywhere in it
+                          (llvm-mca runs only if the section's digest does not match)
   tools/mca.py --path K   print kernel K's streams (asm and C, both architectures)
 
 Needs only the standard library, llvm-mca-16 and llvm-mc-16 (Debian's llvm-16), gcc and
@@ -356,12 +357,15 @@ def streams(arch, built, logs=None):
     return out
 
 
+def mca_command(triple, model):
+    return [MCA, "-mtriple=" + triple, "-mcpu=" + model, f"-iterations={ITERATIONS}",
+            "-summary-view", "-resource-pressure=0", "-instruction-info=0"]
+
+
 def mca_cycles(arch, model, insns):
     """Total Cycles / Iterations of llvm-mca over the stream."""
     text = "\n".join(insns) + "\n"
-    r = subprocess.run([MCA, "-mtriple=" + ARCHES[arch]["triple"], "-mcpu=" + model,
-                        f"-iterations={ITERATIONS}", "-summary-view", "-resource-pressure=0",
-                        "-instruction-info=0"],
+    r = subprocess.run(mca_command(ARCHES[arch]["triple"], model),
                        input=text, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"llvm-mca {model}: {r.stderr.strip()[:400]}")
@@ -394,22 +398,28 @@ def missing_tools():
 
 # ---- the tables ----------------------------------------------------------------------
 
-def measure(jobs=None):
-    """(results {(arch, model, kernel, side): cycles}, skipped models, stream lengths)."""
-    results, skipped, lengths = {}, [], {}
+def prepare():
+    """({arch: {(kernel, side): [insn]}}, the models llvm-mca lacks): llvm-mca's input."""
+    all_streams, skipped = {}, []
     with tempfile.TemporaryDirectory() as tmp:
-        all_streams = {}
         for arch in ARCHES:
             d = os.path.join(tmp, arch)
             os.makedirs(d)
             all_streams[arch] = streams(arch, build(arch, d))
-            for key, s in all_streams[arch].items():
-                lengths[(arch,) + key] = len(s)
+    for arch, a in ARCHES.items():
+        skipped += [m for m in a["models"] if not model_available(arch, m)]
+    return all_streams, skipped
+
+
+def measure(all_streams, skipped, jobs=None):
+    """(results {(arch, model, kernel, side): cycles}, stream lengths)."""
+    results, lengths = {}, {}
     work = []
     for arch, a in ARCHES.items():
+        for key, s in all_streams[arch].items():
+            lengths[(arch,) + key] = len(s)
         for model in a["models"]:
-            if not model_available(arch, model):
-                skipped.append(model)
+            if model in skipped:
                 continue
             for (kernel, side), s in all_streams[arch].items():
                 work.append((arch, model, kernel, side, s))
@@ -417,7 +427,48 @@ def measure(jobs=None):
         futs = {ex.submit(mca_cycles, w[0], w[1], w[4]): w[:4] for w in work}
         for fut, key in futs.items():
             results[key] = fut.result()
-    return results, skipped, lengths
+    return results, lengths
+
+
+# ---- the table's digest ----------------------------------------------------------------
+# llvm-mca is deterministic: the table is a function of the tools' versions, the command
+# line, the models and the instruction streams. The section records a digest of those
+# inputs and of its own text, so `--check` runs llvm-mca (most of its time: ~50 s here)
+# only when either changed: a new stream, tool or model, or a hand edit of the table
+# all fail the digest, and then the table is regenerated and compared in full.
+
+DIGEST_LINE = "<!-- inputs and text: sha256 {} (tools/mca.py --check) -->"
+
+
+def inputs_text(all_streams, skipped, versions):
+    """Everything the table is a function of, as one text."""
+    parts = [versions, " ".join(mca_command("TRIPLE", "MODEL"))]
+    for arch, a in ARCHES.items():
+        models = [m for m in a["models"] if m not in skipped]
+        parts.append(f"{arch} {a['triple']}: {' '.join(models)}")
+        for (kernel, side), s in sorted(all_streams[arch].items()):
+            parts.append(f"{kernel} {side}: {len(s)}")
+            parts.extend(s)
+    return "\n".join(parts) + "\n"
+
+
+def _digest(inputs, section):
+    import hashlib
+    return hashlib.sha256((inputs + "\0" + section).encode()).hexdigest()
+
+
+def stamp(section, inputs):
+    """The section with its digest line after the opening marker."""
+    head, rest = section.split("\n", 1)
+    return f"{head}\n{DIGEST_LINE.format(_digest(inputs, section))}\n{rest}"
+
+
+def is_current(section, inputs):
+    """Whether a stamped section records these inputs and its own text unchanged."""
+    head, _, rest = section.partition("\n")
+    line, _, body = rest.partition("\n")
+    m = re.fullmatch(re.escape(DIGEST_LINE).replace(r"\{\}", "([0-9a-f]{64})"), line)
+    return bool(m) and m.group(1) == _digest(inputs, f"{head}\n{body}")
 
 
 def fmt(x):
@@ -469,9 +520,12 @@ def slower(results):
     return out
 
 
-def generate(jobs=None):
-    results, skipped, lengths = measure(jobs)
-    return render(results, skipped, lengths, tool_versions()), results, skipped
+def generate(all_streams, skipped, jobs=None):
+    """The stamped section and the results it shows."""
+    versions = tool_versions()
+    results, lengths = measure(all_streams, skipped, jobs)
+    section = render(results, skipped, lengths, versions)
+    return stamp(section, inputs_text(all_streams, skipped, versions)), results
 
 
 def doc_section(path=DOC):
@@ -516,7 +570,19 @@ def main():
                         print(f"#   {line}")
                     print("\n".join(s[key]))
         return 0
-    section, results, skipped = generate(args.jobs)
+    all_streams, skipped = prepare()
+    if args.check and not args.write:
+        doc = doc_section()
+        if doc is not None and is_current(doc, inputs_text(all_streams, skipped, tool_versions())):
+            print(doc)
+            if "Where the assembly is slower" in doc:
+                print("mca: the assembly must not be slower than the portable C on a listed model")
+                return 1
+            print("mca: docs/performance.md's table is current: its digest matches these "
+                  "streams, models and tools (llvm-mca not run)")
+            return 0
+        print("mca: the table's digest does not match: running llvm-mca")
+    section, results = generate(all_streams, skipped, args.jobs)
     print(section)
     for m in skipped:
         print(f"mca: skipped {m}: llvm-mca-16 has no such model")

@@ -80,8 +80,8 @@ TEST_ARM64_PY_BACKENDS ?= asm
 # a test costs ~0.15 s; make test-arm64-python alone runs every file). Left to the native
 # runs: the Python layer's handling of long streams and lists, which verifies 10^4 to
 # 2 x 10^5 items a test (the memory bound of a stream and its control, a bad last item
-# found before any verification, the order kept at every chunk edge: 22 s of the
-# emulator's 90 here; the other stream tests still cross chunk edges under it).
+# found before any verification, the order kept at every chunk edge; the other stream
+# tests still cross chunk edges under it).
 TEST_ARM64_PY_TESTS ?= tests/test_selftest.py tests/test_api.py tests/test_backend.py \
     tests/test_batch.py tests/test_batch_secret.py tests/test_p256verify.py tests/test_wycheproof.py \
     --deselect=tests/test_batch.py::test_a_generator_runs_in_bounded_memory \

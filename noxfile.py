@@ -39,10 +39,10 @@ QUICK = [line.strip() for line in open(os.path.join(os.path.dirname(os.path.absp
          if line.strip() and not line.startswith("#")]
 
 # Of the quick set, what no interpreter version can change runs on the default python
-# only (about 12 s of each session's 30): the fuzz runner's own tests (make fuzz-smoke
-# runs the runner, on the default python), the random differential between the batch
-# engines (the core's C over 10^5 items), and the memory bound of a streamed batch with
-# its negative control (2 x 10^5 items each).
+# only (docs/development.md: a third of each session's tests): the fuzz runner's own
+# tests (make fuzz-smoke runs the runner, on the default python), the random
+# differential between the batch engines (the core's C over 10^5 items), and the memory
+# bound of a streamed batch with its negative control (2 x 10^5 items each).
 DEFAULT_PYTHON_ONLY = [
     "--deselect=tests/test_fuzz_targets.py::test_runner_fuzzes_and_catches_a_planted_bug",
     "--deselect=tests/test_fuzz_targets.py::test_runner_lists_every_target",

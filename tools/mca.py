@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import hashlib
 import os
 import re
 import shutil
@@ -433,9 +434,9 @@ def measure(all_streams, skipped, jobs=None):
 # ---- the table's digest ----------------------------------------------------------------
 # llvm-mca is deterministic: the table is a function of the tools' versions, the command
 # line, the models and the instruction streams. The section records a digest of those
-# inputs and of its own text, so `--check` runs llvm-mca (most of its time: ~50 s here)
-# only when either changed: a new stream, tool or model, or a hand edit of the table
-# all fail the digest, and then the table is regenerated and compared in full.
+# inputs and of its own text, so `--check` runs llvm-mca (most of its time) only when
+# either changed: a new stream, tool or model, or a hand edit of the table all fail the
+# digest, and then the table is regenerated and compared in full.
 
 DIGEST_LINE = "<!-- inputs and text: sha256 {} (tools/mca.py --check) -->"
 
@@ -453,7 +454,6 @@ def inputs_text(all_streams, skipped, versions):
 
 
 def _digest(inputs, section):
-    import hashlib
     return hashlib.sha256((inputs + "\0" + section).encode()).hexdigest()
 
 

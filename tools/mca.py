@@ -475,6 +475,11 @@ def fmt(x):
     return f"{x:.0f}" if x >= 100 else f"{x:.1f}"
 
 
+# The section's sentence when a kernel's assembly is slower (a failed check), and the error.
+SLOWER = "Where the assembly is slower than the portable C: "
+SLOWER_ERROR = "mca: the assembly must not be slower than the portable C on a listed model"
+
+
 def render(results, skipped, lengths, versions):
     """The generated section of docs/performance.md (Markdown, between the markers)."""
     lines = [BEGIN, "",
@@ -498,8 +503,7 @@ def render(results, skipped, lengths, versions):
         lines.append("")
     slow = slower(results)
     if slow:
-        lines.append("Where the assembly is slower than the portable C: "
-                     + "; ".join(f"{k} on {m} ({r:.2f})" for k, m, r in slow) + ".")
+        lines.append(SLOWER + "; ".join(f"{k} on {m} ({r:.2f})" for k, m, r in slow) + ".")
     else:
         lines.append("The assembly is faster than the portable C for every kernel on every "
                      "listed model.")
@@ -520,9 +524,8 @@ def slower(results):
     return out
 
 
-def generate(all_streams, skipped, jobs=None):
+def generate(all_streams, skipped, versions, jobs=None):
     """The stamped section and the results it shows."""
-    versions = tool_versions()
     results, lengths = measure(all_streams, skipped, jobs)
     section = render(results, skipped, lengths, versions)
     return stamp(section, inputs_text(all_streams, skipped, versions)), results
@@ -571,18 +574,19 @@ def main():
                     print("\n".join(s[key]))
         return 0
     all_streams, skipped = prepare()
+    versions = tool_versions()
     if args.check and not args.write:
         doc = doc_section()
-        if doc is not None and is_current(doc, inputs_text(all_streams, skipped, tool_versions())):
+        if doc is not None and is_current(doc, inputs_text(all_streams, skipped, versions)):
             print(doc)
-            if "Where the assembly is slower" in doc:
-                print("mca: the assembly must not be slower than the portable C on a listed model")
+            if SLOWER in doc:
+                print(SLOWER_ERROR)
                 return 1
             print("mca: docs/performance.md's table is current: its digest matches these "
                   "streams, models and tools (llvm-mca not run)")
             return 0
         print("mca: the table's digest does not match: running llvm-mca")
-    section, results = generate(all_streams, skipped, args.jobs)
+    section, results = generate(all_streams, skipped, versions, args.jobs)
     print(section)
     for m in skipped:
         print(f"mca: skipped {m}: llvm-mca-16 has no such model")
@@ -593,7 +597,7 @@ def main():
             print("mca: docs/performance.md's table is stale: run make mca (tools/mca.py --write)")
             return 1
         if slower(results):
-            print("mca: the assembly must not be slower than the portable C on a listed model")
+            print(SLOWER_ERROR)
             return 1
     if args.write:
         write_doc(section)

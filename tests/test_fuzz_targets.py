@@ -402,6 +402,26 @@ def test_x509_name_error_without_the_tbs_prefix_is_a_field_difference():
     assert targets.x509_cert(data) == "X2-fields"
 
 
+def test_x509_hybrid_subject_key_is_the_spki_difference():
+    # found by x509_cert: one bit turned the leaf's point prefix 04 into 06, the hybrid
+    # form, which cryptography reads and RFC 5480 2.2 says to reject; the target now
+    # explains a refused subject key as the SPKI readers do
+    data = bytes.fromhex("3082011f3081c6a00302010202021234300a06082a8648ce3d040302300d310b300906035504030c024341301e170d3236303130313030303030305a170d3236303230313030303030305a3010310e300c06035504030c056c656166343059301306072a8648ce3d020106082a8648ce3d03010703420006e2534a3532d08fbba02dde659ee62bd0031fe2db785596ef509302446b030852e0f1575a4c633cc719dfee5fda862d764efc96c3f30ee0055c42c23f184ed8c6a3133011300f0603551d130101ff040530030101ff300a06082a8648ce3d0403020348003045022100e5a8af168d8a6394660f1970cd919f299045819fba8010664e64730dcc54fddd022023e22bd8c4bb49dae3bc77021f2b4e89cb4cff886cbd427e1905f2ea0547460a")
+    assert targets.x509_cert(data) == "D1-hybrid"
+    with pytest.raises(ValueError):
+        p256.PublicKey.from_certificate(data)
+
+
+def test_x509_refused_subject_key_needs_a_reason(monkeypatch):
+    # the explanation is narrow: a subject key refused for no documented reason is a finding
+    leaf = SEEDS["x509_cert"]["leaf-sha256"]
+    real_attempt = targets.attempt
+    monkeypatch.setattr(targets, "attempt", lambda what, fn, *args: targets.Rejected(ValueError("simulated"))
+                        if what == "PublicKey.from_certificate" else real_attempt(what, fn, *args))
+    with pytest.raises(targets.Finding, match="from_certificate refused a P-256 key cryptography reads"):
+        targets.x509_cert(leaf)
+
+
 def test_jwk_text_with_a_duplicate_member_is_refused_not_compared():
     # found by pub_jwk and priv_jwk once JWK text went through the one JOSE reader: the
     # harness parsed the text with json.loads (the last member wins) and compared the dict

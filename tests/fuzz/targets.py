@@ -67,9 +67,11 @@ PRIME256V1 = bytes.fromhex("06082a8648ce3d030107")  # OID 1.2.840.10045.3.1.7, D
 # The documented differences between p256 and the oracle, by id. Each is checked by the
 # function named in its text; docs/fuzzing.md lists them.
 DIFFERENCES = {
-    "D1-hybrid": "p256 rejects the X9.62 hybrid point form (prefix 06/07) inside an SPKI or "
-                 "ECPrivateKey, which OpenSSL accepts: the API allows only SEC1 04/02/03 (SEC 1 v2 "
-                 "2.3.3 does not define hybrid; cryptography's own from_encoded_point refuses it). "
+    "D1-hybrid": "p256 rejects the X9.62 hybrid point form (prefix 06/07) inside an SPKI (a "
+                 "certificate's subject key too) or ECPrivateKey, which OpenSSL accepts: the API "
+                 "allows only SEC1 04/02/03 (SEC 1 v2 2.3.3 does not define hybrid; RFC 5480 2.2 "
+                 "says to reject any other first octet; cryptography's own from_encoded_point "
+                 "refuses it). "
                  "Checked: the same structure with the point rewritten as 04||X||Y loads in p256 "
                  "as cryptography's key.",
     "D2-explicit": "p256 rejects explicit (specifiedCurve) EC parameters, which cryptography "
@@ -1755,6 +1757,12 @@ def _x509_structure_problem(data: bytes):
     return None
 
 
+def _certificate_spki(tbs: bytes) -> bytes:
+    """The subjectPublicKeyInfo of a TBSCertificate x509.parse accepted, as DER."""
+    fields = dertree.parse(tbs).children
+    return dertree.encode(fields[6 if fields[0].tag == 0xA0 else 5])
+
+
 @target("x509_cert", "p256.x509.parse / PublicKey.from_certificate / verify_signature (DER) vs "
                      "cryptography's load_der_x509_certificate and ECDSA verification")
 def x509_cert(data: bytes):
@@ -1797,8 +1805,11 @@ def x509_cert(data: bytes):
           "a different signature algorithm", data)
     c_key = oracle(theirs.public_key)
     c_q = c_point(c_key)
+    difference = None
     if isinstance(key, Rejected):
-        check(c_q is None, "from_certificate refused a P-256 key cryptography reads", data)
+        if c_q is not None:  # the subject key: the SPKI readers' differences apply
+            difference = explain_spki_rejection(_certificate_spki(ours.tbs_certificate), c_q)
+            check(difference is not None, "from_certificate refused a P-256 key cryptography reads", data)
     else:
         check(key.to_bytes() == c_q, "from_certificate: a different key from cryptography's", data)
     hash_name = p_x509.SIGNATURE_HASHES.get(ours.signature_algorithm)
@@ -1815,4 +1826,4 @@ def x509_cert(data: bytes):
         except Exception:  # noqa: BLE001
             c_ok = False
         check(ok == c_ok, "verify_signature says %s, cryptography says %s" % (ok, c_ok), data)
-    return None
+    return difference

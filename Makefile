@@ -200,16 +200,16 @@ VARIANT_FREE := tests/c/test_aes.c tests/c/test_hash.c tests/c/test_hash_portabl
 # OS generator's failures, seen through p256_sign), and the IFMA engine's harness (its own
 # field arithmetic in radix 2^52; the core only as the oracle it compares lanes with,
 # which run_core tests per variant): built once per compiler, with the last variant this
-# CPU runs (test_batch_ifma natively: a build costs up to 55 s of gcc, a run 10^5 random
-# lanes per multiplication).
+# CPU runs (test_batch_ifma natively: its build is the longest of ctest's, a run 10^5
+# random lanes per multiplication).
 NATIVE_ONCE  := tests/c/test_random.c tests/c/test_batch_ifma.c
 IFMA_VARIANT := $(lastword $(RUN_VARIANTS))
 # $(call ctests_of,variant): the harnesses ctest builds for it
 ctests_of = $(filter-out $(if $(filter $(1),$(IFMA_VARIANT)),,$(NATIVE_ONCE)),\
     $(if $(filter $(1),$(firstword $(CVARIANTS))),$(CTESTS),$(filter-out $(VARIANT_FREE),$(CTESTS))))
 HAVE_IFMA := $(if $(filter avx512ifma,$(CPU_FLAGS)),yes)
-# The IFMA engine is most of a core build's compile time on x86-64 (gcc 12: 26 of 31 s for
-# run_core), and a harness build only needs it where it runs: ENGINE_FREE harnesses never
+# The IFMA engine is a large part of a core build's compile time on x86-64 (docs/
+# development.md), and a harness build only needs it where it runs: ENGINE_FREE harnesses never
 # reach it, and run_core reaches it only on a CPU with IFMA. The engine's own harness
 # builds it natively everywhere (run only on such a CPU: its code compiles warning-free
 # with every compiler on any x86-64), and on the emulation. $(call engine_flags,HARNESS):

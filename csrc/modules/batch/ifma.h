@@ -49,6 +49,7 @@
 /* Not forced inline: on 64-byte structs that takes gcc minutes and a gigabyte. */
 #define P256_IFMA_INLINE static inline P256_UNUSED
 #define P256_IFMA_FN static P256_UNUSED
+#define P256_IFMA_POINT P256_IFMA_INLINE
 #elif defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(P256_NO_IFMA)
 #define P256_HAVE_IFMA 1
 #include <immintrin.h>
@@ -57,6 +58,10 @@
 /* Engine helpers: always inlined so limbs stay in registers (the target must match). */
 #define P256_IFMA_INLINE static inline __attribute__((always_inline, unused)) P256_IFMA_TARGET
 #define P256_IFMA_FN static P256_UNUSED P256_IFMA_TARGET
+/* ... but not the point formulas into each of their call sites: as one function per
+ * group count, anything holding the engine builds in a fraction of the time at the
+ * same speed (docs/performance.md, batch verification engine). */
+#define P256_IFMA_POINT static __attribute__((noinline, unused)) P256_IFMA_TARGET
 #endif
 
 #if defined(P256_HAVE_IFMA)

@@ -106,9 +106,9 @@ P256_IFMA_INLINE unsigned p256_ifma_ecmult_const_n(p256_fe *x, p256_fe *y, p256_
     memset(acc, 0, sizeof acc);
     P256_EACH(inf[g] = 0xff);
     for (int i = P256_IFMA_WINDOWS - 1; i >= 0; i--) {
-        if (i != P256_IFMA_WINDOWS - 1)
+        if (i != P256_IFMA_WINDOWS - 1) /* inlined: one group's doublings run back to back */
             for (int b = 0; b < 5; b++)
-                p256_jac8_double_n(acc, acc, ng);
+                p256_jac8_double_body(acc, acc, ng);
         P256_EACH(idx[g] = p256_ifma_digit(&d[i][8 * g], &neg[g], &nz[g], 15);
                   p256_ifma_const_scan(&e[g], tq[g], idx[g]); p256_fe8_cneg(&e[g].y, neg[g]));
         if (i == 0)

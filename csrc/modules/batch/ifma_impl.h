@@ -276,7 +276,7 @@ P256_IFMA_INLINE void p256_fe8_blend(p256_fe8 *r, __mmask8 m, const p256_fe8 *a)
         stmt;                           \
     }
 
-P256_IFMA_INLINE void p256_jac8_double_n(p256_jac8 *r, const p256_jac8 *a, int ng)
+P256_IFMA_INLINE void p256_jac8_double_body(p256_jac8 *r, const p256_jac8 *a, int ng)
 {
     p256_fe8 delta[P256_IFMA_NG], gamma[P256_IFMA_NG], beta[P256_IFMA_NG],
         alpha[P256_IFMA_NG], t1[P256_IFMA_NG], t2[P256_IFMA_NG], z3[P256_IFMA_NG];
@@ -309,8 +309,8 @@ P256_IFMA_INLINE void p256_jac8_double_n(p256_jac8 *r, const p256_jac8 *a, int n
  * hz[g] gets group g's lanes with H == 0, and rz[g] (unless rz is NULL) those with
  * R = S2 - S1 == 0 (with H == 0: a == b, a doubling; without: a == -b). r may alias a.
  */
-P256_IFMA_INLINE void p256_jac8_add_n(p256_jac8 *r, const p256_jac8 *a, const p256_jac8 *b,
-                                      const p256_aff8 *ba, __mmask8 *hz, __mmask8 *rz, int ng)
+P256_IFMA_INLINE void p256_jac8_add_body(p256_jac8 *r, const p256_jac8 *a, const p256_jac8 *b,
+                                         const p256_aff8 *ba, __mmask8 *hz, __mmask8 *rz, int ng)
 {
     p256_fe8 z1z1[P256_IFMA_NG], z2z2[P256_IFMA_NG], u1[P256_IFMA_NG], u2[P256_IFMA_NG],
         s1[P256_IFMA_NG], s2[P256_IFMA_NG], h[P256_IFMA_NG], rr[P256_IFMA_NG],
@@ -352,6 +352,47 @@ P256_IFMA_INLINE void p256_jac8_add_n(p256_jac8 *r, const p256_jac8 *a, const p2
     P256_EACH(p256_fe8_mul(&t[g], &s1[g], &hhh[g]));
     P256_EACH(p256_fe8_sub(&r[g].y, &v[g], &t[g])); /* Y3 = R (U1 H^2 - X3) - S1 H^3 */
     P256_EACH(r[g].z = z3[g]);
+}
+
+/* One instance of each point formula per group count (P256_IFMA_POINT, ifma.h);
+ * p256_jac8_double_n / p256_jac8_add_n pick the instance for a constant ng. */
+P256_IFMA_POINT void p256_jac8_double_1(p256_jac8 *r, const p256_jac8 *a)
+{
+    p256_jac8_double_body(r, a, 1);
+}
+
+P256_IFMA_POINT void p256_jac8_double_2(p256_jac8 *r, const p256_jac8 *a)
+{
+    p256_jac8_double_body(r, a, 2);
+}
+
+P256_IFMA_POINT void p256_jac8_add_1(p256_jac8 *r, const p256_jac8 *a, const p256_jac8 *b,
+                                     const p256_aff8 *ba, __mmask8 *hz, __mmask8 *rz)
+{
+    p256_jac8_add_body(r, a, b, ba, hz, rz, 1);
+}
+
+P256_IFMA_POINT void p256_jac8_add_2(p256_jac8 *r, const p256_jac8 *a, const p256_jac8 *b,
+                                     const p256_aff8 *ba, __mmask8 *hz, __mmask8 *rz)
+{
+    p256_jac8_add_body(r, a, b, ba, hz, rz, 2);
+}
+
+P256_IFMA_INLINE void p256_jac8_double_n(p256_jac8 *r, const p256_jac8 *a, int ng)
+{
+    if (ng == 1)
+        p256_jac8_double_1(r, a);
+    else
+        p256_jac8_double_2(r, a);
+}
+
+P256_IFMA_INLINE void p256_jac8_add_n(p256_jac8 *r, const p256_jac8 *a, const p256_jac8 *b,
+                                      const p256_aff8 *ba, __mmask8 *hz, __mmask8 *rz, int ng)
+{
+    if (ng == 1)
+        p256_jac8_add_1(r, a, b, ba, hz, rz);
+    else
+        p256_jac8_add_2(r, a, b, ba, hz, rz);
 }
 
 P256_IFMA_INLINE void p256_jac8_double(p256_jac8 *r, const p256_jac8 *a)

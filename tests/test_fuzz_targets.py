@@ -408,8 +408,23 @@ def test_x509_hybrid_subject_key_is_the_spki_difference():
     # explains a refused subject key as the SPKI readers do
     data = bytes.fromhex("3082011f3081c6a00302010202021234300a06082a8648ce3d040302300d310b300906035504030c024341301e170d3236303130313030303030305a170d3236303230313030303030305a3010310e300c06035504030c056c656166343059301306072a8648ce3d020106082a8648ce3d03010703420006e2534a3532d08fbba02dde659ee62bd0031fe2db785596ef509302446b030852e0f1575a4c633cc719dfee5fda862d764efc96c3f30ee0055c42c23f184ed8c6a3133011300f0603551d130101ff040530030101ff300a06082a8648ce3d0403020348003045022100e5a8af168d8a6394660f1970cd919f299045819fba8010664e64730dcc54fddd022023e22bd8c4bb49dae3bc77021f2b4e89cb4cff886cbd427e1905f2ea0547460a")
     assert targets.x509_cert(data) == "D1-hybrid"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"hybrid SEC1 encoding \(prefix 0x06\) is not supported"):
         p256.PublicKey.from_certificate(data)
+
+
+@pytest.mark.parametrize("spki, difference", [
+    (seq(ALG, bits(HYBRID)), "D1-hybrid"),
+    (seq(seq(gen_py_fuzz_corpus.OID_EC, EXPLICIT), bits(Q)), "D2-explicit"),
+], ids=["hybrid", "explicit"])
+def test_x509_subject_key_differences(spki, difference):
+    # the leaf certificate with another subjectPublicKeyInfo (its signature no longer
+    # verifies, which both sides say): the SPKI readers' differences, found the same way
+    cert = dertree.parse(SEEDS["x509_cert"]["leaf-sha256"])
+    fields = cert.children[0].children
+    fields[6 if fields[0].tag == 0xA0 else 5] = dertree.parse(spki)
+    tbs = tlv(0x30, b"".join(dertree.encode(f) for f in fields))
+    data = tlv(0x30, tbs + b"".join(dertree.encode(f) for f in cert.children[1:]))
+    assert targets.x509_cert(data) == difference
 
 
 def test_x509_refused_subject_key_needs_a_reason(monkeypatch):

@@ -391,13 +391,14 @@ def name(cn):
 
 
 def certificate(subject_d, issuer_d, subject="leaf", issuer="CA", hash_name="sha256",
-                version=2, extensions=True, serial=0x1234, explicit_v1=False):
-    """A certificate (RFC 5280 4.1) in DER, signed with issuer_d."""
+                version=2, extensions=True, serial=0x1234, explicit_v1=False, spki=None):
+    """A certificate (RFC 5280 4.1) in DER, signed with issuer_d; its subject key is
+    subject_d's, or the subjectPublicKeyInfo spki (DER) when given."""
     alg = seq(OID_ECDSA_SHA[hash_name])
     validity = seq(tlv(0x17, b"260101000000Z"), tlv(0x17, b"260201000000Z"))
     parts = [explicit(0, uint(version))] if version or explicit_v1 else []
     parts += [uint(serial), alg, name(issuer), validity, name(subject),
-              seq(ALG, bits(point(subject_d)[0]))]
+              spki if spki is not None else seq(ALG, bits(point(subject_d)[0]))]
     if extensions:  # basicConstraints, critical, cA TRUE
         parts.append(explicit(3, seq(seq(bytes.fromhex("0603551d13"), b"\x01\x01\xff",
                                          octets(seq(b"\x01\x01\xff"))))))

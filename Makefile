@@ -188,6 +188,8 @@ RUN_VARIANTS := $(foreach v,$(CVARIANTS),$(if $(VRUNS_$(v)),$(v)))
 # OTHER_CC_ASM_ITERS percent of the random ones (tools/test_arm64.sh does the same). Not
 # test_batch_ifma: its subject, the IFMA engine, is C that each compiler compiles anew.
 OTHER_CC_ASM_ITERS ?= 10
+# The same for the IFMA engine's emulated runs on a CPU with IFMA (below the loop).
+EMULATED_IFMA_ITERS ?= 10
 CTEST_FLAGS ?= -O2 -std=c99 -Wall -Wextra -Werror -Icsrc
 CORE_HARNESSES := $(shell sed -n 's/^\#include "\(test_[a-z0-9_]*\.c\)"/tests\/c\/\1/p' tests/c/run_core.c)
 CTESTS      := tests/c/run_core.c $(filter-out $(CORE_HARNESSES),$(wildcard tests/c/test_*.c))
@@ -239,10 +241,16 @@ ctest: | bootstrap-ctest
 	done;)
 	@# The IFMA engine once more per compiler on the portable emulation of its intrinsics
 	@# (csrc/modules/batch/ifma_emu.h), so that it is tested on every CPU (test_ifma_emu.c above
-	@# checks the emulation against the instructions where the CPU has them).
+	@# checks the emulation against the instructions where the CPU has them). Where the
+	@# CPU has IFMA, the native runs above took the engine's random cases in full with
+	@# each compiler: here its fixed cases and EMULATED_IFMA_ITERS percent of the random.
 	@set -e; for cc in $(CCS); do b=tests/c/bin/test_batch_ifma-emulated-$$cc; \
 	    echo "ctest [$$cc, portable, emulated IFMA]: $$b"; \
-	    $$cc $(CTEST_FLAGS) -DP256_IFMA_EMULATE -o $$b tests/c/test_batch_ifma.c; $$b; done
+	    $$cc $(CTEST_FLAGS) -DP256_IFMA_EMULATE -o $$b tests/c/test_batch_ifma.c; \
+	    if [ -z "$${P256_TEST_ITERS:-}" ] && [ "$(HAVE_IFMA)" = yes ]; then \
+	        echo "ctest [$$cc, portable, emulated IFMA]: P256_TEST_ITERS=$(EMULATED_IFMA_ITERS) (the native run had the random cases in full)"; \
+	        P256_TEST_ITERS=$(EMULATED_IFMA_ITERS) $$b; \
+	    else $$b; fi; done
 	@$(MAKE) --no-print-directory ctest-plants ctest-variants
 
 # The harnesses' negative controls (tools/plants.py; `tools/plants.py --list` names each

@@ -24,7 +24,8 @@ EXT_CC = $(if $(shell command -v ccache 2>/dev/null),ccache )$(CORE_CC)
 CCS     ?= $(sort $(CORE_CC) $(shell for c in gcc clang; do command -v $$c >/dev/null 2>&1 && echo $$c; done))
 
 .PHONY: test ci check check-c check-py bounded pytest pytest-portable venv ctest ctime fuzz bench bench-c install clean asan \
-        ctest-plants ctest-ifma-asan ctest-ifma-lanes ctest-asan bench-batch ctest-variants
+        ctest-plants ctest-ifma-asan ctest-ifma-lanes ctest-precompute-random ctest-asan bench-batch \
+        ctest-variants
 
 bootstrap-%:
 	@tools/bootstrap.sh $*
@@ -69,7 +70,7 @@ install: $(STAMP)
 TEST_PARTS    ?= ctest pytest pytest-portable typecheck docs pythons package
 TEST_PARTS_BG ?= test-arm64 asan ctime test-arm64-python mca-check
 CI_PARTS      ?= fuzz-smoke
-CI_PARTS_BG   ?= timing ctest-ifma-lanes fuzz
+CI_PARTS_BG   ?= timing ctest-ifma-lanes ctest-precompute-random fuzz
 # Last, alone on the machine: the parts whose checks compare times (tests/test_bounded_work.py
 # requires 10x the input to cost at most 15x the time; beside valgrind on the other core,
 # a 1 MiB input's cache misses alone broke that).
@@ -278,6 +279,16 @@ ctest-ifma-lanes: | bootstrap-ctest
 	@mkdir -p tests/c/bin
 	$(CORE_CC) $(CTEST_FLAGS) -DP256_IFMA_EMULATE -o tests/c/bin/test_batch_ifma-lanes tests/c/test_batch_ifma.c
 	P256_TEST_ITERS=0 tests/c/bin/test_batch_ifma-lanes -l $(IFMA_LANES)
+
+# make ci's long part for the per-key tables: test_precompute.c once (CORE_CC, the fastest
+# backend) at PRECOMPUTE_ITERS percent of its random cases, 10^5 differential cases of the
+# two-comb verification against the wNAF path (make ctest runs 2 x 10^4 per compiler and
+# backend).
+PRECOMPUTE_ITERS ?= 500
+ctest-precompute-random: | bootstrap-ctest
+	@mkdir -p tests/c/bin
+	$(CORE_CC) $(CTEST_FLAGS) -DP256_NO_IFMA -o tests/c/bin/test_precompute-random tests/c/test_precompute.c $(VFLAGS_$(lastword $(RUN_VARIANTS)))
+	P256_TEST_ITERS=$(PRECOMPUTE_ITERS) tests/c/bin/test_precompute-random
 
 # p256_pubkey is one representation in every variant (p256.h): tests/c/variants_pubkey.c
 # linked with an object of each variant this CPU runs (as the extension links them). A

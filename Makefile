@@ -343,7 +343,10 @@ bench-batch:
 # through the emulated IFMA intrinsics, and a branch after the backend's field product,
 # after the product mod n and after the scan: valgrind tracks secrets through the
 # assembly). Per compiler: AES, the hashes, modinv. Once: the batch dispatch.
-CTIME_FLAGS    ?= -O3 -gdwarf-4 -std=c99 -Wall -Wextra -Werror -Icsrc -DP256_CTIME_TEST
+# Debug information: line tables only (-g1), enough for a report's file, line and
+# enclosing function; full -g also names the inlined functions on the way, and makes
+# gcc's builds much slower (docs/development.md): CTIME_FLAGS="... -g ..." to dig into one.
+CTIME_FLAGS    ?= -O3 -gdwarf-4 -g1 -std=c99 -Wall -Wextra -Werror -Icsrc -DP256_CTIME_TEST
 CTIME_VARIANTS ?= $(RUN_VARIANTS)
 export CTIME_FLAGS
 

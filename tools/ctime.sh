@@ -19,7 +19,7 @@
 # of leak, so it fails the part, and its report is printed so the log shows what was seen.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-: "${CTIME_FLAGS:=-O3 -gdwarf-4 -std=c99 -Wall -Wextra -Werror -Icsrc -DP256_CTIME_TEST}"
+: "${CTIME_FLAGS:=-O3 -gdwarf-4 -g1 -std=c99 -Wall -Wextra -Werror -Icsrc -DP256_CTIME_TEST}"
 bin=tests/c/bin
 mkdir -p "$bin"
 # shellcheck disable=SC2206 # CTIME_FLAGS is a list of arguments

@@ -586,7 +586,7 @@ ARM64_FLAGS   ?= -O2 -std=c99 -Wall -Wextra -Werror -Icsrc
 ARM64_ASM     := $(call vcol,5,aarch64_asm)
 ARM64_VFLAGS  := $(VFLAGS_aarch64_asm)
 ARM64_BIN     := tests/c/bin/arm64
-# run_core's harnesses on the assembly backend under qemu (the portable one runs core)
+# run_core's harnesses on the assembly backend under qemu (the portable one: test_core.c)
 ARM64_CORE_HARNESSES ?= core api point_asm scalar_asm
 ARM64_IFMA_SECTIONS  ?= field points ecmult gen const
 # The instructions the .S may contain (all on the Arm ARM's DIT list, or loads/stores

@@ -85,7 +85,7 @@ for tag in $ccs; do
     # The IFMA engine ships only for x86-64: its emulation's run here shows the
     # emulation portable, and one compiler does that (ctest runs it with every one).
     # ARM64_IFMA_SECTIONS leaves out the batch verification's section: C over the same
-    # emulated intrinsics as the others, nine tenths of the harness's time under qemu.
+    # emulated intrinsics as the others, and most of the harness's time under qemu.
     if [ "$tag" = gcc ]; then
         $cc "${flags[@]}" -DP256_IFMA_EMULATE -o "$b-batch-ifma-emulated" tests/c/test_batch_ifma.c "${vflags[@]}"
     fi

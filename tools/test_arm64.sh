@@ -103,10 +103,9 @@ for tag in $ccs; do
     echo "  assembly backend:"
     # shellcheck disable=SC2086 # a list of harness names
     P256_TEST_ITERS=$asm_iters run "$b-run-core-asm" "$b-run-core-asm" -t $ARM64_CORE_HARNESSES
+    P256_TEST_ITERS=$asm_iters run "$b-ecmult-asm" "$b-ecmult-asm"
     echo "  portable backend:"
     run "$b-core-portable" "$b-core-portable"
-    echo "  assembly backend:"
-    P256_TEST_ITERS=$asm_iters run "$b-ecmult-asm" "$b-ecmult-asm"
     for t in test_hash test_hash_portable test_modinv test_ifma_emu; do run "$b-$t" "$b-$t"; done
     if [ "$tag" = gcc ]; then
         # shellcheck disable=SC2086 # a list of section names

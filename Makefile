@@ -186,10 +186,11 @@ RUN_VARIANTS := $(foreach v,$(CVARIANTS),$(if $(VRUNS_$(v)),$(v)))
 # assembly variant's random cases run in full once, with CORE_CC: its arithmetic is the
 # same assembled bytes under every compiler (the C around it is the portable variant's,
 # which every compiler runs in full), so another compiler runs the fixed cases and
-# OTHER_CC_ASM_ITERS percent of the random ones (tools/test_arm64.sh does the same). Not
-# test_batch_ifma: its subject, the IFMA engine, is C that each compiler compiles anew.
+# OTHER_CC_ASM_ITERS percent of the random ones (the rule: tools/test_share.sh; make
+# test-arm64 follows it too). Not test_batch_ifma: its subject, the IFMA engine, is C that
+# each compiler compiles anew.
 OTHER_CC_ASM_ITERS ?= 10
-# The same for the IFMA engine's emulated runs on a CPU with IFMA (below the loop).
+# The same for the IFMA engine's emulated runs on a CPU with IFMA (the ctest target).
 EMULATED_IFMA_ITERS ?= 10
 CTEST_FLAGS ?= -O2 -std=c99 -Wall -Wextra -Werror -Icsrc
 CORE_HARNESSES := $(shell sed -n 's/^\#include "\(test_[a-z0-9_]*\.c\)"/tests\/c\/\1/p' tests/c/run_core.c)
@@ -220,38 +221,20 @@ ENGINE_FREE  := tests/c/test_ecmult.c tests/c/test_random.c
 NO_IFMA_FLAGS := $(if $(HAVE_IFMA),,-DP256_NO_IFMA)
 engine_flags = $(if $(filter $(1),$(ENGINE_FREE)),-DP256_NO_IFMA,$(if $(filter $(1),tests/c/run_core.c),$(NO_IFMA_FLAGS)))
 
+CTEST_ENV = CORE_CC=$(CORE_CC) HAVE_IFMA=$(HAVE_IFMA) OTHER_CC_ASM_ITERS=$(OTHER_CC_ASM_ITERS) \
+    EMULATED_IFMA_ITERS=$(EMULATED_IFMA_ITERS)
+
+# tools/ctest.sh builds and runs one harness per call; then the IFMA engine once more per
+# compiler on the portable emulation of its intrinsics (csrc/modules/batch/ifma_emu.h), so
+# that it is tested on every CPU (test_ifma_emu.c checks the emulation against the
+# instructions where the CPU has them; there the native runs had the engine's random
+# cases in full with each compiler, and the emulated runs take EMULATED_IFMA_ITERS percent).
 ctest: | bootstrap-ctest
-	@for v in $(VARIANTS); do grep -q "&p256_api_$$v\b" csrc/backend.c || { \
-	    echo "ctest: csrc/variants.txt lists $$v, csrc/backend.c's p256_backends has no &p256_api_$$v"; exit 1; }; done
-	@mkdir -p tests/c/bin
+	@tools/ctest.sh backends $(VARIANTS)
 	@set -e; $(foreach v,$(CVARIANTS),for cc in $(CCS); do $(foreach t,$(call ctests_of,$(v)),\
-	    t=$(t) x="$(call engine_flags,$(t))"; b=tests/c/bin/$$(basename $$t .c)-$$cc-$(v); \
-	    echo "ctest [$$cc, $(v)]: $$b $$x"; \
-	    $$cc $(CTEST_FLAGS) $$x -Itests/c -o $$b $$t $(VFLAGS_$(v)); \
-	    if [ $$t = tests/c/test_batch_ifma.c ] && [ "$(HAVE_IFMA)" != yes ]; then \
-	        echo "ctest [$$cc, $(v)]: SKIP native test_batch_ifma run: this CPU lacks AVX-512 IFMA (built; the emulated build runs)"; \
-	    elif [ "$(VRUNS_$(v))" = yes ] || [ $$t = tests/c/test_backend.c ]; then \
-	        if [ -z "$${P256_TEST_ITERS:-}" ] && [ -n "$(call vcol,5,$(v))" ] && [ $$cc != $(CORE_CC) ] \
-	            && [ $$t != tests/c/test_batch_ifma.c ]; then \
-	            echo "ctest [$$cc, $(v)]: P256_TEST_ITERS=$(OTHER_CC_ASM_ITERS) (the assembly's random cases ran in full with $(CORE_CC))"; \
-	            P256_TEST_ITERS=$(OTHER_CC_ASM_ITERS) $$b; \
-	        else $$b; fi; \
-	    else \
-	        echo "ctest [$$cc, $(v)]: SKIP $(v) run: this CPU lacks $(VCPU_$(v))"; \
-	    fi;) \
-	done;)
-	@# The IFMA engine once more per compiler on the portable emulation of its intrinsics
-	@# (csrc/modules/batch/ifma_emu.h), so that it is tested on every CPU (test_ifma_emu.c above
-	@# checks the emulation against the instructions where the CPU has them). Where the
-	@# CPU has IFMA, the native runs above took the engine's random cases in full with
-	@# each compiler: here its fixed cases and EMULATED_IFMA_ITERS percent of the random.
-	@set -e; for cc in $(CCS); do b=tests/c/bin/test_batch_ifma-emulated-$$cc; \
-	    echo "ctest [$$cc, portable, emulated IFMA]: $$b"; \
-	    $$cc $(CTEST_FLAGS) -DP256_IFMA_EMULATE -o $$b tests/c/test_batch_ifma.c; \
-	    if [ -z "$${P256_TEST_ITERS:-}" ] && [ "$(HAVE_IFMA)" = yes ]; then \
-	        echo "ctest [$$cc, portable, emulated IFMA]: P256_TEST_ITERS=$(EMULATED_IFMA_ITERS) (the native run had the random cases in full)"; \
-	        P256_TEST_ITERS=$(EMULATED_IFMA_ITERS) $$b; \
-	    else $$b; fi; done
+	    $(CTEST_ENV) VARIANT=$(v) VARIANT_ASM="$(call vcol,5,$(v))" VARIANT_LACKS="$(if $(VRUNS_$(v)),,$(VCPU_$(v)))" \
+	    tools/ctest.sh harness $$cc $(t) $(call engine_flags,$(t)) -- $(VFLAGS_$(v));) done;)
+	@set -e; for cc in $(CCS); do $(CTEST_ENV) tools/ctest.sh emulated $$cc; done
 	@$(MAKE) --no-print-directory ctest-plants ctest-variants
 
 # The harnesses' negative controls (tools/plants.py; `tools/plants.py --list` names each

@@ -12,13 +12,16 @@
 #   ARM64_CORE_HARNESSES    run_core's harnesses on the assembly backend
 #   ARM64_IFMA_SECTIONS     test_batch_ifma.c's sections run on the IFMA emulation
 #   ARM64_OTHER_CC_ITERS    P256_TEST_ITERS of clang's assembly runs (gcc's run in full; the
-#                           assembly is the same bytes), when P256_TEST_ITERS is unset
+#                           assembly is the same bytes), unless P256_TEST_ITERS is set
 #   ARM64_BIN, PYTHON
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${ARM64_CC:?}" "${ARM64_CLANG:?}" "${ARM64_OBJDUMP:?}" "${ARM64_READELF:?}" "${ARM64_RUN:?}"
 : "${ARM64_FLAGS:?}" "${ARM64_ASM:?}" "${ARM64_VFLAGS:?}" "${ARM64_ASM_OK:?}" "${ARM64_ASM_FNS:?}"
-: "${ARM64_CORE_HARNESSES:?}" "${ARM64_IFMA_SECTIONS:?}" "${ARM64_BIN:?}" "${PYTHON:=python3}"
+: "${ARM64_CORE_HARNESSES:?}" "${ARM64_IFMA_SECTIONS:?}" "${ARM64_OTHER_CC_ITERS:?}" "${ARM64_BIN:?}"
+: "${PYTHON:=python3}"
+# shellcheck source=tools/test_share.sh
+. tools/test_share.sh
 # shellcheck disable=SC2206 # the variables are lists of words
 flags=($ARM64_FLAGS) vflags=($ARM64_VFLAGS) qemu=($ARM64_RUN)
 mkdir -p "$ARM64_BIN"
@@ -90,11 +93,11 @@ for tag in $ccs; do
         $cc "${flags[@]}" -DP256_IFMA_EMULATE -o "$b-batch-ifma-emulated" tests/c/test_batch_ifma.c "${vflags[@]}"
     fi
     # asm_iters: P256_TEST_ITERS of the assembly's runs (empty: the default, 100); its
-    # random cases in full once, with gcc
+    # random cases in full once, with gcc (the rule: tools/test_share.sh)
     asm_iters=${P256_TEST_ITERS:-}
-    if [ "$tag" != gcc ] && [ -z "$asm_iters" ]; then
-        asm_iters=${ARM64_OTHER_CC_ITERS:-}
-        echo "test-arm64 [$cc]: the assembly's runs at P256_TEST_ITERS=${asm_iters:-100} (in full with gcc)"
+    if [ "$tag" != gcc ]; then
+        share_iters "$ARM64_OTHER_CC_ITERS" "test-arm64 [$cc]" "the assembly's random cases ran in full with gcc"
+        asm_iters=$ITERS
     fi
     echo "test-arm64 [$cc]: run under ${qemu[0]}"
     P256_TEST_ITERS=$asm_iters run "$b-backend" "$b-backend"

@@ -339,8 +339,8 @@ ctime: | bootstrap-ctime
 	@set -e; for cc in $(CCS); do tools/ctime.sh common $$cc; done
 	@tools/ctime.sh engine $(CORE_CC) $(if $(HAVE_IFMA),yes,no)
 
-# Timing test (tests/c/timing_core.c, dudect-style: fixed-vs-random secrets, Welch's t on
-# cropped cycle counts), built like the extension (CORE_CC, -O3) once per field backend
+# Timing test (tools/timing.sh over tests/c/timing_core.c, dudect-style: fixed-vs-random
+# secrets, Welch's t on cropped cycle counts), built like the extension (CORE_CC, -O3) once per field backend
 # this CPU runs (the IFMA engine only where the CPU runs it; the controls, on the product
 # mod n, never reach it). make timing: TIMING_N measurements per test (short: it catches
 # the plants and gross leaks), then the negative controls: the modn target with a planted
@@ -353,49 +353,29 @@ TIMING_FLAGS   ?= -O3 -std=c99 -Wall -Wextra -Werror -Icsrc
 TIMING_N       ?= 20000
 TIMING_SECONDS ?= 600
 TIMING_TARGETS ?=
-TIMING_PLANTS  := 1 2
-TIMING_CPU      = $(shell awk -F': *' '/^model name/ && !m {m = $$2} /^cpu family/ && !f {f = $$2} \
-                  /^model\t/ && !o {o = $$2} END {print m " (family " f " model " o ")"}' /proc/cpuinfo 2>/dev/null)
+export TIMING_FLAGS TIMING_N TIMING_TARGETS
 # The plants are the harness's, not a backend's: they run on one (the last this CPU runs).
 TIMING_PLANT_VARIANT ?= $(lastword $(RUN_VARIANTS))
 .PHONY: timing timing-long
 
 timing: | bootstrap-timing
-	@mkdir -p tests/c/bin
-	@echo "timing: CPU $(TIMING_CPU), $(CORE_CC)"
+	@echo "timing: CPU $$(tools/timing.sh cpu), $(CORE_CC)"
 	@$(foreach v,$(filter-out $(RUN_VARIANTS),$(CVARIANTS)),echo "timing [$(v)]: SKIP $(v): this CPU lacks $(VCPU_$(v))";)
-	@set -e; $(foreach v,$(RUN_VARIANTS),b=tests/c/bin/timing_core-$(v); \
-	    $(CORE_CC) $(TIMING_FLAGS) $(NO_IFMA_FLAGS) -o $$b tests/c/timing_core.c $(VFLAGS_$(v)) -lm; \
-	    echo "timing [$(v)]: $$b -n $(TIMING_N) $(TIMING_TARGETS)"; \
-	    $$b -n $(TIMING_N) $(TIMING_TARGETS);)
-	@set -e; v=$(TIMING_PLANT_VARIANT); for p in $(TIMING_PLANTS); do bp=tests/c/bin/timing_core-plant$$p-$$v; \
-	    $(CORE_CC) $(TIMING_FLAGS) -DP256_NO_IFMA -DTIMING_PLANT=$$p -o $$bp tests/c/timing_core.c $(VFLAGS_$(TIMING_PLANT_VARIANT)) -lm; \
-	    if $$bp -n $(TIMING_N) modn > $$bp.log 2>&1; then \
-	        cat $$bp.log; echo "timing [$$v]: planted leak $$p went unflagged: the harness is broken"; exit 1; fi; \
-	    if [ "$$(grep -c '^LEAK modn d=' $$bp.log)" != 3 ]; then \
-	        cat $$bp.log; echo "timing [$$v]: planted leak $$p not flagged for every class: the harness is broken"; exit 1; fi; \
-	    echo "timing [$$v]: planted leak $$p ($$([ $$p = 1 ] && echo 'branch on a secret bit' || echo 'load at a secret index')) flagged (negative control):"; \
-	    grep -E '^modn ' $$bp.log | sed 's/^/    /'; \
-	done
+	@set -e; $(foreach v,$(RUN_VARIANTS),tools/timing.sh backend $(CORE_CC) $(v) $(NO_IFMA_FLAGS) -- $(VFLAGS_$(v));)
+	@tools/timing.sh plants $(CORE_CC) $(TIMING_PLANT_VARIANT) -- $(VFLAGS_$(TIMING_PLANT_VARIANT))
 
 timing-long: | bootstrap-timing
-	@mkdir -p tests/c/bin
-	@echo "timing-long: CPU $(TIMING_CPU), $(CORE_CC), $(TIMING_SECONDS) s over $(words $(RUN_VARIANTS)) backends"
-	@rc=0; $(foreach v,$(RUN_VARIANTS),b=tests/c/bin/timing_core-$(v); \
-	    $(CORE_CC) $(TIMING_FLAGS) -o $$b tests/c/timing_core.c $(VFLAGS_$(v)) -lm || exit 1; \
-	    $$b -s $$(( $(TIMING_SECONDS) / $(words $(RUN_VARIANTS)) )) $(TIMING_TARGETS) || rc=1;) \
-	exit $$rc
+	@echo "timing-long: CPU $$(tools/timing.sh cpu), $(CORE_CC), $(TIMING_SECONDS) s over $(words $(RUN_VARIANTS)) backends"
+	@rc=0; $(foreach v,$(RUN_VARIANTS),tools/timing.sh long $(CORE_CC) $$(( $(TIMING_SECONDS) / $(words $(RUN_VARIANTS)) )) \
+	    $(v) -- $(VFLAGS_$(v)) || rc=1;) exit $$rc
 
 # make asan: the extension built with AddressSanitizer and UBSan in its own venv
-# (.venv-asan), and the whole pytest suite run in an interpreter with the ASan runtime
-# preloaded (the python binary itself is not instrumented). PYTHONMALLOC=malloc sends
-# Python's objects through ASan's allocator too, so an overflow of a bytes buffer is
-# seen; detect_leaks=0 silences the interpreter's own exit-time leaks. Every report goes
-# to a log file under tests/c/bin/asan (subprocesses included); any file there fails the
-# target. First the checks that it can fail: the extension must carry the ASan and UBSan
-# hooks, and the negative controls of tests/c/asan_canary.c (a read one byte past a
-# Python bytes object and an oversized shift, in a shared object loaded into the same
-# sanitized interpreter) must each be reported; their reports are printed.
+# (.venv-asan), then tools/asan.sh: the checks that it can fail first (the extension
+# carries the sanitizers' hooks; the negative controls of tests/c/asan_canary.c, loaded
+# into the same sanitized interpreter, are each reported), the C harnesses under the
+# sanitizers, and pytest in an interpreter with the ASan runtime preloaded (the python
+# binary itself is not instrumented; Python's objects go through ASan's allocator). Every
+# report goes to a log file under ASAN_LOGS (subprocesses included); any fails the target.
 ASAN_VENV  := .venv-asan
 ASAN_PY    := $(ASAN_VENV)/bin/python
 ASAN_STAMP := $(ASAN_VENV)/.p256-installed
@@ -414,11 +394,6 @@ ASAN_LOGS  := tests/c/bin/asan
 # inherit the ASan preload).
 QUICK_TESTS      := $(shell grep -v '^\#' tests/quick.txt)
 ASAN_PYTEST_ARGS ?= $(filter-out tests/test_cli.py,$(QUICK_TESTS))
-ASAN_RUN    = LD_PRELOAD=$(ASAN_RT) PYTHONMALLOC=malloc \
-    ASAN_OPTIONS=detect_leaks=0:log_path=$(CURDIR)/$(ASAN_LOGS)/asan \
-    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(CURDIR)/$(ASAN_LOGS)/ubsan
-ASAN_CANARY_heap  := ERROR: AddressSanitizer: heap-buffer-overflow
-ASAN_CANARY_shift := runtime error: shift exponent
 
 # The sanitized extension leaves the IFMA engine out (P256_NO_IFMA; its memory safety is
 # ctest-ifma-asan's, on the emulation): at -O0 its 8-lane frames overflowed the main
@@ -432,32 +407,8 @@ $(ASAN_STAMP): $(SOURCES) Makefile | bootstrap-asan
 	touch $@
 
 asan: $(ASAN_STAMP) | bootstrap-asan
-	@test -f "$(ASAN_RT)" || { echo "asan: no ASan runtime for $(ASAN_CC) ($(ASAN_RT))"; exit 1; }
-	@so=$$(find $(ASAN_VENV) -name '_core*.so' | head -n 1); \
-	for sym in __asan_report_load __ubsan_handle_; do \
-	    nm -D --undefined-only $$so | grep -q $$sym || { echo "asan: $$so has no $$sym hooks: not instrumented"; exit 1; }; \
-	done; echo "asan: $$so is instrumented (ASan + UBSan)"
-	@rm -rf $(ASAN_LOGS) && mkdir -p $(ASAN_LOGS)
-	@$(MAKE) --no-print-directory ctest-ifma-asan ctest-asan
-	@$(ASAN_CC) $(ASAN_FLAGS) -shared -fPIC -o tests/c/bin/asan_canary.so tests/c/asan_canary.c
-	@set -e; $(foreach m,heap shift,\
-	if $(ASAN_RUN) $(ASAN_PY) -c 'import ctypes, sys, p256; assert p256.PrivateKey.generate(); \
-	        lib = ctypes.CDLL(sys.argv[1]); b = bytes(range(32)); \
-	        lib.p256_asan_canary_heap(b, 33) if sys.argv[2] == "heap" else lib.p256_asan_canary_shift(40)' \
-	        tests/c/bin/asan_canary.so $(m) 2>/dev/null; then \
-	    echo "asan: canary '$(m)' ran without failing: the sanitizer setup is broken"; exit 1; fi; \
-	if ! cat $(ASAN_LOGS)/* 2>/dev/null | grep -q "$(ASAN_CANARY_$(m))"; then \
-	    cat $(ASAN_LOGS)/* 2>/dev/null || true; \
-	    echo "asan: canary '$(m)' failed without the expected report: the setup is broken"; exit 1; fi; \
-	echo "asan: canary '$(m)' reported (the check works):"; \
-	cat $(ASAN_LOGS)/* | grep -m 3 -E "ERROR: AddressSanitizer|runtime error|#0 " | sed 's/^/    /'; \
-	rm -f $(ASAN_LOGS)/*;)
-	@echo "asan: pytest with the sanitized extension"
-	@$(ASAN_RUN) $(ASAN_PY) -m pytest -q -p no:cacheprovider $(ASAN_PYTEST_ARGS); rc=$$?; \
-	if ls $(ASAN_LOGS)/* >/dev/null 2>&1; then \
-	    cat $(ASAN_LOGS)/*; echo "asan: FAILED: sanitizer reports above"; exit 1; fi; \
-	test $$rc = 0 || { echo "asan: FAILED: pytest exit status $$rc"; exit 1; }; \
-	echo "asan: no sanitizer report"
+	@ASAN_CC="$(ASAN_CC)" ASAN_FLAGS="$(ASAN_FLAGS)" ASAN_RT="$(ASAN_RT)" ASAN_VENV=$(ASAN_VENV) \
+	    ASAN_LOGS=$(ASAN_LOGS) MAKE="$(MAKE)" tools/asan.sh $(ASAN_PYTEST_ARGS)
 
 # A short libFuzzer campaign (clang, with ASan and UBSan) over every parser of untrusted
 # bytes, checking round-trip and strictness properties, not only the absence of crashes

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# tools/asan.sh PYTEST_ARG...: make asan, once the sanitized extension is installed in its
+# venv (the Makefile's comment above the target says why each step is there):
+#   1. the extension carries the ASan and UBSan hooks;
+#   2. the C harnesses under the sanitizers (make ctest-ifma-asan ctest-asan);
+#   3. the negative controls of tests/c/asan_canary.c (a read one byte past a Python bytes
+#      object, an oversized shift), loaded into the same sanitized interpreter, must each
+#      be reported, or the setup is broken;
+#   4. pytest PYTEST_ARG... in an interpreter with the ASan runtime preloaded: any report
+#      fails, as does pytest's own exit status.
+# Environment (the Makefile's): ASAN_CC, ASAN_FLAGS, ASAN_RT (the runtime to preload),
+# ASAN_VENV, ASAN_LOGS (every report goes to a file there, subprocesses' too), MAKE.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+: "${ASAN_CC:?}" "${ASAN_FLAGS:?}" "${ASAN_RT:?}" "${ASAN_VENV:?}" "${ASAN_LOGS:?}" "${MAKE:=make}"
+# shellcheck disable=SC2206 # ASAN_FLAGS is a list of arguments
+flags=($ASAN_FLAGS)
+py=$ASAN_VENV/bin/python
+logs=$PWD/$ASAN_LOGS
+
+test -f "$ASAN_RT" || { echo "asan: no ASan runtime for $ASAN_CC ($ASAN_RT)"; exit 1; }
+so=$(find "$ASAN_VENV" -name '_core*.so' | head -n 1)
+for sym in __asan_report_load __ubsan_handle_; do
+    nm -D --undefined-only "$so" | grep -q "$sym" || { echo "asan: $so has no $sym hooks: not instrumented"; exit 1; }
+done
+echo "asan: $so is instrumented (ASan + UBSan)"
+rm -rf "$logs" && mkdir -p "$logs"
+
+$MAKE --no-print-directory ctest-ifma-asan ctest-asan || exit 1
+
+# sanitized CMD...: CMD with the ASan runtime preloaded. PYTHONMALLOC=malloc sends Python's
+# objects through ASan's allocator too; detect_leaks=0 silences the interpreter's own
+# exit-time leaks.
+sanitized() {
+    LD_PRELOAD=$ASAN_RT PYTHONMALLOC=malloc \
+        ASAN_OPTIONS=detect_leaks=0:log_path=$logs/asan \
+        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$logs/ubsan "$@"
+}
+
+"$ASAN_CC" "${flags[@]}" -shared -fPIC -o tests/c/bin/asan_canary.so tests/c/asan_canary.c || exit 1
+declare -A expect=(
+    [heap]="ERROR: AddressSanitizer: heap-buffer-overflow"
+    [shift]="runtime error: shift exponent"
+)
+for m in heap shift; do
+    if sanitized "$py" -c 'import ctypes, sys, p256; assert p256.PrivateKey.generate()
+lib = ctypes.CDLL(sys.argv[1]); b = bytes(range(32))
+lib.p256_asan_canary_heap(b, 33) if sys.argv[2] == "heap" else lib.p256_asan_canary_shift(40)' \
+            tests/c/bin/asan_canary.so "$m" 2>/dev/null; then
+        echo "asan: canary '$m' ran without failing: the sanitizer setup is broken"
+        exit 1
+    fi
+    if ! cat "$logs"/* 2>/dev/null | grep -q "${expect[$m]}"; then
+        cat "$logs"/* 2>/dev/null
+        echo "asan: canary '$m' failed without the expected report: the setup is broken"
+        exit 1
+    fi
+    echo "asan: canary '$m' reported (the check works):"
+    cat "$logs"/* | grep -m 3 -E "ERROR: AddressSanitizer|runtime error|#0 " | sed 's/^/    /'
+    rm -f "$logs"/*
+done
+
+echo "asan: pytest with the sanitized extension"
+sanitized "$py" -m pytest -q -p no:cacheprovider "$@"
+rc=$?
+if ls "$logs"/* >/dev/null 2>&1; then
+    cat "$logs"/*
+    echo "asan: FAILED: sanitizer reports above"
+    exit 1
+fi
+[ "$rc" = 0 ] || { echo "asan: FAILED: pytest exit status $rc"; exit 1; }
+echo "asan: no sanitizer report"

@@ -11,7 +11,9 @@
 #      fails, as does pytest's own exit status.
 # Environment (the Makefile's): ASAN_CC, ASAN_FLAGS, ASAN_RT (the runtime to preload),
 # ASAN_VENV, ASAN_LOGS (every report goes to a file there, subprocesses' too), MAKE.
-set -uo pipefail
+# No pipefail: a `grep -q` that stops reading at its match would fail the pipeline
+# with its writer's SIGPIPE.
+set -u
 cd "$(dirname "$0")/.."
 : "${ASAN_CC:?}" "${ASAN_FLAGS:?}" "${ASAN_RT:?}" "${ASAN_VENV:?}" "${ASAN_LOGS:?}" "${MAKE:=make}"
 # shellcheck disable=SC2206 # ASAN_FLAGS is a list of arguments
@@ -21,8 +23,10 @@ logs=$PWD/$ASAN_LOGS
 
 test -f "$ASAN_RT" || { echo "asan: no ASan runtime for $ASAN_CC ($ASAN_RT)"; exit 1; }
 so=$(find "$ASAN_VENV" -name '_core*.so' | head -n 1)
+[ -n "$so" ] || { echo "asan: no extension in $ASAN_VENV"; exit 1; }
+undefined=$(nm -D --undefined-only "$so") || exit 1
 for sym in __asan_report_load __ubsan_handle_; do
-    nm -D --undefined-only "$so" | grep -q "$sym" || { echo "asan: $so has no $sym hooks: not instrumented"; exit 1; }
+    grep -q "$sym" <<< "$undefined" || { echo "asan: $so has no $sym hooks: not instrumented"; exit 1; }
 done
 echo "asan: $so is instrumented (ASan + UBSan)"
 rm -rf "$logs" && mkdir -p "$logs"

@@ -470,6 +470,8 @@ FUZZ_PLANT_OPTIONS ?= -len_control=0 -mutate_depth=1
 FUZZ_DIR           := tests/fuzz/bin
 FUZZ_STAMP         := $(VENV)/.p256-fuzz-installed
 
+export FUZZ_DIR FUZZ_TARGETS FUZZ_SECONDS FUZZ_OPTIONS FUZZ_PLANTS FUZZ_PLANT_TRIES FUZZ_PLANT_SECONDS \
+    FUZZ_PLANT_OPTIONS
 .PHONY: fuzz-smoke
 
 $(FUZZ_STAMP): $(VPY) $(SOURCES) Makefile
@@ -477,38 +479,18 @@ $(FUZZ_STAMP): $(VPY) $(SOURCES) Makefile
 	touch $(STAMP) $@
 
 fuzz-smoke: $(FUZZ_STAMP) | bootstrap-fuzz-smoke
-	@VPY="$(VPY)" FUZZ_DIR="$(FUZZ_DIR)" FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_SECONDS="$(FUZZ_SECONDS)" \
-	    FUZZ_OPTIONS="$(FUZZ_OPTIONS)" FUZZ_PLANTS="$(FUZZ_PLANTS)" FUZZ_PLANT_TRIES="$(FUZZ_PLANT_TRIES)" \
-	    FUZZ_PLANT_SECONDS="$(FUZZ_PLANT_SECONDS)" FUZZ_PLANT_OPTIONS="$(FUZZ_PLANT_OPTIONS)" tools/fuzz_smoke.sh
+	@VPY="$(VPY)" tools/fuzz_smoke.sh
 
 clean:
 	rm -rf $(VENV) $(ASAN_VENV) build dist tests/c/bin
 
 # ---- AArch64 (arm64) -----------------------------------------------------------------
-# The assembly field backend (csrc/asm/field_aarch64.S) and PSTATE.DIT (csrc/cpu_aarch64.h),
-# cross-compiled and run under qemu-aarch64 user-mode emulation (tools/test_arm64.sh): the field backends'
-# harness tests/c/test_backend.c (the one make ctest runs natively), the DIT harness
-# tests/c/arm64_dit.c (on a CPU model with FEAT_DIT and on one without), run_core's
-# harnesses core, api, point_asm (the assembly point formulas against the C, limb for
-# limb) and scalar_asm with the assembly (ARM64_CORE_HARNESSES), test_core.c with the
-# portable C, test_ecmult.c with the assembly (its subject, the scalar multiplications,
-# is C that ctest runs per compiler and backend; under qemu the portable field beneath it
-# is test_backend's oracle, which the assembly would disagree with), and, with gcc, the
-# IFMA batch engine on its portable emulation (test_batch_ifma.c with -DP256_IFMA_EMULATE,
-# at P256_TEST_ITERS=5, the sections ARM64_IFMA_SECTIONS: the engine only ships for
-# x86-64, so one compiler shows the emulation portable); then the planted bugs
-# of the assembly (tools/plants.py --kinds point,scalar: point 1 and 4 in group_aarch64.S,
-# the degenerate case's mask and the shift-by-2^s reduction, point 2 in group_impl.h, the
-# vartime addition's fallback; scalar 1 and 3 in scalar_aarch64.S and ecmult_aarch64.S,
-# scalar 4 in scalar_impl.h), one compiler. test_hash.c, test_hash_portable.c,
-# test_modinv.c and test_ifma_emu.c (the emulation's known answers) contain no field
-# code, so they run once per compiler (for the aarch64 SHA-2 and safegcd
-# code). Every compiler that can target aarch64 here is used (gcc, and clang with the gcc
-# cross sysroot; clang's runs of the assembly at OTHER_CC_ASM_ITERS, as in ctest). Before
-# that, the assembled object is checked: only the listed data-independent-timing
-# instructions, no branch but ret, a landing pad per function.
-# The tools (Debian: gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user) come from
-# tools/bootstrap.sh. The assembly variant's arguments are csrc/variants.txt's aarch64_asm.
+# make test-arm64 (tools/test_arm64.sh, whose header says what runs and why): the arm64
+# assembly and PSTATE.DIT cross-compiled, checked instruction by instruction, and run
+# under qemu-aarch64 user-mode emulation, with every compiler that can target aarch64
+# here; then the assembly's planted bugs. The tools (Debian: gcc-aarch64-linux-gnu
+# libc6-dev-arm64-cross qemu-user) come from tools/bootstrap.sh. The assembly variant's
+# arguments are csrc/variants.txt's aarch64_asm.
 ARM64_CC      ?= aarch64-linux-gnu-gcc
 ARM64_CLANG   ?= clang --target=aarch64-linux-gnu
 ARM64_OBJDUMP ?= aarch64-linux-gnu-objdump
@@ -537,15 +519,13 @@ ARM64_ASM_FNS := p256_fe_mul_aarch64 p256_fe_sqr_aarch64 p256_jac_double_aarch64
                  p256_scalar_mont_mul_aarch64 p256_scalar_mont_sqr_aarch64 \
                  p256_aff_lookup_16_aarch64 p256_aff_lookup_64_aarch64
 
+export ARM64_CC ARM64_CLANG ARM64_OBJDUMP ARM64_READELF ARM64_RUN ARM64_FLAGS ARM64_ASM ARM64_VFLAGS \
+    ARM64_ASM_OK ARM64_ASM_FNS ARM64_CORE_HARNESSES ARM64_IFMA_SECTIONS ARM64_BIN
+
 .PHONY: test-arm64 bench-arm64
 
 test-arm64: | bootstrap-test-arm64
-	@ARM64_CC="$(ARM64_CC)" ARM64_CLANG="$(ARM64_CLANG)" ARM64_OBJDUMP="$(ARM64_OBJDUMP)" \
-	    ARM64_READELF="$(ARM64_READELF)" ARM64_RUN="$(ARM64_RUN)" ARM64_FLAGS="$(ARM64_FLAGS)" \
-	    ARM64_ASM="$(ARM64_ASM)" ARM64_VFLAGS="$(ARM64_VFLAGS)" ARM64_ASM_OK="$(ARM64_ASM_OK)" \
-	    ARM64_ASM_FNS="$(ARM64_ASM_FNS)" ARM64_CORE_HARNESSES="$(ARM64_CORE_HARNESSES)" \
-	    ARM64_IFMA_SECTIONS="$(ARM64_IFMA_SECTIONS)" \
-	    ARM64_BIN="$(ARM64_BIN)" PYTHON="$(PYTHON)" ARM64_OTHER_CC_ITERS="$(OTHER_CC_ASM_ITERS)" tools/test_arm64.sh
+	@ARM64_OTHER_CC_ITERS=$(OTHER_CC_ASM_ITERS) tools/test_arm64.sh
 
 # The pytest suite on aarch64 under qemu, with the assembly and with the portable backend
 # (tools/test_arm64_python.sh: Debian's arm64 python3.11 unpacked into a private sysroot,

@@ -1,10 +1,32 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# tools/test_arm64.sh: make test-arm64, the arm64 assembly and PSTATE.DIT cross-compiled
-# and run under qemu-aarch64 user-mode emulation (the Makefile's comment above the target
-# says what runs). Every setting comes from the Makefile's ARM64_* variables:
-#   ARM64_CC, ARM64_CLANG   the cross compilers (clang with the gcc cross sysroot; used
-#                           only where it can build and link for it)
+# tools/test_arm64.sh: make test-arm64, the arm64 assembly (csrc/asm/*_aarch64.S) and
+# PSTATE.DIT (csrc/cpu_aarch64.h) cross-compiled and run under qemu-aarch64 user-mode
+# emulation. In order:
+#  - each assembled object checked: only the listed data-independent-timing instructions
+#    (ARM64_ASM_OK), no branch but ret, a landing pad (bti c) per function, the BTI/PAC
+#    property note under -mbranch-protection, every function of ARM64_ASM_FNS present;
+#  - per compiler that can target aarch64 here (gcc, and clang with the gcc cross sysroot;
+#    clang's runs of the assembly at ARM64_OTHER_CC_ITERS, as in ctest): the field
+#    backends' harness tests/c/test_backend.c (the one make ctest runs natively); the DIT
+#    harness tests/c/arm64_dit.c on a CPU model with FEAT_DIT and on one without;
+#    run_core's harnesses ARM64_CORE_HARNESSES with the assembly (point_asm: the assembly
+#    point formulas against the C, limb for limb); test_ecmult.c with the assembly (its
+#    subject, the scalar multiplications, is C that ctest runs per compiler and backend;
+#    under qemu the portable field beneath it is test_backend's oracle, which the assembly
+#    would disagree with); test_core.c with the portable C; test_hash.c,
+#    test_hash_portable.c, test_modinv.c and test_ifma_emu.c (no field code: the aarch64
+#    SHA-2 and safegcd code, the emulation's known answers); with gcc only, the IFMA
+#    batch engine on its portable emulation at P256_TEST_ITERS=5, the sections
+#    ARM64_IFMA_SECTIONS (the engine ships only for x86-64: one compiler shows the
+#    emulation portable);
+#  - the assembly's planted bugs, one compiler (tools/plants.py --kinds point,scalar:
+#    point 1 and 4 in group_aarch64.S, the degenerate case's mask and the shift-by-2^s
+#    reduction, point 2 in group_impl.h, the vartime addition's fallback; scalar 1 and 3
+#    in scalar_aarch64.S and ecmult_aarch64.S, scalar 4 in scalar_impl.h).
+# Every setting comes from the Makefile's ARM64_* variables:
+#   ARM64_CC, ARM64_CLANG   the cross compilers (clang used only where it can build and
+#                           link for the sysroot)
 #   ARM64_OBJDUMP, ARM64_READELF, ARM64_RUN (qemu-aarch64 -L SYSROOT), ARM64_FLAGS
 #   ARM64_ASM               the assembly sources; ARM64_VFLAGS the variant's arguments
 #   ARM64_ASM_OK            the instructions the assembly may contain

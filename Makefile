@@ -340,9 +340,9 @@ ctime: | bootstrap-ctime
 	@tools/ctime.sh engine $(CORE_CC) $(if $(HAVE_IFMA),yes,no)
 
 # Timing test (tools/timing.sh over tests/c/timing_core.c, dudect-style: fixed-vs-random
-# secrets, Welch's t on cropped cycle counts), built like the extension (CORE_CC, -O3) once per field backend
-# this CPU runs (the IFMA engine only where the CPU runs it; the controls, on the product
-# mod n, never reach it). make timing: TIMING_N measurements per test (short: it catches
+# secrets, Welch's t on cropped cycle counts), built like the extension (CORE_CC, -O3)
+# once per field backend this CPU runs (the IFMA engine only where the CPU runs it; the
+# controls, on the product mod n, never reach it). make timing: TIMING_N measurements per test (short: it catches
 # the plants and gross leaks), then the negative controls: the modn target with a planted
 # branch on a secret bit (TIMING_PLANT=1) and with a planted load at a secret index (=2)
 # must each be flagged for every class, or the harness is broken. A test over the alarm

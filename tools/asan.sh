@@ -43,11 +43,11 @@ sanitized() {
 }
 
 "$ASAN_CC" "${flags[@]}" -shared -fPIC -o tests/c/bin/asan_canary.so tests/c/asan_canary.c || exit 1
-declare -A expect=(
-    [heap]="ERROR: AddressSanitizer: heap-buffer-overflow"
-    [shift]="runtime error: shift exponent"
-)
 for m in heap shift; do
+    case $m in
+        heap) expect="ERROR: AddressSanitizer: heap-buffer-overflow" ;;
+        shift) expect="runtime error: shift exponent" ;;
+    esac
     if sanitized "$py" -c 'import ctypes, sys, p256; assert p256.PrivateKey.generate()
 lib = ctypes.CDLL(sys.argv[1]); b = bytes(range(32))
 lib.p256_asan_canary_heap(b, 33) if sys.argv[2] == "heap" else lib.p256_asan_canary_shift(40)' \
@@ -55,7 +55,7 @@ lib.p256_asan_canary_heap(b, 33) if sys.argv[2] == "heap" else lib.p256_asan_can
         echo "asan: canary '$m' ran without failing: the sanitizer setup is broken"
         exit 1
     fi
-    if ! cat "$logs"/* 2>/dev/null | grep -q "${expect[$m]}"; then
+    if ! cat "$logs"/* 2>/dev/null | grep -q "$expect"; then
         cat "$logs"/* 2>/dev/null
         echo "asan: canary '$m' failed without the expected report: the setup is broken"
         exit 1

@@ -47,7 +47,7 @@ backend)
     shift 2
     split_args "$@"
     b=$bin/timing_core-$v
-    "$cc" "${flags[@]}" ${own[@]+"${own[@]}"} -o "$b" tests/c/timing_core.c "${rest[@]}" -lm
+    "$cc" "${flags[@]}" ${own[@]+"${own[@]}"} -o "$b" tests/c/timing_core.c ${rest[@]+"${rest[@]}"} -lm
     echo "timing [$v]: $b -n $TIMING_N ${targets[*]:-}"
     "$b" -n "$TIMING_N" ${targets[@]+"${targets[@]}"}
     ;;
@@ -57,7 +57,7 @@ plants)
     split_args "$@"
     for p in 1 2; do
         bp=$bin/timing_core-plant$p-$v
-        "$cc" "${flags[@]}" -DP256_NO_IFMA -DTIMING_PLANT=$p -o "$bp" tests/c/timing_core.c "${rest[@]}" -lm
+        "$cc" "${flags[@]}" -DP256_NO_IFMA -DTIMING_PLANT=$p -o "$bp" tests/c/timing_core.c ${rest[@]+"${rest[@]}"} -lm
         if "$bp" -n "$TIMING_N" modn > "$bp.log" 2>&1; then
             cat "$bp.log"
             echo "timing [$v]: planted leak $p went unflagged: the harness is broken"
@@ -78,7 +78,7 @@ long)
     shift 3
     split_args "$@"
     b=$bin/timing_core-$v
-    "$cc" "${flags[@]}" -o "$b" tests/c/timing_core.c "${rest[@]}" -lm
+    "$cc" "${flags[@]}" -o "$b" tests/c/timing_core.c ${rest[@]+"${rest[@]}"} -lm
     "$b" -s "$seconds" ${targets[@]+"${targets[@]}"}
     ;;
 *)

@@ -16,10 +16,10 @@ size's time is the best of up to 9 runs (what is left is mostly other processes'
 the shared caches: 100 KiB of work fits in L2, 1 MiB does not, which costs streaming
 readers up to 1.4 times per byte here), a ratio over the bound is measured again
 (interleaved, up to 5 times, unless it is NOT_NOISE times over) before it counts, and
-the first step compared is 10 KiB -> 100 KiB, where
-the work dominates the call's fixed cost, and only when the larger input takes over
-COMPARE_ABOVE (2 ms). Negative controls: planted quadratic loops (the OID decoding this
-replaced, base64url decoded by concatenation) and a planted memory hog must fail the check.
+the first step compared is 10 KiB -> 100 KiB, where the work dominates the call's fixed
+cost, and only when the larger input takes over COMPARE_ABOVE (2 ms). Negative controls:
+planted quadratic loops (the OID decoding this replaced, base64url decoded by
+concatenation) and a planted memory hog must fail the check.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ typedef struct {
 /* The generator G (FIPS 186-5 / SEC 2), affine. */
 static const p256_aff p256_generator;
 
-/* r = 2a. Complete for this curve (infinity doubles to infinity). 3M + 5S. Constant time. */
+/* r = 2a. Complete for this curve (infinity doubles to infinity). 4M + 4S. Constant time. */
 P256_FN void p256_jac_double(p256_jac *r, const p256_jac *a);
 /* r = a + b for any a, b. Constant time. 11M + 7S. */
 P256_FN void p256_jac_add(p256_jac *r, const p256_jac *a, const p256_jac *b);

@@ -2,13 +2,12 @@
 /*
  * group_impl.h: point arithmetic for group.h.
  *
- * Formulas (a = -3): doubling "dbl-2001-b" (Bernstein-Lange, Explicit-Formulas
- * Database); complete constant-time addition by the unified formula of Brier and Joye
- * ("Weierstrass elliptic curves and side-channel attacks", PKC 2002) with a masked
- * fallback for its one degenerate case, the construction libsecp256k1 uses for its
- * mixed addition, worked out here for general Jacobian inputs and a = -3; variable-time
- * mixed addition "madd-2007-bl" with explicit branches; co-Z additions (Meloni) for
- * tables of multiples of a public point.
+ * Formulas (a = -3): doubling with the slope halved (below); complete constant-time
+ * addition by the unified formula of Brier and Joye ("Weierstrass elliptic curves and
+ * side-channel attacks", PKC 2002) with a masked fallback for its one degenerate case,
+ * the construction libsecp256k1 uses for its mixed addition, worked out here for
+ * general Jacobian inputs and a = -3; variable-time mixed addition "madd-2007-bl" with
+ * explicit branches; co-Z additions (Meloni) for tables of multiples of a public point.
  */
 #ifndef P256_GROUP_IMPL_H
 #define P256_GROUP_IMPL_H
@@ -24,52 +23,45 @@ static const p256_aff p256_generator = {
 };
 
 /*
- * dbl-2001-b: delta = Z^2, gamma = Y^2, beta = X*gamma, alpha = 3(X - delta)(X + delta),
- * X3 = alpha^2 - 8 beta, Z3 = (Y + Z)^2 - gamma - delta, Y3 = alpha(4 beta - X3) - 8 gamma^2
- * (3M + 5S; a squaring costs less than a product here).
- * At infinity (Z = 0) Z3 = 0 again, so no special case is needed.
+ * Doubling with a = -3 and the slope halved:
+ *     S = Y^2, T = X S, L = 3/2 (X - Z^2)(X + Z^2),
+ *     X3 = L^2 - 2T, Y3 = L (T - X3) - S^2, Z3 = Y Z.
+ * Why it is right: the textbook Jacobian doubling (with a = -3, 3X^2 + aZ^4 =
+ * 3(X - Z^2)(X + Z^2)) is M = 2L, X3' = M^2 - 8T, Y3' = M (4T - X3') - 8 S^2,
+ * Z3' = 2 Y Z, and (X3', Y3', Z3') = (4 X3, 8 Y3, 2 Z3) = (k^2 X3, k^3 Y3, k Z3) with
+ * k = 2: the same point. Halving the slope once removes every other small multiple.
+ * (Hankerson, Menezes and Vanstone's Guide to ECC, Algorithm 3.21, halves Y^4 instead
+ * and keeps 2Y; libsecp256k1 halves the slope for a = 0.)
+ * 4M + 4S and eight linear operations against dbl-2001-b's 3M + 5S and sixteen: with
+ * products in assembly, the linear operations were a fifth of the doubling's time. At
+ * infinity (Z = 0) Z3 = Y Z = 0 again, so no special case is needed; Y = 0 occurs
+ * only at infinity (the group has no point of order 2).
  */
 P256_FN void p256_jac_double_c(p256_jac *r, const p256_jac *a)
 {
-    p256_fe delta, gamma, beta, alpha, t, u, z3, g2;
+    p256_fe s, zz, t, l, u, z3, s2;
 
-    /*
-     * The order is a schedule, and the best one depends on the backend. With an
-     * assembly field backend (P256_FIELD_OUT_OF_LINE) every product is a call the
-     * compiler does not reorder: the loop-carried chain Y -> gamma -> beta -> X3 -> Y3
-     * comes first and independent products sit next to the ones they can overlap with
-     * ((Y + Z)^2 beside alpha's, gamma^2 beside alpha*(4 beta - X3)). The inline
-     * portable code is scheduled by the compiler, which does best with Z3 early.
-     * Measured on Zen 4 (TSC ticks per doubling, the other order in parentheses):
-     * x86_64-adx 280 (287), portable 302 (317). r may alias a: a's coordinates are
-     * read before r's are written.
-     */
-    p256_fe_sqr(&gamma, &a->y);
-    p256_fe_sqr(&delta, &a->z);
-    p256_fe_mul(&beta, &a->x, &gamma);
-    p256_fe_sub(&t, &a->x, &delta);
-    p256_fe_add(&u, &a->x, &delta);
-    p256_fe_mul(&alpha, &t, &u);
-    p256_fe_add(&z3, &a->y, &a->z);
-    p256_fe_sqr(&z3, &z3);
-#if !defined(P256_FIELD_OUT_OF_LINE)
-    p256_fe_sub(&z3, &z3, &gamma);
-    p256_fe_sub(&r->z, &z3, &delta);          /* Z3 = (Y + Z)^2 - gamma - delta = 2YZ */
-#endif
-    p256_fe_mul_small(&alpha, &alpha, 3);     /* alpha = 3(X - delta)(X + delta) */
-    p256_fe_mul_small(&beta, &beta, 4);       /* 4 beta */
-    p256_fe_sqr(&t, &alpha);
-    p256_fe_add(&u, &beta, &beta);
-    p256_fe_sub(&r->x, &t, &u);               /* X3 = alpha^2 - 8 beta */
-    p256_fe_sub(&t, &beta, &r->x);
-    p256_fe_sqr(&g2, &gamma);
-    p256_fe_mul(&t, &alpha, &t);
-    p256_fe_mul_small(&g2, &g2, 8);           /* 8 gamma^2 */
-    p256_fe_sub(&r->y, &t, &g2);              /* Y3 = alpha(4 beta - X3) - 8 gamma^2 */
-#if defined(P256_FIELD_OUT_OF_LINE)
-    p256_fe_sub(&z3, &z3, &gamma);
-    p256_fe_sub(&r->z, &z3, &delta);          /* Z3 = (Y + Z)^2 - gamma - delta = 2YZ */
-#endif
+    /* The order is a schedule (the assembly's too): Z^2 first, since the doubling
+     * before computed Z3 long before its Y3, then the chain X -> L -> L^2 -> X3 -> the
+     * last product, with the independent products (Y Z, S^2) beside the dependent
+     * ones. r may alias a: a's coordinates are read before r's are written. */
+    p256_fe_sqr(&zz, &a->z);
+    p256_fe_sub(&l, &a->x, &zz);
+    p256_fe_add(&u, &a->x, &zz);
+    p256_fe_sqr(&s, &a->y);
+    p256_fe_mul(&l, &l, &u);                  /* X^2 - Z^4 */
+    p256_fe_half(&u, &l);
+    p256_fe_add(&l, &l, &u);                  /* L = 3/2 (X^2 - Z^4) */
+    p256_fe_mul(&t, &a->x, &s);               /* T = X Y^2 */
+    p256_fe_mul(&z3, &a->y, &a->z);           /* Z3 = Y Z */
+    p256_fe_sqr(&u, &l);
+    p256_fe_sub(&u, &u, &t);
+    p256_fe_sub(&r->x, &u, &t);               /* X3 = L^2 - 2T */
+    p256_fe_sub(&u, &t, &r->x);
+    p256_fe_sqr(&s2, &s);
+    p256_fe_mul(&u, &l, &u);
+    p256_fe_sub(&r->y, &u, &s2);              /* Y3 = L (T - X3) - S^2 */
+    r->z = z3;
 }
 
 /*

@@ -20,8 +20,7 @@
  * field_aarch64.S, the additions end in one conditional subtraction or addition of p),
  * and the formulas are the C's, so each intermediate equals the C's intermediate as an
  * element of GF(p) and hence limb for limb. The C's mul_small by 3 is two additions
- * here, by 4 and 8 a shift with one reduction (FSHL): the same element, so the same
- * limbs.
+ * here: the same element, so the same limbs.
  *
  * Register convention (private to this file; the functions call nothing):
  *   QA = x4..x7, QB = x19..x22, QC = x23..x26, QD = x0, x3, x8, x30: four field
@@ -172,40 +171,6 @@
     extr    \d1, TT2, TT1, #1
     extr    \d2, TT3, TT2, #1
     extr    \d3, TT4, TT3, #1
-.endm
-
-/*
- * d = 2^s a mod p for a < p, 1 <= s <= 3, with one reduction (p256_fe_mul_small's): the
- * shifted value is t + h 2^256 (h < 8); adding h (2^256 - p) = [h, -(h<<32), 0,
- * h(2^32 - 1)] by words leaves v = t + h (2^256 - p) in [0, 2^256 + 2^227) within [0, 2p)
- * as five words, and FINAL takes it below p. 26 instructions against 28 and 42 for two
- * and three additions. d may be a. Clobbers TT*, SS*.
- */
-.macro FSHL d0, d1, d2, d3, a0, a1, a2, a3, s
-    lsl     TT0, \a0, #(\s)
-    extr    TT1, \a1, \a0, #(64 - (\s))
-    extr    TT2, \a2, \a1, #(64 - (\s))
-    extr    TT3, \a3, \a2, #(64 - (\s))
-    lsr     TT4, \a3, #(64 - (\s))   // h
-    lsl     SS0, TT4, #32           // h<<32
-    subs    SS1, SS0, TT4           // h(2^32 - 1)
-    adds    TT0, TT0, TT4
-    adcs    TT1, TT1, xzr
-    adcs    TT2, TT2, xzr
-    adcs    TT3, TT3, SS1
-    cset    TT4, hs
-    subs    TT1, TT1, SS0           // - h 2^96; v >= 0, so the top word cannot wrap
-    sbcs    TT2, TT2, xzr
-    sbcs    TT3, TT3, xzr
-    sbc     TT4, TT4, xzr
-#if defined(P256_PLANT_POINT_BUG) && P256_PLANT_POINT_BUG == 4
-    mov     \d0, TT0               // planted bug 4: no final reduction
-    mov     \d1, TT1
-    mov     \d2, TT2
-    mov     \d3, TT3
-#else
-    FINAL   \d0, \d1, \d2, \d3, TT0, TT1, TT2, TT3, TT4
-#endif
 .endm
 
 /* ---- Montgomery multiplication and squaring (field_aarch64.S's, in registers) -------- */
@@ -444,8 +409,7 @@
  *   degenerate = (M == 0) & (R == 0): then R, M = S1 - S2, U1 - U2 (masked);
  *   Z3 = Z M, X3 = R^2 - T M^2, Y3 = (R (T M^2 - 2 X3) - [not degenerate] M^4) / 2.
  * With P256_PLANT_POINT_BUG=1 the masked replacement of R is left out (a negative
- * control for tests/c/test_point_asm.c's degenerate inputs: the harness must fail;
- * =4 plants FSHL's, for its shift edges).
+ * control for tests/c/test_point_asm.c's degenerate inputs: the harness must fail).
  */
 #define S_T SLOT(6)
 #define S_MALT SLOT(7)
@@ -525,47 +489,41 @@
 
 /* ---- p256_jac_double_aarch64(r = x0, a = x1) ----------------------------------------- */
 /*
- * dbl-2001-b as p256_jac_double_c: delta = Z^2, gamma = Y^2, beta = X gamma,
- * alpha = 3 (X - delta)(X + delta), X3 = alpha^2 - 8 beta,
- * Y3 = alpha (4 beta - X3) - 8 gamma^2, Z3 = (Y + Z)^2 - gamma - delta. 3M + 5S.
- * a is read completely before r is written (r may be a).
+ * The halved-slope doubling of p256_jac_double_c: S = Y^2, T = X S,
+ * L = 3/2 (X - Z^2)(X + Z^2) (v + v/2), X3 = L^2 - 2T, Y3 = L (T - X3) - S^2, Z3 = Y Z.
+ * 4M + 4S. a is read completely before r is written (r may be a).
  */
-#define D_YZ SLOT(0)
-#define D_GAMMA SLOT(1)
+#define D_Z3 SLOT(0)
+#define D_S2 SLOT(1)
 
 P256_FUNC_BEGIN p256_jac_double_aarch64
     PT_ENTER
     LDQ     QA, x1, 0               // X
     LDQ     QB, x1, 64              // Z
-    FSQR    QC, QB                  // delta = Z^2
-    LDQ     QD, x1, 32              // Y
-    FADD    QB, QB, QD              // Y + Z
-    STQ     QB, sp, D_YZ
-    FSQR    QB, QD                  // gamma = Y^2
-    FMUL    QD, QA, QB              // beta = X gamma
-    STQ     QB, sp, D_GAMMA
-    FSUB    QB, QA, QC              // X - delta
-    FADD    QA, QA, QC              // X + delta
-    FMUL    QA, QA, QB              // (X - delta)(X + delta)
-    FADD    QB, QA, QA
-    FADD    QA, QB, QA              // alpha
-    FSHL    QD, QD, 2               // 4 beta
-    FSQR    QB, QA                  // alpha^2
-    FSUB    QB, QB, QD
-    FSUB    QB, QB, QD              // X3 = alpha^2 - 8 beta
+    FSQR    QC, QB                  // Z^2
+    FSUB    QD, QA, QC              // X - Z^2
+    FADD    QC, QA, QC              // X + Z^2
+    FMUL    QD, QD, QC              // X^2 - Z^4
+    FHALF   QC, QD
+    FADD    QD, QD, QC              // L = 3/2 (X^2 - Z^4)
+    LDQ     QC, x1, 32              // Y
+    FMUL    QB, QC, QB              // Z3 = Y Z
+    STQ     QB, sp, D_Z3
+    FSQR    QB, QC                  // S = Y^2
+    FMUL    QA, QA, QB              // T = X S
+    FSQR    QC, QB                  // S^2
+    STQ     QC, sp, D_S2
+    FSQR    QB, QD                  // L^2
+    FSUB    QB, QB, QA
+    FSUB    QB, QB, QA              // X3 = L^2 - 2T
     STR_R   QB, 0
-    FSUB    QD, QD, QB              // 4 beta - X3
-    FMUL    QA, QA, QD              // alpha (4 beta - X3)
-    LDQ     QB, sp, D_GAMMA
-    FSQR    QD, QB                  // gamma^2
-    FSHL    QD, QD, 3               // 8 gamma^2
-    FSUB    QA, QA, QD              // Y3
+    FSUB    QA, QA, QB              // T - X3
+    FMUL    QA, QD, QA              // L (T - X3)
+    LDQ     QC, sp, D_S2
+    FSUB    QA, QA, QC              // Y3 = L (T - X3) - S^2
     STR_R   QA, 32
-    LDQ     QD, sp, D_YZ
-    FSQR    QA, QD                  // (Y + Z)^2
-    FSUB    QA, QA, QB
-    FSUB    QA, QA, QC              // Z3 = (Y + Z)^2 - gamma - delta
-    STR_R   QA, 64
+    LDQ     QB, sp, D_Z3
+    STR_R   QB, 64
     PT_LEAVE
 P256_FUNC_END p256_jac_double_aarch64
 

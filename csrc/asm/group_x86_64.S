@@ -281,27 +281,25 @@ p256_point_sqr:
 /* ---- Doubling -------------------------------------------------------------------- */
 
 /*
- * dbl-2001-b (Bernstein-Lange, EFD), a = -3, as p256_jac_double_c:
- *   gamma = Y^2, delta = Z^2, beta = X gamma, alpha = 3 (X - delta)(X + delta),
- *   X3 = alpha^2 - 8 beta, Z3 = (Y + Z)^2 - gamma - delta,
- *   Y3 = alpha (4 beta - X3) - 8 gamma^2.
- * Z = 0 gives Z3 = 0 (infinity doubles to infinity) with no special case. Small multiples
- * are chains of FE_ADD (each result < p, so 3a, 4a, 8a are the C's p256_fe_mul_small).
+ * The halved-slope doubling of p256_jac_double_c (group_impl.h says why it is right),
+ * a = -3:
+ *   S = Y^2, T = X S, L = 3/2 (X - Z^2)(X + Z^2),
+ *   X3 = L^2 - 2T, Y3 = L (T - X3) - S^2, Z3 = Y Z.
+ * 4M + 4S and eight linear operations (3/2 v is v + v/2). Z = 0 gives Z3 = 0 (infinity
+ * doubles to infinity) with no special case.
  */
     .set    D_X, 0
     .set    D_Y, 32
     .set    D_Z, 64
-    .set    D_GAMMA, 96
-    .set    D_DELTA, 128
-    .set    D_BETA4, 160
-    .set    D_T, 192
-    .set    D_U, 224
-    .set    D_ALPHA, 256
-    .set    D_Z3, 288
-    .set    D_X3, 320
-    .set    D_G8, 352
-    .set    D_R, 384
-    .set    D_SIZE, 392
+    .set    D_S, 96
+    .set    D_T, 128
+    .set    D_L, 160
+    .set    D_U, 192
+    .set    D_X3, 224
+    .set    D_Z3, 256
+    .set    D_S2, 288
+    .set    D_R, 320
+    .set    D_SIZE, 328
 
     .globl  p256_jac_double_x86_64_adx
     .hidden p256_jac_double_x86_64_adx
@@ -313,56 +311,43 @@ p256_jac_double_x86_64_adx:
     PT_COPY_IN %rsi, D_X, 96
 
     /*
-     * The order is a schedule: the critical path is delta -> alpha -> alpha^2 -> Y3's
-     * product; the independent products sit next to the dependent ones so that the
-     * out-of-order core overlaps them ((Y + Z)^2 and gamma^2 between alpha^2 and the
-     * last product).
+     * The order is a schedule: Z^2 first (Z3 of the doubling before is ready long
+     * before its Y3), then the chain X -> L -> L^2 -> X3 -> the last product, with the
+     * independent products (Y Z, S^2) beside the dependent ones so that the
+     * out-of-order core overlaps them.
      */
-    PT_SQR  D_Z
-    PT_ST   D_DELTA, %r12, %r13, %r14, %r15         /* delta = Z^2 */
+    PT_SQR  D_Z                                     /* Z^2 */
     PT_LD   D_X, %r8, %r9, %r10, %r11
     FE_SUB  %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15
-    PT_ST   D_T, %r8, %r9, %r10, %r11               /* X - delta */
+    PT_ST   D_L, %r8, %r9, %r10, %r11               /* X - Z^2 */
     PT_LD   D_X, %r8, %r9, %r10, %r11
     FE_ADD  %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15
-    PT_ST   D_U, %r8, %r9, %r10, %r11               /* X + delta */
+    PT_ST   D_U, %r8, %r9, %r10, %r11               /* X + Z^2 */
     PT_SQR  D_Y
-    PT_ST   D_GAMMA, %r12, %r13, %r14, %r15         /* gamma = Y^2 */
-    PT_MUL  D_T, D_U
+    PT_ST   D_S, %r12, %r13, %r14, %r15             /* S = Y^2 */
+    PT_MUL  D_L, D_U                                /* X^2 - Z^4 */
     movq    %r12, %r8
     movq    %r13, %r9
     movq    %r14, %r10
     movq    %r15, %r11
-    FE_ADD  %r12, %r13, %r14, %r15, %r12, %r13, %r14, %r15
+    FE_HALF %r8, %r9, %r10, %r11
     FE_ADD  %r12, %r13, %r14, %r15, %r8, %r9, %r10, %r11
-    PT_ST   D_ALPHA, %r12, %r13, %r14, %r15         /* alpha = 3 (X - delta)(X + delta) */
-    PT_MUL  D_X, D_GAMMA                            /* beta = X gamma */
-    FE_ADD  %r12, %r13, %r14, %r15, %r12, %r13, %r14, %r15
-    FE_ADD  %r12, %r13, %r14, %r15, %r12, %r13, %r14, %r15
-    PT_ST   D_BETA4, %r12, %r13, %r14, %r15         /* 4 beta */
-    PT_SQR  D_ALPHA
-    PT_ST   D_X3, %r12, %r13, %r14, %r15            /* alpha^2 */
-    PT_LD   D_Y, %r8, %r9, %r10, %r11
-    FE_ADD_M %r8, %r9, %r10, %r11, D_Z
-    PT_ST   D_T, %r8, %r9, %r10, %r11               /* Y + Z */
-    PT_SQR  D_T
-    FE_SUB_M %r12, %r13, %r14, %r15, D_GAMMA
-    FE_SUB_M %r12, %r13, %r14, %r15, D_DELTA
-    PT_ST   D_Z3, %r12, %r13, %r14, %r15            /* Z3 = (Y + Z)^2 - gamma - delta */
-    PT_LD   D_X3, %r12, %r13, %r14, %r15
-    FE_SUB_M %r12, %r13, %r14, %r15, D_BETA4
-    FE_SUB_M %r12, %r13, %r14, %r15, D_BETA4
-    PT_ST   D_X3, %r12, %r13, %r14, %r15            /* X3 = alpha^2 - 8 beta */
-    PT_LD   D_BETA4, %r8, %r9, %r10, %r11
+    PT_ST   D_L, %r12, %r13, %r14, %r15             /* L = 3/2 (X^2 - Z^4) */
+    PT_MUL  D_X, D_S
+    PT_ST   D_T, %r12, %r13, %r14, %r15             /* T = X S */
+    PT_SQR  D_L
+    FE_SUB_M %r12, %r13, %r14, %r15, D_T
+    FE_SUB_M %r12, %r13, %r14, %r15, D_T
+    PT_ST   D_X3, %r12, %r13, %r14, %r15            /* X3 = L^2 - 2T */
+    PT_LD   D_T, %r8, %r9, %r10, %r11
     FE_SUB  %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15
-    PT_ST   D_U, %r8, %r9, %r10, %r11               /* 4 beta - X3 */
-    PT_SQR  D_GAMMA
-    FE_ADD  %r12, %r13, %r14, %r15, %r12, %r13, %r14, %r15
-    FE_ADD  %r12, %r13, %r14, %r15, %r12, %r13, %r14, %r15
-    FE_ADD  %r12, %r13, %r14, %r15, %r12, %r13, %r14, %r15
-    PT_ST   D_G8, %r12, %r13, %r14, %r15            /* 8 gamma^2 */
-    PT_MUL  D_ALPHA, D_U
-    FE_SUB_M %r12, %r13, %r14, %r15, D_G8           /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
+    PT_ST   D_U, %r8, %r9, %r10, %r11               /* T - X3 */
+    PT_MUL  D_Y, D_Z
+    PT_ST   D_Z3, %r12, %r13, %r14, %r15            /* Z3 = Y Z */
+    PT_SQR  D_S
+    PT_ST   D_S2, %r12, %r13, %r14, %r15            /* S^2 */
+    PT_MUL  D_L, D_U
+    FE_SUB_M %r12, %r13, %r14, %r15, D_S2           /* Y3 = L (T - X3) - S^2 */
 
     movq    D_R(%rsp), %rdi
     movq    %r12, 32(%rdi)

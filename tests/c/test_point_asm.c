@@ -148,60 +148,6 @@ static void check_pair(const p256_jac *a, const p256_jac *b, const p256_aff *baf
     }
 }
 
-/*
- * Doublings whose 4 beta and 8 gamma^2 (a shift with one reduction in the assembly) land
- * on the reduction's rare paths, which random inputs reach with probability ~2^-32:
- * 2^s v in [p, 2^256) (the final subtraction) and 2^s v = h 2^256 + (just below 2^256)
- * for h >= 1 (a fifth word after adding h (2^256 - p)). v is set as raw limbs:
- * v = ((h + 1) 2^256 - 1 - d) >> s for small d. beta = X when Y = 1 (gamma = 1), and
- * gamma^2 = v when Y is a fourth root of v (x^4 and x^2 have the same image, p = 3 mod 4).
- */
-static void check_shift_edges(void)
-{
-    int hit[2] = {0, 0};
-    for (int s = 2; s <= 3; s++) {
-        for (uint64_t h = 0; h + 1 < (1ULL << s); h++) {
-            for (int i = 0; i < 24; i++) {
-                const uint64_t d = (uint64_t)i * (rng64() >> 32);
-                const uint64_t w0 = ~0ULL - d;
-                p256_fe v, r1, y, g;
-                p256_jac a, want, got;
-                v.v[0] = (w0 >> s) | (~0ULL << (64 - s));
-                v.v[1] = ~0ULL;
-                v.v[2] = ~0ULL;
-                v.v[3] = (~0ULL >> s) | (h << (64 - s));
-                if (v.v[3] > 0xffffffff00000001ULL - 1)
-                    continue; /* v >= p: not a field element */
-                random_fe(&a.z);
-                if (s == 2) {
-                    a.x = v;
-                    a.y = p256_fe_one;
-                } else {
-                    if (!p256_fe_sqrt(&r1, &v))
-                        continue;
-                    if (!p256_fe_sqrt(&y, &r1)) {
-                        p256_fe_neg(&r1, &r1);
-                        CHECK(p256_fe_sqrt(&y, &r1) != 0, "fourth root");
-                    }
-                    p256_fe_sqr(&g, &y);
-                    p256_fe_sqr(&g, &g);
-                    CHECK(memcmp(&g, &v, sizeof g) == 0, "gamma^2 == v");
-                    random_fe(&a.x);
-                    a.y = y;
-                }
-                hit[s - 2]++;
-                p256_jac_double_c(&want, &a);
-                p256_jac_double(&got, &a);
-                CHECK(same(&got, &want), "jac_double shift edge s=%d h=%d", s, (int)h);
-                got = a;
-                p256_jac_double(&got, &got);
-                CHECK(same(&got, &want), "jac_double r == a shift edge s=%d h=%d", s, (int)h);
-            }
-        }
-    }
-    CHECK(hit[0] >= 48 && hit[1] >= 24, "shift edges reached (%d, %d)", hit[0], hit[1]);
-}
-
 #if defined(P256_ASM_X86_64_ADX)
 /*
  * SysV ABI: fn(r, a, b, b_inf) called with sentinels in the callee-saved registers (rbx,
@@ -324,7 +270,6 @@ int main(void)
         lift(&a, &pa, 0);
         check_pair(&a, &a, &pa, ~0ULL, 1, "b_inf with b == a");
     }
-    check_shift_edges();
     printf("test_point_asm (%s): %ld checks, %ld failures\n", p256_backend_name(), checks,
            failures);
     return failures != 0;

@@ -57,8 +57,7 @@ P256_FN void p256_ecmult_const(p256_jac *r, const p256_scalar *k, const p256_aff
     p256_fe_cmov(&acc.z, &p256_fe_zero, p256_mask_is_zero(idx)); /* digit 0: infinity */
     for (int i = P256_CONST_WINDOWS - 2; i >= 0; i--) {
         const int first = i == P256_CONST_WINDOWS - 2 ? P256_CONST_TOP_DOUBLINGS : 0;
-        for (int d = first; d < P256_CONST_BITS; d++)
-            p256_jac_double(&acc, &acc);
+        p256_jac_double_n(&acc, &acc, P256_CONST_BITS - first);
         idx = p256_booth(p256_scalar_bits(k, P256_CONST_BITS * i - 1, P256_CONST_BITS + 1),
                          P256_CONST_BITS, &neg);
         p256_aff_lookup(&t, table, P256_CONST_ENTRIES, idx);

@@ -68,7 +68,7 @@ P256_FN void p256_ecmult_vartime(p256_jac *r, const p256_scalar *u1, const p256_
     int16_t n1[257], n2[257];
     p256_jac acc;
     p256_aff qtab[P256_WNAF_Q_ENTRIES];
-    int len1, len2, len;
+    int len1, len2, len, owed = 0;
 
     len1 = p256_wnaf_vartime(n1, u1, P256_WNAF_G_BITS);
     len2 = p256_wnaf_vartime(n2, u2, P256_WNAF_Q_BITS);
@@ -77,12 +77,20 @@ P256_FN void p256_ecmult_vartime(p256_jac *r, const p256_scalar *u1, const p256_
 
     acc = (p256_jac){p256_fe_one, p256_fe_one, p256_fe_zero};
     len = len1 > len2 ? len1 : len2;
+    /* The doublings between two nonzero digits go as one run (p256_jac_double_n). */
     for (int i = len - 1; i >= 0; i--) {
         if (i < len - 1) /* acc is still infinity before the top digit: no doubling */
-            p256_jac_double(&acc, &acc);
+            owed++;
+        if (n1[i] == 0 && n2[i] == 0)
+            continue;
+        if (owed > 0)
+            p256_jac_double_n(&acc, &acc, owed);
+        owed = 0;
         p256_add_wnaf_digit_vartime(&acc, p256_wnaf_g_table, n1[i]);
         p256_add_wnaf_digit_vartime(&acc, qtab, n2[i]);
     }
+    if (owed > 0) /* the zero digits below the last nonzero one */
+        p256_jac_double_n(&acc, &acc, owed);
     *r = acc;
 }
 

@@ -227,6 +227,16 @@ P256_FN void p256_jac_double(p256_jac *r, const p256_jac *a)
     p256_jac_double_c(r, a);
 #endif
 }
+P256_FN void p256_jac_double_n(p256_jac *r, const p256_jac *a, int n)
+{
+#if defined(P256_ASM_HAS_JAC_DOUBLE_N)
+    P256_ASM_FN(jac_double_n)(r, a, (uint64_t)n);
+#else
+    p256_jac_double(r, a);
+    for (int i = 1; i < n; i++)
+        p256_jac_double(r, r);
+#endif
+}
 P256_FN void p256_jac_add(p256_jac *r, const p256_jac *a, const p256_jac *b)
 {
 #if defined(P256_ASM_HAS_JAC_ADD)

@@ -295,27 +295,22 @@ p256_point_sqr:
     .set    D_T, 128
     .set    D_L, 160
     .set    D_U, 192
-    .set    D_X3, 224
-    .set    D_Z3, 256
-    .set    D_S2, 288
-    .set    D_R, 320
-    .set    D_SIZE, 328
+    .set    D_S2, 224
+    .set    D_R, 256
+    .set    D_N, 264
+    .set    D_SIZE, 280
 
-    .globl  p256_jac_double_x86_64_adx
-    .hidden p256_jac_double_x86_64_adx
-    .type   p256_jac_double_x86_64_adx, @function
-    .p2align 5
-p256_jac_double_x86_64_adx:
-    PT_PROLOGUE D_SIZE
-    movq    %rdi, D_R(%rsp)
-    PT_COPY_IN %rsi, D_X, 96
-
-    /*
-     * The order is a schedule: Z^2 first (Z3 of the doubling before is ready long
-     * before its Y3), then the chain X -> L -> L^2 -> X3 -> the last product, with the
-     * independent products (Y Z, S^2) beside the dependent ones so that the
-     * out-of-order core overlaps them.
-     */
+/*
+ * The frame's point (D_X, D_Y, D_Z) doubled in place. Each coordinate is overwritten
+ * after its last read: X by X3 once T = X S is taken, Z by Z3 (its own last use), Y by
+ * Y3 at the end.
+ *
+ * The order is a schedule: Z^2 first (Z3 of the doubling before is ready long before
+ * its Y3), then the chain X -> L -> L^2 -> X3 -> the last product, with the independent
+ * products (Y Z, S^2) beside the dependent ones so that the out-of-order core overlaps
+ * them.
+ */
+.macro PT_DOUBLE_FRAME
     PT_SQR  D_Z                                     /* Z^2 */
     PT_LD   D_X, %r8, %r9, %r10, %r11
     FE_SUB  %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15
@@ -338,34 +333,62 @@ p256_jac_double_x86_64_adx:
     PT_SQR  D_L
     FE_SUB_M %r12, %r13, %r14, %r15, D_T
     FE_SUB_M %r12, %r13, %r14, %r15, D_T
-    PT_ST   D_X3, %r12, %r13, %r14, %r15            /* X3 = L^2 - 2T */
+    PT_ST   D_X, %r12, %r13, %r14, %r15             /* X3 = L^2 - 2T */
     PT_LD   D_T, %r8, %r9, %r10, %r11
     FE_SUB  %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15
     PT_ST   D_U, %r8, %r9, %r10, %r11               /* T - X3 */
     PT_MUL  D_Y, D_Z
-    PT_ST   D_Z3, %r12, %r13, %r14, %r15            /* Z3 = Y Z */
+    PT_ST   D_Z, %r12, %r13, %r14, %r15             /* Z3 = Y Z */
     PT_SQR  D_S
     PT_ST   D_S2, %r12, %r13, %r14, %r15            /* S^2 */
     PT_MUL  D_L, D_U
     FE_SUB_M %r12, %r13, %r14, %r15, D_S2           /* Y3 = L (T - X3) - S^2 */
+    PT_ST   D_Y, %r12, %r13, %r14, %r15
+.endm
 
+/* r = the frame's point (12 words at D_X), through rax. */
+.macro PT_DOUBLE_OUT
     movq    D_R(%rsp), %rdi
-    movq    %r12, 32(%rdi)
-    movq    %r13, 40(%rdi)
-    movq    %r14, 48(%rdi)
-    movq    %r15, 56(%rdi)
-    PT_LD   D_X3, %r8, %r9, %r10, %r11
-    movq    %r8, 0(%rdi)
-    movq    %r9, 8(%rdi)
-    movq    %r10, 16(%rdi)
-    movq    %r11, 24(%rdi)
-    PT_LD   D_Z3, %r8, %r9, %r10, %r11
-    movq    %r8, 64(%rdi)
-    movq    %r9, 72(%rdi)
-    movq    %r10, 80(%rdi)
-    movq    %r11, 88(%rdi)
+    .irp o, 0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88
+    movq    D_X+\o(%rsp), %rax
+    movq    %rax, \o(%rdi)
+    .endr
+.endm
+
+    .globl  p256_jac_double_x86_64_adx
+    .hidden p256_jac_double_x86_64_adx
+    .type   p256_jac_double_x86_64_adx, @function
+    .p2align 5
+p256_jac_double_x86_64_adx:
+    PT_PROLOGUE D_SIZE
+    movq    %rdi, D_R(%rsp)
+    PT_COPY_IN %rsi, D_X, 96
+    PT_DOUBLE_FRAME
+    PT_DOUBLE_OUT
     PT_EPILOGUE D_SIZE
     .size   p256_jac_double_x86_64_adx, .-p256_jac_double_x86_64_adx
+
+/*
+ * void p256_jac_double_n_x86_64_adx(p256_jac *r, const p256_jac *a, uint64_t n):
+ * r = 2^n a for n >= 1, n doublings in one frame (no entry, copy and exit per
+ * doubling). n is public: the loop's branch depends on it alone.
+ */
+    .globl  p256_jac_double_n_x86_64_adx
+    .hidden p256_jac_double_n_x86_64_adx
+    .type   p256_jac_double_n_x86_64_adx, @function
+    .p2align 5
+p256_jac_double_n_x86_64_adx:
+    PT_PROLOGUE D_SIZE
+    movq    %rdi, D_R(%rsp)
+    movq    %rdx, D_N(%rsp)
+    PT_COPY_IN %rsi, D_X, 96
+1:
+    PT_DOUBLE_FRAME
+    decq    D_N(%rsp)
+    jnz     1b
+    PT_DOUBLE_OUT
+    PT_EPILOGUE D_SIZE
+    .size   p256_jac_double_n_x86_64_adx, .-p256_jac_double_n_x86_64_adx
 
 /* ---- The mixed additions' entry and exit (slots \s_R, \s_AX, ... of the layout \s) - */
 

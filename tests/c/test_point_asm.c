@@ -106,6 +106,19 @@ static void check_pair(const p256_jac *a, const p256_jac *b, const p256_aff *baf
     got = *a;
     p256_jac_double(&got, &got);
     CHECK(same(&got, &want), "jac_double r == a %s", what);
+    /* runs of doublings (5: one window of ECDH), from a and in place */
+    static const int runs[] = {1, 2, 5, 7};
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        const int n = runs[k];
+        want = *a;
+        for (int i = 0; i < n; i++)
+            p256_jac_double_c(&want, &want);
+        p256_jac_double_n(&got, a, n);
+        CHECK(same(&got, &want), "jac_double_n n=%d %s", n, what);
+        got = *a;
+        p256_jac_double_n(&got, &got, n);
+        CHECK(same(&got, &want), "jac_double_n n=%d r == a %s", n, what);
+    }
 
     p256_jac_add_c(&want, a, b);
     p256_jac_add(&got, a, b);
@@ -187,19 +200,24 @@ static void check_abi(const p256_jac *a, const p256_jac *b, const p256_aff *baff
         uint64_t post[4];
     } g;
     uint64_t saved[6], guard[4];
-    p256_jac expect[4];
-    void (*fns[4])(void) = {(void (*)(void))p256_jac_double_x86_64_adx,
+    p256_jac expect[5];
+    void (*fns[5])(void) = {(void (*)(void))p256_jac_double_x86_64_adx,
                             (void (*)(void))p256_jac_add_x86_64_adx,
                             (void (*)(void))p256_jac_add_aff_x86_64_adx,
-                            (void (*)(void))p256_jac_add_aff_partial_x86_64_adx};
-    const void *second[4] = {NULL, b, baff, baff};
+                            (void (*)(void))p256_jac_add_aff_partial_x86_64_adx,
+                            (void (*)(void))p256_jac_double_n_x86_64_adx};
+    /* the third argument: b, or the doubling count n = 3 for jac_double_n */
+    const void *second[5] = {NULL, b, baff, baff, (const void *)(uintptr_t)3};
 
     p256_jac_double_c(&expect[0], a);
     p256_jac_add_c(&expect[1], a, b);
     p256_jac_add_aff_c(&expect[2], a, baff, 0);
     p256_jac_add_aff_partial_c(&expect[3], a, baff, 0);
+    p256_jac_double_c(&expect[4], a);
+    p256_jac_double_c(&expect[4], &expect[4]);
+    p256_jac_double_c(&expect[4], &expect[4]);
     memset(guard, 0xa5, sizeof guard);
-    for (int f = 0; f < 4; f++) {
+    for (int f = 0; f < 5; f++) {
         memset(&g, 0xa5, sizeof g);
         point_abi_call(fns[f], &g.r, a, second[f], 0, saved);
         CHECK(memcmp(saved, want, sizeof want) == 0, "point fn %d preserves rbx, rbp, r12-r15", f);

@@ -83,14 +83,12 @@ P256_FN void p256_ecmult_vartime(p256_jac *r, const p256_scalar *u1, const p256_
             owed++;
         if (n1[i] == 0 && n2[i] == 0)
             continue;
-        if (owed > 0)
-            p256_jac_double_n(&acc, &acc, owed);
+        p256_jac_double_n(&acc, &acc, owed);
         owed = 0;
         p256_add_wnaf_digit_vartime(&acc, p256_wnaf_g_table, n1[i]);
         p256_add_wnaf_digit_vartime(&acc, qtab, n2[i]);
     }
-    if (owed > 0) /* the zero digits below the last nonzero one */
-        p256_jac_double_n(&acc, &acc, owed);
+    p256_jac_double_n(&acc, &acc, owed); /* the zero digits below the last nonzero one */
     *r = acc;
 }
 

@@ -33,8 +33,8 @@ static const p256_aff p256_generator;
 /* r = 2a. Complete for this curve (infinity doubles to infinity). 4M + 4S. Constant time. */
 P256_FN void p256_jac_double(p256_jac *r, const p256_jac *a);
 /*
- * r = 2^n a for a public count n >= 1: n doublings, where a backend may keep the point
- * in one frame between them. Constant time in a (its time depends on n alone).
+ * r = 2^n a for a public count n >= 0 (0: r = a): n doublings, where a backend may keep
+ * the point in one frame between them. Constant time in a (its time depends on n alone).
  */
 P256_FN void p256_jac_double_n(p256_jac *r, const p256_jac *a, int n);
 /* r = a + b for any a, b. Constant time. 11M + 7S. */

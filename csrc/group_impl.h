@@ -229,6 +229,11 @@ P256_FN void p256_jac_double(p256_jac *r, const p256_jac *a)
 }
 P256_FN void p256_jac_double_n(p256_jac *r, const p256_jac *a, int n)
 {
+    if (n <= 0) { /* public; the assembly's loop counts from n >= 1 */
+        if (r != a)
+            *r = *a;
+        return;
+    }
 #if defined(P256_ASM_HAS_JAC_DOUBLE_N)
     P256_ASM_FN(jac_double_n)(r, a, (uint64_t)n);
 #else

@@ -4,6 +4,7 @@
  * for CPUs with BMI2 (MULX) and ADX (ADCX/ADOX), the point twins group_asm.h declares:
  *
  *   void p256_jac_double_x86_64_adx(p256_jac *r, const p256_jac *a);
+ *   void p256_jac_double_n_x86_64_adx(p256_jac *r, const p256_jac *a, uint64_t n);
  *   void p256_jac_add_x86_64_adx(p256_jac *r, const p256_jac *a, const p256_jac *b);
  *   void p256_jac_add_aff_x86_64_adx(p256_jac *r, const p256_jac *a, const p256_aff *b,
  *                                    uint64_t b_inf);
@@ -19,7 +20,8 @@
  * into the stack frame first and r is written last. SysV ABI; only run after the caller
  * has checked CPUID for BMI2 and ADX (backend.c).
  *
- * Constant time: no branch and no memory address depends on the data. Selections are
+ * Constant time: no branch and no memory address depends on the data (the one loop,
+ * p256_jac_double_n's, counts the public n). Selections are
  * CMOVcc on a mask's flags (TEST of a 0/all-ones word) or AND with a mask; every
  * instruction used is on Intel's list of Data Operand Independent Timing instructions.
  *

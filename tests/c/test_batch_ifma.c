@@ -108,10 +108,32 @@ static int fe_eq(const p256_fe *a, const p256_fe *b)
     return memcmp(a->v, b->v, sizeof a->v) == 0;
 }
 
+/* Every lane of an operation's output v is below 2p and equals want[lane]. */
+P256_IFMA_TARGET static void check_lanes(const p256_fe8 *v, const p256_fe want[8], const char *op,
+                                         int round)
+{
+    CHECK(lanes_in_bounds(v), "%s output out of bounds, round %d", op, round);
+    for (int l = 0; l < 8; l++) {
+        p256_fe got;
+        p256_fe8_get_lane(&got, v, l);
+        CHECK(fe_eq(&want[l], &got), "%s lane %d round %d", op, l, round);
+    }
+}
+
+/* test_field: one engine operation (vector_stmt, into vr) against the field's (scalar_stmt
+ * for each lane l, into want[l]). */
+#define CHECK_FIELD_OP(name, vector_stmt, scalar_stmt)         \
+    do {                                                       \
+        vector_stmt;                                           \
+        for (int l = 0; l < 8; l++)                            \
+            scalar_stmt;                                       \
+        check_lanes(&vr, want, name, round);                   \
+    } while (0)
+
 P256_IFMA_TARGET static void test_field(int rounds)
 {
     for (int round = 0; round < rounds; round++) {
-        p256_fe a[8], b[8], x;
+        p256_fe a[8], b[8], x, want[8];
         p256_fe8 va, vb, vr;
         int bound = round & 1 ? 4 : 2; /* mul/sqr take < 4p, add/sub < 2p */
         memset(&va, 0, sizeof va);
@@ -128,39 +150,12 @@ P256_IFMA_TARGET static void test_field(int rounds)
             set_lane_unreduced(&vb, l, &b[l], (int)(rng64() % (uint64_t)bound));
         }
         if (bound == 4) {
-            p256_fe8_mul(&vr, &va, &vb);
-            CHECK(lanes_in_bounds(&vr), "mul output out of bounds, round %d", round);
-            for (int l = 0; l < 8; l++) {
-                p256_fe want, got;
-                p256_fe_mul(&want, &a[l], &b[l]);
-                p256_fe8_get_lane(&got, &vr, l);
-                CHECK(fe_eq(&want, &got), "mul lane %d round %d", l, round);
-            }
-            p256_fe8_sqr(&vr, &va);
-            CHECK(lanes_in_bounds(&vr), "sqr output out of bounds, round %d", round);
-            for (int l = 0; l < 8; l++) {
-                p256_fe want, got;
-                p256_fe_sqr(&want, &a[l]);
-                p256_fe8_get_lane(&got, &vr, l);
-                CHECK(fe_eq(&want, &got), "sqr lane %d round %d", l, round);
-            }
+            CHECK_FIELD_OP("mul", p256_fe8_mul(&vr, &va, &vb), p256_fe_mul(&want[l], &a[l], &b[l]));
+            CHECK_FIELD_OP("sqr", p256_fe8_sqr(&vr, &va), p256_fe_sqr(&want[l], &a[l]));
         } else {
-            p256_fe8_add(&vr, &va, &vb);
-            CHECK(lanes_in_bounds(&vr), "add output out of bounds, round %d", round);
-            for (int l = 0; l < 8; l++) {
-                p256_fe want, got;
-                p256_fe_add(&want, &a[l], &b[l]);
-                p256_fe8_get_lane(&got, &vr, l);
-                CHECK(fe_eq(&want, &got), "add lane %d round %d", l, round);
-            }
-            p256_fe8_sub(&vr, &va, &vb);
-            CHECK(lanes_in_bounds(&vr), "sub output out of bounds, round %d", round);
-            for (int l = 0; l < 8; l++) {
-                p256_fe want, got;
-                p256_fe_sub(&want, &a[l], &b[l]);
-                p256_fe8_get_lane(&got, &vr, l);
-                CHECK(fe_eq(&want, &got), "sub lane %d round %d", l, round);
-            }
+            CHECK_FIELD_OP("add", p256_fe8_add(&vr, &va, &vb), p256_fe_add(&want[l], &a[l], &b[l]));
+            CHECK_FIELD_OP("sub", p256_fe8_sub(&vr, &va, &vb), p256_fe_sub(&want[l], &a[l], &b[l]));
+            CHECK_FIELD_OP("half", p256_fe8_half(&vr, &va), p256_fe_half(&want[l], &a[l]));
             /* is_zero: lane l holds 0 (as 0 or p) where l is even */
             for (int l = 0; l < 8; l++) {
                 if (l % 2 == 0)

@@ -82,6 +82,8 @@ P256_IFMA_INLINE void p256_fe8_sqr(p256_fe8 *r, const p256_fe8 *a);
 /* r = a + b, r = a - b (mod p); inputs < 2p, output < 2p. */
 P256_IFMA_INLINE void p256_fe8_add(p256_fe8 *r, const p256_fe8 *a, const p256_fe8 *b);
 P256_IFMA_INLINE void p256_fe8_sub(p256_fe8 *r, const p256_fe8 *a, const p256_fe8 *b);
+/* r = a/2 mod p for a < 2p (r < 1.5p). */
+P256_IFMA_INLINE void p256_fe8_half(p256_fe8 *r, const p256_fe8 *a);
 /* Bit l set where lane l of a (< 2p) is 0 mod p. */
 P256_IFMA_INLINE __mmask8 p256_fe8_mask_is_zero(const p256_fe8 *a);
 
@@ -89,7 +91,8 @@ P256_IFMA_INLINE __mmask8 p256_fe8_mask_is_zero(const p256_fe8 *a);
 P256_IFMA_FN void p256_fe8_set_lane(p256_fe8 *r, int lane, const p256_fe *a);
 P256_IFMA_FN void p256_fe8_get_lane(p256_fe *r, const p256_fe8 *a, int lane);
 
-/* r = 2a (dbl-2001-b, a = -3): right for every finite a; an infinite a (Z = 0) stays so. */
+/* r = 2a (the core's slope-halved doubling, a = -3): right for every finite a; an
+ * infinite a (Z = 0) stays so. */
 P256_IFMA_INLINE void p256_jac8_double(p256_jac8 *r, const p256_jac8 *a);
 /* r = a + b (add-1998-cmo-2), r = a + b for affine b (Z2 = 1); both finite, and right
  * only in lanes outside the returned mask of H == 0. r may alias a. */

@@ -4,7 +4,8 @@
  * Technique: radix-2^52 Montgomery arithmetic on vpmadd52luq/huq as in Gueron and
  * Krasnov, "Accelerating big integer arithmetic using Intel IFMA extensions" (ARITH
  * 2016) and Drucker and Gueron, eprint 2018/335 (multi-buffer ECDSA/P-256); point
- * formulas from the Explicit-Formulas Database (dbl-2001-b, add-1998-cmo-2, madd).
+ * formulas: the core's doubling with the slope halved (group_impl.h) and the
+ * Explicit-Formulas Database's add-1998-cmo-2 and madd.
  */
 #ifndef P256_MODULE_BATCH_IFMA_IMPL_H
 #define P256_MODULE_BATCH_IFMA_IMPL_H
@@ -176,6 +177,25 @@ P256_IFMA_INLINE void p256_fe8_sub(p256_fe8 *r, const p256_fe8 *a, const p256_fe
     p256_fe8_pick(r, d, e);
 }
 
+/*
+ * r = a/2 mod p for a < 2p: a + p where a is odd (a's parity is limb 0's), even and < 3p,
+ * carried to normalized limbs, then shifted right by one bit across them: r < 1.5p.
+ * The mask comes from the data, no branch.
+ */
+P256_IFMA_INLINE void p256_fe8_half(p256_fe8 *r, const p256_fe8 *a)
+{
+    const __m512i one = P256_V(1);
+    const __m512i odd = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_and_si512(a->v[0], one));
+    __m512i t[5];
+    for (int k = 0; k < 5; k++)
+        t[k] = _mm512_add_epi64(a->v[k], _mm512_and_si512(odd, P256_V(p256_ifma_p[k])));
+    p256_fe8_carry(t);
+    for (int k = 0; k < 4; k++)
+        r->v[k] = _mm512_or_si512(_mm512_srli_epi64(t[k], 1),
+                                  _mm512_slli_epi64(_mm512_and_si512(t[k + 1], one), 51));
+    r->v[4] = _mm512_srli_epi64(t[4], 1);
+}
+
 /* a < 2p is 0 mod p iff its (unique, normalized) limbs are those of 0 or of p. */
 P256_IFMA_INLINE __mmask8 p256_fe8_mask_is_zero(const p256_fe8 *a)
 {
@@ -278,30 +298,28 @@ P256_IFMA_INLINE void p256_fe8_blend(p256_fe8 *r, __mmask8 m, const p256_fe8 *a)
 
 P256_IFMA_INLINE void p256_jac8_double_body(p256_jac8 *r, const p256_jac8 *a, int ng)
 {
-    p256_fe8 delta[P256_IFMA_NG], gamma[P256_IFMA_NG], beta[P256_IFMA_NG],
-        alpha[P256_IFMA_NG], t1[P256_IFMA_NG], t2[P256_IFMA_NG], z3[P256_IFMA_NG];
-    P256_EACH(p256_fe8_sqr(&delta[g], &a[g].z));
-    P256_EACH(p256_fe8_sqr(&gamma[g], &a[g].y));
-    P256_EACH(p256_fe8_mul(&beta[g], &a[g].x, &gamma[g]));
-    P256_EACH(p256_fe8_sub(&t1[g], &a[g].x, &delta[g]));
-    P256_EACH(p256_fe8_add(&t2[g], &a[g].x, &delta[g]));
-    P256_EACH(p256_fe8_mul(&t1[g], &t1[g], &t2[g]));
+    /* The core's doubling with the slope halved (group_impl.h, p256_jac_double_c, says
+     * why it is right): S = Y^2, T = X S, L = 3/2 (X - Z^2)(X + Z^2), X3 = L^2 - 2T,
+     * Y3 = L (T - X3) - S^2, Z3 = Y Z; every read of a before the first write of r. */
+    p256_fe8 zz[P256_IFMA_NG], s[P256_IFMA_NG], t[P256_IFMA_NG], l[P256_IFMA_NG],
+        u[P256_IFMA_NG], z3[P256_IFMA_NG];
+    P256_EACH(p256_fe8_sqr(&zz[g], &a[g].z));
+    P256_EACH(p256_fe8_sqr(&s[g], &a[g].y));
+    P256_EACH(p256_fe8_mul(&t[g], &a[g].x, &s[g]));         /* T = X S */
+    P256_EACH(p256_fe8_sub(&l[g], &a[g].x, &zz[g]));
+    P256_EACH(p256_fe8_add(&u[g], &a[g].x, &zz[g]));
+    P256_EACH(p256_fe8_mul(&l[g], &l[g], &u[g]));           /* X^2 - Z^4 */
     P256_EACH(p256_fe8_mul(&z3[g], &a[g].y, &a[g].z));
-    P256_EACH(p256_fe8_add(&alpha[g], &t1[g], &t1[g]));
-    P256_EACH(p256_fe8_add(&alpha[g], &alpha[g], &t1[g])); /* alpha = 3 (X - delta)(X + delta) */
-    P256_EACH(p256_fe8_add(&r[g].z, &z3[g], &z3[g]));      /* Z3 = 2 Y Z */
-    P256_EACH(p256_fe8_sqr(&t1[g], &alpha[g]));
-    P256_EACH(p256_fe8_sqr(&gamma[g], &gamma[g]));
-    P256_EACH(p256_fe8_add(&beta[g], &beta[g], &beta[g]));
-    P256_EACH(p256_fe8_add(&beta[g], &beta[g], &beta[g])); /* 4 beta */
-    P256_EACH(p256_fe8_add(&t2[g], &beta[g], &beta[g]));
-    P256_EACH(p256_fe8_sub(&r[g].x, &t1[g], &t2[g]));      /* X3 = alpha^2 - 8 beta */
-    P256_EACH(p256_fe8_sub(&t1[g], &beta[g], &r[g].x));
-    P256_EACH(p256_fe8_add(&gamma[g], &gamma[g], &gamma[g]));
-    P256_EACH(p256_fe8_add(&gamma[g], &gamma[g], &gamma[g]));
-    P256_EACH(p256_fe8_add(&gamma[g], &gamma[g], &gamma[g])); /* 8 gamma^2 */
-    P256_EACH(p256_fe8_mul(&t1[g], &alpha[g], &t1[g]));
-    P256_EACH(p256_fe8_sub(&r[g].y, &t1[g], &gamma[g])); /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
+    P256_EACH(p256_fe8_half(&u[g], &l[g]));
+    P256_EACH(p256_fe8_add(&l[g], &l[g], &u[g]));           /* L = 3/2 (X^2 - Z^4) */
+    P256_EACH(p256_fe8_sqr(&u[g], &l[g]));
+    P256_EACH(p256_fe8_sqr(&s[g], &s[g]));                  /* S^2 */
+    P256_EACH(p256_fe8_sub(&u[g], &u[g], &t[g]));
+    P256_EACH(p256_fe8_sub(&r[g].x, &u[g], &t[g]));         /* X3 = L^2 - 2T */
+    P256_EACH(r[g].z = z3[g]);                              /* Z3 = Y Z */
+    P256_EACH(p256_fe8_sub(&t[g], &t[g], &r[g].x));
+    P256_EACH(p256_fe8_mul(&t[g], &l[g], &t[g]));
+    P256_EACH(p256_fe8_sub(&r[g].y, &t[g], &s[g]));         /* Y3 = L (T - X3) - S^2 */
 }
 
 /*

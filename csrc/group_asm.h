@@ -26,8 +26,9 @@ void P256_ASM_FN(jac_add_aff_partial)(p256_jac *r, const p256_jac *a, const p256
                                       uint64_t b_inf);
 #endif
 
-/* x86-64 only: r = 2^n a (n >= 1) in one frame. On AArch64 the doubling keeps its operands
- * in registers already, and a loop of calls costs little more. */
+/* x86-64 only: r = 2^n a (n >= 1) in one frame, where each call of the doubling copies
+ * the point into its frame and out again. The AArch64 doubling loads the coordinates
+ * into registers and keeps no copy, so there p256_jac_double_n is a loop of calls. */
 #if defined(P256_ASM_X86_64_ADX)
 #define P256_ASM_HAS_JAC_DOUBLE_N 1
 void P256_ASM_FN(jac_double_n)(p256_jac *r, const p256_jac *a, uint64_t n);

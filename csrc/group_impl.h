@@ -32,10 +32,11 @@ static const p256_aff p256_generator = {
  * k = 2: the same point. Halving the slope once removes every other small multiple.
  * (Hankerson, Menezes and Vanstone's Guide to ECC, Algorithm 3.21, halves Y^4 instead
  * and keeps 2Y; libsecp256k1 halves the slope for a = 0.)
- * 4M + 4S and eight linear operations against dbl-2001-b's 3M + 5S and sixteen: with
- * products in assembly, the linear operations were a fifth of the doubling's time. At
- * infinity (Z = 0) Z3 = Y Z = 0 again, so no special case is needed; Y = 0 occurs
- * only at infinity (the group has no point of order 2).
+ * 4M + 4S and eight linear operations against dbl-2001-b's 3M + 5S and sixteen: one
+ * squaring becomes a product, and the linear operations it saves cost more than that
+ * (docs/performance.md has the measurements). At infinity (Z = 0) Z3 = Y Z = 0 again,
+ * so no special case is needed; Y = 0 occurs only at infinity (the group has no point
+ * of order 2).
  */
 P256_FN void p256_jac_double_c(p256_jac *r, const p256_jac *a)
 {

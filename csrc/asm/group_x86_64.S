@@ -111,6 +111,16 @@
     .endr
 .endm
 
+/* \n bytes (a multiple of 32) from frame offset \src to (\dst), through rax. */
+.macro PT_COPY_OUT src, dst, n
+    .irp o, 0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88
+    .if \o < \n
+    movq    \src+\o(%rsp), %rax
+    movq    %rax, \o(\dst)
+    .endif
+    .endr
+.endm
+
 /* R = product of frame slots \a, \b (or the square of \a). */
 .macro PT_MUL a, b
     leaq    \a(%rsp), %rsi
@@ -348,13 +358,10 @@ p256_point_sqr:
     PT_ST   D_Y, %r12, %r13, %r14, %r15
 .endm
 
-/* r = the frame's point (12 words at D_X), through rax. */
+/* r = the frame's point (12 words at D_X). */
 .macro PT_DOUBLE_OUT
     movq    D_R(%rsp), %rdi
-    .irp o, 0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88
-    movq    D_X+\o(%rsp), %rax
-    movq    %rax, \o(%rdi)
-    .endr
+    PT_COPY_OUT D_X, %rdi, 96
 .endm
 
     .globl  p256_jac_double_x86_64_adx

@@ -45,7 +45,7 @@ P256_INLINE void p256_ecmult_comb(p256_jac *r, const p256_scalar *k, const p256_
 {
     const int entries = 1 << (bits - 1);
     p256_jac acc;
-    p256_aff t;
+    p256_aff t, u;
     uint64_t neg, idx;
 
     /* Window 0 starts the sum (digit 0 gives the point at infinity, Z = 0). */
@@ -55,15 +55,24 @@ P256_INLINE void p256_ecmult_comb(p256_jac *r, const p256_scalar *k, const p256_
     p256_jac_from_aff(&acc, &t);
     p256_fe_cmov(&acc.z, &p256_fe_zero, p256_mask_is_zero(idx));
 
+    /* The scans run one row ahead: row i's is issued before row i - 1's addition, which
+     * it does not depend on, so it runs beside that addition instead of after it. */
+    idx = p256_booth(p256_scalar_bits(k, bits - 1, bits + 1), bits, &neg);
+    p256_aff_lookup(&t, table + (size_t)entries, entries, idx);
     for (int i = 1; i < rows; i++) {
-        idx = p256_booth(p256_scalar_bits(k, bits * i - 1, bits + 1), bits, &neg);
-        p256_aff_lookup(&t, table + (size_t)i * (size_t)entries, entries, idx);
-        p256_aff_cneg(&t, &t, neg);
-        P256_ECMULT_ADD_PARTIAL(&acc, &acc, &t, p256_mask_is_zero(idx));
+        const uint64_t u_neg = neg, u_inf = p256_mask_is_zero(idx);
+        u = t;
+        if (i + 1 < rows) { /* public */
+            idx = p256_booth(p256_scalar_bits(k, bits * (i + 1) - 1, bits + 1), bits, &neg);
+            p256_aff_lookup(&t, table + (size_t)(i + 1) * (size_t)entries, entries, idx);
+        }
+        p256_aff_cneg(&u, &u, u_neg);
+        P256_ECMULT_ADD_PARTIAL(&acc, &acc, &u, u_inf);
     }
     *r = acc;
     p256_memzero(&acc, sizeof acc);
     p256_memzero(&t, sizeof t);
+    p256_memzero(&u, sizeof u);
 }
 
 /* The comb of G: p256_comb_table, P256_COMB_BITS = 7 bits, 37 rows (s = 252 above). */

@@ -184,8 +184,11 @@ const p256_pubkey *p256py_point_get(PyObject *obj);
 PyObject *p256py_point_table(PyObject *obj);
 PyObject *p256py_point_sec1(PyObject *obj);
 
-/* py_pubtable.c: the core table of a _core.PublicTable, or NULL for any other object. The
- * table lives as long as the object. bits: its window (obj must be a PublicTable). */
+/* py_pubtable.c: a new _core.PublicTable of *pk with a window of bits (ValueError outside
+ * 4..8), built with the GIL released while owner, the object pk lives in, is held; NULL
+ * with an exception. The core table of a PublicTable, or NULL for any other object (the
+ * table lives as long as the object); bits: its window (obj must be a PublicTable). */
+PyObject *p256py_pubtable_build(PyObject *owner, const p256_pubkey *pk, int bits);
 const void *p256py_pubtable_get(PyObject *obj);
 int p256py_pubtable_bits(PyObject *obj);
 

@@ -218,6 +218,18 @@ static PyObject *point_table_bits(PublicPointObject *self, PyObject *unused)
     return PyLong_FromLong(self->table == NULL ? 0 : p256py_pubtable_bits(self->table));
 }
 
+/* _make_table(bits) -> a new PublicTable of this key (ValueError unless bits is 4..8). */
+static PyObject *point_make_table(PublicPointObject *self, PyObject *bits_obj)
+{
+    int overflow;
+    long bits = PyLong_AsLongAndOverflow(bits_obj, &overflow);
+    if (bits == -1 && PyErr_Occurred())
+        return NULL;
+    if (overflow || bits < INT_MIN || bits > INT_MAX)
+        return PyErr_Format(PyExc_ValueError, "window must be 4 to 8 bits, got %R", bits_obj);
+    return p256py_pubtable_build((PyObject *)self, &self->pk, (int)bits);
+}
+
 /* _set_table(table): publish a PublicTable built from this key (the caller's lock makes
  * one build per key; the swap itself is atomic under the GIL). */
 static PyObject *point_set_table(PublicPointObject *self, PyObject *table)
@@ -306,6 +318,7 @@ static PyMethodDef point_methods[] = {
     {"_verify_digest", (PyCFunction)(void (*)(void))point_verify_digest, METH_FASTCALL,
      "_verify_digest(sig, digest, size, raw, low_s) -> bool."},
     {"_table_bits", (PyCFunction)point_table_bits, METH_NOARGS, "The table's window, 0 for none."},
+    {"_make_table", (PyCFunction)point_make_table, METH_O, "_make_table(bits) -> PublicTable."},
     {"_set_table", (PyCFunction)point_set_table, METH_O, "_set_table(PublicTable)."},
     {"_recover", (PyCFunction)(void (*)(void))point_recover, METH_FASTCALL | METH_CLASS,
      "_recover(rs, digest, recovery_id) -> key, or the int reason (P256_RECOVER_*)."},

@@ -3,12 +3,12 @@
  * py_pubtable.c: p256._core.PublicTable, the per-key table behind
  * p256.PublicKey.precompute (the core's p256_pubtable_* in p256.h).
  *
- * PublicTable(key, bits) builds the table of a key object (_core.PublicPoint) with the
- * GIL released; the object is complete when the constructor returns and never changes
- * afterwards, so a reference published by one thread (the key's, py_pubkey.c) is safe to
- * use from any other without a lock. Built and verified with in variable time (public
- * data); SecretKey.exchange reads it with the secret scalar in constant time
- * (p256_ecdh_pubtable).
+ * A table is made only by its key (PublicPoint._make_table in py_pubkey.c, which calls
+ * p256py_pubtable_build here: this file knows tables, not keys), with the GIL released;
+ * the object is complete when it is returned and never changes afterwards, so a
+ * reference published by one thread (the key's) is safe to use from any other without a
+ * lock. Built and verified with in variable time (public data); SecretKey.exchange reads
+ * it with the secret scalar in constant time (p256_ecdh_pubtable).
  */
 #include "py_binding.h"
 
@@ -27,40 +27,25 @@ static void pubtable_dealloc(PublicTableObject *self)
     PyObject_Free(self);
 }
 
-static PyObject *pubtable_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+PyObject *p256py_pubtable_build(PyObject *owner, const p256_pubkey *pk, int bits)
 {
-    PyObject *key;
-    const p256_pubkey *pk;
-    int bits, ok;
-    size_t size;
+    const size_t size = p256_pubtable_size(bits);
     void *table;
+    int ok;
     PublicTableObject *self;
-    (void)type;
 
-    if (kwargs != NULL && PyDict_GET_SIZE(kwargs) != 0) {
-        PyErr_SetString(PyExc_TypeError, "PublicTable() takes no keyword arguments");
-        return NULL;
-    }
-    if (!PyArg_ParseTuple(args, "Oi:PublicTable", &key, &bits))
-        return NULL;
-    size = p256_pubtable_size(bits);
     if (size == 0) {
         PyErr_Format(PyExc_ValueError, "window must be 4 to 8 bits, got %d", bits);
-        return NULL;
-    }
-    if ((pk = p256py_point_get(key)) == NULL) {
-        PyErr_Format(PyExc_TypeError, "PublicTable() takes a PublicKey, not %.100s",
-                     Py_TYPE(key)->tp_name);
         return NULL;
     }
     table = PyMem_RawMalloc(size); /* Raw: usable without the GIL, and not tracked per call */
     if (table == NULL)
         return PyErr_NoMemory();
-    Py_INCREF(key); /* pk lives in it */
+    Py_INCREF(owner); /* pk lives in it */
     RELEASE_GIL
     ok = p256_pubtable_build_pubkey_vartime(table, size, bits, pk);
     ACQUIRE_GIL
-    Py_DECREF(key);
+    Py_DECREF(owner);
     if (!ok) { /* unreachable: size is right and the key valid */
         PyMem_RawFree(table);
         PyErr_SetString(PyExc_ValueError, "the table could not be built");
@@ -133,10 +118,9 @@ static PyTypeObject PublicTable_Type = {
     .tp_basicsize = sizeof(PublicTableObject),
     .tp_dealloc = (destructor)pubtable_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "PublicTable(key, bits): a per-key table for verification and ECDH.",
+    .tp_doc = "A per-key table for verification and ECDH (made by PublicKey.precompute).",
     .tp_methods = pubtable_methods,
     .tp_getset = pubtable_getset,
-    .tp_new = pubtable_new,
 };
 
 int p256py_add_pubtable(PyObject *module)

@@ -48,14 +48,14 @@ def test_a_wrong_table_is_noticed(monkeypatch):
     """Negative control: tables built for the wrong point (here -Q, as if a sign were lost
     in the build) make the random differential comparison below fail (and the Wycheproof
     path of precomputed keys: tests/test_wycheproof.py)."""
-    real = keys_module._PublicTable
+    real = keys_module._build_table
 
     def negated(key, bits):
         sec1 = key.to_bytes()
         y = (-int.from_bytes(sec1[33:], "big")) % CURVE.p
         return real(p256.PublicKey.from_bytes(sec1[:33] + y.to_bytes(32, "big")), bits)
 
-    monkeypatch.setattr(keys_module, "_PublicTable", negated)
+    monkeypatch.setattr(keys_module, "_build_table", negated)
     assert len(_differential(500)) > 50
 
 
@@ -281,13 +281,13 @@ def test_exchange_through_the_public_key_cache(window):
 def test_exchange_notices_a_wrong_table(monkeypatch):
     """Negative control: a table built for 2Q instead of Q (a key whose table went wrong)
     gives another shared secret, so the comparisons above can fail."""
-    real = keys_module._PublicTable
+    real = keys_module._build_table
 
     def doubled(key, bits):
         twice = p256.PublicKey.from_bytes(p256.scalar_mult((2).to_bytes(32, "big"), key.to_bytes()))
         return real(twice, bits)
 
-    monkeypatch.setattr(keys_module, "_PublicTable", doubled)
+    monkeypatch.setattr(keys_module, "_build_table", doubled)
     sk, peer = p256.PrivateKey.generate(), p256.PrivateKey.generate().public_key
     for window in WINDOWS:
         assert sk.exchange(_fresh(peer).precompute(window=window)) != sk.exchange(_fresh(peer))
@@ -307,8 +307,8 @@ def test_api_contract():
     clone = pickle.loads(pickle.dumps(pk))
     assert clone == pk and not clone.is_precomputed  # the table is not pickled
     assert len(pickle.dumps(pk)) < 200
-    with pytest.raises(TypeError):
-        pickle.dumps(keys_module._PublicTable(pk.to_bytes(), 7))
+    with pytest.raises(TypeError, match="not pickled"):
+        pickle.dumps(keys_module._build_table(pk, 7))
     sig = sk.sign(b"m")
     for w in (4, 5, 6, 7, 8):
         assert pk.precompute(window=w) is pk and pk.verify(sig, b"m")
@@ -327,7 +327,7 @@ def test_table_sizes():
     pk = p256.PrivateKey.generate().public_key
     want = {4: 33296, 5: 53264, 6: 88080, 7: 151568, 8: 270352}
     for w, size in want.items():
-        t = keys_module._PublicTable(pk, w)
+        t = keys_module._build_table(pk, w)
         assert t.bits == w and t.nbytes == size and t.__sizeof__() > size
     assert _core.PUBTABLE_BITS == 7
 
@@ -339,9 +339,12 @@ def test_core_table_refuses_bad_input():
     pk = p256.PrivateKey.generate().public_key
     for bad in (b"\x04" + bytes(64), b"", "04", pk.to_bytes()):
         with pytest.raises(TypeError):
-            keys_module._PublicTable(bad, 7)
-    with pytest.raises(ValueError):
-        keys_module._PublicTable(pk, 9)
+            keys_module._build_table(bad, 7)
+    for bad in (9, 3, 2**40, -(2**70)):
+        with pytest.raises(ValueError, match="window"):
+            keys_module._build_table(pk, bad)
+    with pytest.raises(TypeError):
+        _core.PublicTable(pk, 7)  # only a key makes its table
     t = p256.PublicKey.from_bytes(pk.to_bytes(compressed=True)).precompute()
     assert t._t.bits == 7 and t == pk
     assert t.verify_digest(b"", bytes(32), encoding="raw") is False
@@ -373,7 +376,7 @@ def test_verify_many_mixes_plain_and_precomputed_keys():
 def test_threads_build_one_table_and_never_see_half_of_one(monkeypatch):
     """8 threads verify through one key (good and bad signatures) while others call
     precompute() on it at the same time: every verdict right, exactly one table built."""
-    real = keys_module._PublicTable
+    real = keys_module._build_table
     built = []
 
     def counting(sec1, bits):
@@ -381,7 +384,7 @@ def test_threads_build_one_table_and_never_see_half_of_one(monkeypatch):
         time.sleep(0.01)  # widen the window in which a second build could start
         return real(sec1, bits)
 
-    monkeypatch.setattr(keys_module, "_PublicTable", counting)
+    monkeypatch.setattr(keys_module, "_build_table", counting)
     sk = p256.PrivateKey.generate()
     sigs = [(sk.sign(b"%d" % i), b"%d" % i) for i in range(20)]
     errors = []
@@ -493,7 +496,7 @@ def test_public_key_cache_errors():
 
 
 def test_public_key_cache_threads_share_one_build(monkeypatch):
-    real = keys_module._PublicTable
+    real = keys_module._build_table
     built = []
 
     def counting(sec1, bits):
@@ -501,7 +504,7 @@ def test_public_key_cache_threads_share_one_build(monkeypatch):
         time.sleep(0.01)
         return real(sec1, bits)
 
-    monkeypatch.setattr(keys_module, "_PublicTable", counting)
+    monkeypatch.setattr(keys_module, "_build_table", counting)
     sk = p256.PrivateKey.generate()
     sig = sk.sign(b"m")
     cache = p256.PublicKeyCache(max_keys=4)

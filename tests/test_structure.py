@@ -126,7 +126,7 @@ def test_cycle_detector_finds_cycles():
 # methods and its table (_core.SecretKey, _core.PublicPoint: csrc/py_secretkey.c,
 # csrc/py_pubkey.c). Only _keys, which defines the classes, uses them.
 PRIVATE_KEY_ATTRIBUTES = {"_sk", "_pub", "_t", "_load", "_encode", "_verify", "_verify_digest",
-                          "_table_bits", "_set_table", "_recover"}
+                          "_table_bits", "_make_table", "_set_table", "_recover"}
 
 
 def _foreign_private_reads(name, text):

@@ -148,14 +148,14 @@ def _path_precomputed(vectors):
 def test_precomputed_path_notices_a_wrong_table(monkeypatch):
     """Negative control: tables built for the wrong point (here -Q, as if a sign were lost
     in the build) make the precomputed path fail."""
-    real = keys_module._PublicTable
+    real = keys_module._build_table
 
     def negated(key, bits):
         sec1 = key.to_bytes()
         y = (-int.from_bytes(sec1[33:], "big")) % ref.P256.p
         return real(p256.PublicKey.from_bytes(sec1[:33] + y.to_bytes(32, "big")), bits)
 
-    monkeypatch.setattr(keys_module, "_PublicTable", negated)
+    monkeypatch.setattr(keys_module, "_build_table", negated)
     assert len(_path_precomputed(_ecdsa_vectors(P256_ECDSA[2]))) > 100
 
 
@@ -318,13 +318,13 @@ ECDH_PATHS = {"exchange": _exchange, "exchange_precomputed": _exchange_precomput
 def test_exchange_precomputed_path_notices_a_wrong_table(monkeypatch):
     """Negative control: tables built for 2Q instead of Q give other shared secrets on the
     file's valid vectors (a lost sign would not show: x(-dQ) = x(dQ))."""
-    real = keys_module._PublicTable
+    real = keys_module._build_table
 
     def doubled(key, bits):
         two = (2).to_bytes(32, "big")
         return real(p256.PublicKey.from_bytes(p256.scalar_mult(two, key.to_bytes())), bits)
 
-    monkeypatch.setattr(keys_module, "_PublicTable", doubled)
+    monkeypatch.setattr(keys_module, "_build_table", doubled)
     wrong = valid = 0
     for group in load_wycheproof(P256_ECDH[0])["testGroups"]:
         for test in group["tests"]:

@@ -58,6 +58,8 @@ class PublicPoint:
     def _verify_digest(self, sig: Buffer, digest: Buffer, size: int, raw: bool, low_s: bool, /
                        ) -> bool: ...
     def _table_bits(self) -> int: ...  # the table's window in bits, 0 without one
+    # A new table of this key; bits: 4..8 (ValueError otherwise); built without the GIL.
+    def _make_table(self, bits: int, /) -> PublicTable: ...
     def _set_table(self, table: PublicTable, /) -> None: ...
     # A key of this class, or the int reason (P256_RECOVER_*) there is none.
     @classmethod
@@ -72,10 +74,8 @@ PUBTABLE_BITS: int
 
 @final
 class PublicTable:
-    """PublicTable(key, bits): a per-key table for verification and ECDH."""
+    """A per-key table for verification and ECDH (made by PublicKey.precompute)."""
 
-    # bits: 4..8 (ValueError otherwise); built without the GIL.
-    def __new__(cls, key: PublicPoint, bits: int, /) -> PublicTable: ...
     @property
     def bits(self) -> int: ...
     @property

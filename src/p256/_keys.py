@@ -51,7 +51,15 @@ __all__ = ["PrivateKey", "PublicKey", "scalar_base_mult", "scalar_mult", "normal
 
 _new = object.__new__
 _generate = _core.SecretKey.generate
-_PublicTable = _core.PublicTable
+
+
+def _build_table(key: _core.PublicPoint, bits: int) -> _core.PublicTable:
+    """key's table for a window of bits (precompute's one builder, which tests replace)."""
+    if not isinstance(key, _core.PublicPoint):
+        raise TypeError(f"a table is built from a PublicKey, not {type(key).__name__}")
+    return key._make_table(bits)
+
+
 # precompute() builds under one of these, chosen by the key's hash: two threads
 # precomputing one key build one table, different keys mostly build in parallel.
 _BUILD_LOCKS = tuple(threading.Lock() for _ in range(16))
@@ -706,7 +714,7 @@ class PublicKey(_core.PublicPoint):
         _args.window_range(window)
         with _BUILD_LOCKS[hash(self) & 15]:
             if self._table_bits() != window:
-                self._set_table(_PublicTable(self, window))  # published only once complete
+                self._set_table(_build_table(self, window))  # published only once complete
         return self
 
     @property

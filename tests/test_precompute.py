@@ -379,10 +379,10 @@ def test_threads_build_one_table_and_never_see_half_of_one(monkeypatch):
     real = keys_module._build_table
     built = []
 
-    def counting(sec1, bits):
+    def counting(key, bits):
         built.append(bits)
         time.sleep(0.01)  # widen the window in which a second build could start
-        return real(sec1, bits)
+        return real(key, bits)
 
     monkeypatch.setattr(keys_module, "_build_table", counting)
     sk = p256.PrivateKey.generate()
@@ -499,10 +499,10 @@ def test_public_key_cache_threads_share_one_build(monkeypatch):
     real = keys_module._build_table
     built = []
 
-    def counting(sec1, bits):
-        built.append(sec1)
+    def counting(key, bits):
+        built.append(key)
         time.sleep(0.01)
-        return real(sec1, bits)
+        return real(key, bits)
 
     monkeypatch.setattr(keys_module, "_build_table", counting)
     sk = p256.PrivateKey.generate()

@@ -2,7 +2,9 @@
 /*
  * test_core.c: known answers for the field, scalar and group layers (tests/c/core_kat.h,
  * from tools/gen_core_kat.py), plus cross-checks between the three scalar
- * multiplications and between the constant-time and variable-time additions.
+ * multiplications and between the constant-time and variable-time additions, and the
+ * defining properties of verify's wNAF recoding (digits, spacing, sum) on edge and
+ * random scalars.
  */
 #include "harness.h"
 #include "p256.c"
@@ -260,12 +262,71 @@ static void test_ecmult_agree(void)
     }
 }
 
+/* Whether digits[0..len) is a width-w NAF of k: each digit 0 or odd with |d| < 2^(w-1),
+ * a nonzero digit followed by w - 1 zeros, the top one nonzero, nothing at or above len,
+ * and sum d_i 2^i == k (as 5 signed 64-bit words with carries: |d| 2^i < 2^(256+w)). */
+__extension__ typedef __int128 i128;
+
+static int is_wnaf(const int16_t digits[257], int len, const p256_scalar *k, int w)
+{
+    i128 acc[6] = {0, 0, 0, 0, 0, 0};
+    int last = -w;
+    if (len < 0 || len > 257 || (len > 0 && digits[len - 1] == 0))
+        return 0;
+    for (int i = 0; i < 257; i++) {
+        const int d = digits[i];
+        if (d == 0)
+            continue;
+        if (i >= len || !(d & 1) || d >= (1 << (w - 1)) || d <= -(1 << (w - 1)) || i - last < w)
+            return 0;
+        last = i;
+        acc[i / 64] += (i128)d * ((i128)1 << (i % 64));
+    }
+    for (int j = 0; j < 5; j++) { /* normalize: word j in [0, 2^64), the rest carried up */
+        i128 lo = (i128)(uint64_t)acc[j];
+        acc[j + 1] += (acc[j] - lo) / ((i128)1 << 64);
+        acc[j] = lo;
+    }
+    return acc[4] == 0 && acc[5] == 0 && (uint64_t)acc[0] == k->v[0] && (uint64_t)acc[1] == k->v[1] &&
+           (uint64_t)acc[2] == k->v[2] && (uint64_t)acc[3] == k->v[3];
+}
+
+/* The recoding of verify's Straus path, for both widths it uses and the extremes. */
+static void test_wnaf(void)
+{
+    static const uint64_t edges[][4] = {
+        {0, 0, 0, 0},
+        {1, 0, 0, 0},
+        {~0ULL, ~0ULL, ~0ULL, ~0ULL}, /* runs of ones carry through every word */
+        {0, 0, 0, 1ULL << 63},
+        {0x5555555555555555ULL, 0xaaaaaaaaaaaaaaaaULL, 0x5555555555555555ULL, 0xaaaaaaaaaaaaaaaaULL},
+        {0xf3b9cac2fc632550ULL, 0xbce6faada7179e84ULL, ~0ULL, 0xffffffff00000000ULL}, /* n - 1 */
+        {1ULL << 63, 1, 1ULL << 63, 1},
+        {~0ULL, 0, ~0ULL, 0},
+    };
+    const int widths[] = {2, 5, P256_WNAF_G_BITS};
+    int16_t digits[257];
+    for (int i = 0; i < 2000; i++) {
+        p256_scalar k;
+        if (i < (int)(sizeof edges / sizeof edges[0]))
+            memcpy(k.v, edges[i], sizeof k.v);
+        else
+            for (int j = 0; j < 4; j++) /* sparse and dense words, some all zero */
+                k.v[j] = (i & (1 << j)) ? 0 : rng64() & (i & 16 ? rng64() : ~0ULL);
+        for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+            const int len = p256_wnaf_vartime(digits, &k, widths[wi]);
+            CHECK(is_wnaf(digits, len, &k, widths[wi]), "wNAF width %d of scalar %d", widths[wi], i);
+        }
+    }
+}
+
 int main(void)
 {
     test_field();
     test_scalar();
     test_group_add();
     test_ecmult_agree();
+    test_wnaf();
     printf("test_core (%s): %ld checks, %ld failures\n", p256_backend_name(), checks, failures);
     return failures != 0;
 }

@@ -262,11 +262,11 @@ static void test_ecmult_agree(void)
     }
 }
 
-/* Whether digits[0..len) is a width-w NAF of k: each digit 0 or odd with |d| < 2^(w-1),
- * a nonzero digit followed by w - 1 zeros, the top one nonzero, nothing at or above len,
- * and sum d_i 2^i == k (as 5 signed 64-bit words with carries: |d| 2^i < 2^(256+w)). */
 __extension__ typedef __int128 i128;
 
+/* Whether digits[0..len) is a width-w NAF of k: each digit 0 or odd with |d| < 2^(w-1),
+ * a nonzero digit followed by w - 1 zeros, the top one nonzero, nothing at or above len,
+ * and sum d_i 2^i == k (summed per 64-bit word in 128 bits, then carried up). */
 static int is_wnaf(const int16_t digits[257], int len, const p256_scalar *k, int w)
 {
     i128 acc[6] = {0, 0, 0, 0, 0, 0};
@@ -291,7 +291,8 @@ static int is_wnaf(const int16_t digits[257], int len, const p256_scalar *k, int
            (uint64_t)acc[2] == k->v[2] && (uint64_t)acc[3] == k->v[3];
 }
 
-/* The recoding of verify's Straus path, for both widths it uses and the extremes. */
+/* The recoding of verify's Straus path, for both widths it uses and the extremes. It
+ * takes any 256 bits (a scalar >= n included, such as 2^256 - 1 below). */
 static void test_wnaf(void)
 {
     static const uint64_t edges[][4] = {

@@ -302,21 +302,20 @@ P256_IFMA_INLINE void p256_jac8_double_body(p256_jac8 *r, const p256_jac8 *a, in
      * why it is right): S = Y^2, T = X S, L = 3/2 (X - Z^2)(X + Z^2), X3 = L^2 - 2T,
      * Y3 = L (T - X3) - S^2, Z3 = Y Z; every read of a before the first write of r. */
     p256_fe8 zz[P256_IFMA_NG], s[P256_IFMA_NG], t[P256_IFMA_NG], l[P256_IFMA_NG],
-        u[P256_IFMA_NG], z3[P256_IFMA_NG];
+        u[P256_IFMA_NG];
     P256_EACH(p256_fe8_sqr(&zz[g], &a[g].z));
     P256_EACH(p256_fe8_sqr(&s[g], &a[g].y));
     P256_EACH(p256_fe8_mul(&t[g], &a[g].x, &s[g]));         /* T = X S */
     P256_EACH(p256_fe8_sub(&l[g], &a[g].x, &zz[g]));
     P256_EACH(p256_fe8_add(&u[g], &a[g].x, &zz[g]));
     P256_EACH(p256_fe8_mul(&l[g], &l[g], &u[g]));           /* X^2 - Z^4 */
-    P256_EACH(p256_fe8_mul(&z3[g], &a[g].y, &a[g].z));
+    P256_EACH(p256_fe8_mul(&r[g].z, &a[g].y, &a[g].z));     /* Z3 = Y Z: a's last read */
     P256_EACH(p256_fe8_half(&u[g], &l[g]));
     P256_EACH(p256_fe8_add(&l[g], &l[g], &u[g]));           /* L = 3/2 (X^2 - Z^4) */
     P256_EACH(p256_fe8_sqr(&u[g], &l[g]));
     P256_EACH(p256_fe8_sqr(&s[g], &s[g]));                  /* S^2 */
     P256_EACH(p256_fe8_sub(&u[g], &u[g], &t[g]));
     P256_EACH(p256_fe8_sub(&r[g].x, &u[g], &t[g]));         /* X3 = L^2 - 2T */
-    P256_EACH(r[g].z = z3[g]);                              /* Z3 = Y Z */
     P256_EACH(p256_fe8_sub(&t[g], &t[g], &r[g].x));
     P256_EACH(p256_fe8_mul(&t[g], &l[g], &t[g]));
     P256_EACH(p256_fe8_sub(&r[g].y, &t[g], &s[g]));         /* Y3 = L (T - X3) - S^2 */

@@ -262,14 +262,12 @@ static void test_ecmult_agree(void)
     }
 }
 
-__extension__ typedef __int128 i128;
-
 /* Whether digits[0..len) is a width-w NAF of k: each digit 0 or odd with |d| < 2^(w-1),
  * a nonzero digit followed by w - 1 zeros, the top one nonzero, nothing at or above len,
  * and sum d_i 2^i == k (summed per 64-bit word in 128 bits, then carried up). */
 static int is_wnaf(const int16_t digits[257], int len, const p256_scalar *k, int w)
 {
-    i128 acc[6] = {0, 0, 0, 0, 0, 0};
+    p256_i128 acc[6] = {0, 0, 0, 0, 0, 0};
     int last = -w;
     if (len < 0 || len > 257 || (len > 0 && digits[len - 1] == 0))
         return 0;
@@ -280,11 +278,11 @@ static int is_wnaf(const int16_t digits[257], int len, const p256_scalar *k, int
         if (i >= len || !(d & 1) || d >= (1 << (w - 1)) || d <= -(1 << (w - 1)) || i - last < w)
             return 0;
         last = i;
-        acc[i / 64] += (i128)d * ((i128)1 << (i % 64));
+        acc[i / 64] += (p256_i128)d * ((p256_i128)1 << (i % 64));
     }
     for (int j = 0; j < 5; j++) { /* normalize: word j in [0, 2^64), the rest carried up */
-        i128 lo = (i128)(uint64_t)acc[j];
-        acc[j + 1] += (acc[j] - lo) / ((i128)1 << 64);
+        p256_i128 lo = (p256_i128)(uint64_t)acc[j];
+        acc[j + 1] += (acc[j] - lo) / ((p256_i128)1 << 64);
         acc[j] = lo;
     }
     return acc[4] == 0 && acc[5] == 0 && (uint64_t)acc[0] == k->v[0] && (uint64_t)acc[1] == k->v[1] &&

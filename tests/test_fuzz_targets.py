@@ -125,10 +125,20 @@ def test_every_difference_has_a_witness():
     assert set(DIFFERENCE_WITNESSES) == set(targets.DIFFERENCES)
 
 
+def _closed_upstream(difference, data):
+    """Whether the installed cryptography no longer differs on this witness: cryptography
+    51 reads PKCS#8 version 1 (v2) keys as p256 does, so there the target finds no
+    difference (the test extra admits releases from 43, which reject them)."""
+    if difference == "E2-pkcs8-v2":
+        return targets.oracle(targets.c_load_der_private, data) is not None
+    return False
+
+
 @pytest.mark.parametrize("difference", sorted(DIFFERENCE_WITNESSES))
 def test_difference_is_reached_and_attributed(difference):
     name, data = DIFFERENCE_WITNESSES[difference]
-    assert targets.TARGETS[name](data) == difference
+    want = None if _closed_upstream(difference, data) else difference
+    assert targets.TARGETS[name](data) == want
 
 
 def test_d4_is_exactly_the_nesting_limit():

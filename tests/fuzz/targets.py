@@ -99,7 +99,7 @@ DIFFERENCES = {
     "E2-pkcs8-v2": "p256 accepts PKCS#8 version 1 (RFC 5958 OneAsymmetricKey v2), with or without "
                    "its [1] publicKey (which must equal d*G); cryptography rejects v2. Checked: the "
                    "v1 structure (version 0, [1] removed) loads in cryptography with the same d, "
-                   "and the [1] point is d*G.",
+                   "and the [1] point is d*G. cryptography 51 reads v2 too: there the two agree.",
     "E3-pem-one-block": "p256 reads the first PEM block whose label fits and ignores the text "
                         "around it, other blocks included (as OpenSSL does; `openssl ecparam "
                         "-genkey` writes EC PARAMETERS first); cryptography parses every block "

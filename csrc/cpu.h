@@ -9,6 +9,7 @@
  *   int p256_cpu_has(int feature)   1 if this CPU and OS run `feature`, else 0
  *   int p256_cpu_features(void)     all of them as a mask, bit f = feature f
  *   void p256_cpu_disable(int)      harnesses only: answer 0 for a feature from now on
+ *   void p256_cpu_enable(int)       harnesses only: answer 1 for a schedule preference
  *
  * The features (0 on every other architecture):
  *   P256_CPU_BMI2_ADX      x86-64 MULX, SHLX/SHRX and ADCX/ADOX: the x86_64_adx backend
@@ -19,6 +20,11 @@
  *   P256_CPU_AES_NI        x86-64 AES-NI (SSE2 is baseline): AES
  *   P256_CPU_ARM_SHA2      aarch64 SHA-256 instructions (FEAT_SHA256): SHA-256
  *   P256_CPU_DIT           aarch64 FEAT_DIT, PSTATE.DIT (cpu_aarch64.h)
+ *   P256_CPU_MULX_STEP     not an instruction set but a schedule preference: BMI2 and ADX
+ *                          on an Intel core (CPUID vendor GenuineIntel), where the
+ *                          x86_64_adx backend's Montgomery step runs faster by MULX than
+ *                          by shifts (csrc/asm/x86_64_mont.h says why); asm.h's
+ *                          P256_ASM_MONT_CALL chooses the assembly by it
  *
  * Detection runs once per translation unit, at the first question, and asks the CPU
  * for every feature at once; the mask is cached with p256_cpu_cached. The backend's
@@ -54,7 +60,8 @@ enum {
     P256_CPU_SHA_NI,
     P256_CPU_AES_NI,
     P256_CPU_ARM_SHA2,
-    P256_CPU_DIT
+    P256_CPU_DIT,
+    P256_CPU_MULX_STEP
 };
 
 /*
@@ -81,8 +88,9 @@ P256_INLINE int p256_cpu_bits(unsigned int have, unsigned int want)
 }
 
 /*
- * CPUID leaf 1 ECX: bit 9 SSSE3, 19 SSE4.1, 25 AES, 27 OSXSAVE, 28 AVX. Leaf 7 subleaf 0
- * EBX (asked only when the highest standard leaf is >= 7): bit 5 AVX2, 8 BMI2, 16
+ * CPUID leaf 0: the highest standard leaf, and the vendor in EBX, EDX, ECX ("Genu",
+ * "ineI", "ntel" for Intel). Leaf 1 ECX: bit 9 SSSE3, 19 SSE4.1, 25 AES, 27 OSXSAVE, 28
+ * AVX. Leaf 7 subleaf 0 EBX (asked only when the highest standard leaf is >= 7): bit 5 AVX2, 8 BMI2, 16
  * AVX512F, 19 ADX, 21 AVX512IFMA, 29 SHA, 31 AVX512VL. XCR0 (XGETBV, ECX = 0, only when
  * OSXSAVE says the OS enabled it): bits 1, 2 SSE and AVX state, 5, 6, 7 opmask, upper
  * zmm0-15, zmm16-31. BMI2, ADX, SHA and AES work on general-purpose or xmm registers,
@@ -92,12 +100,14 @@ P256_INLINE int p256_cpu_bits(unsigned int have, unsigned int want)
  */
 P256_FN int p256_cpu_detect(void)
 {
-    unsigned int eax, ebx, ecx1 = 0, edx, ecx, ebx7 = 0, xcr0 = 0, xcr0_hi;
+    unsigned int eax, ebx, ecx1 = 0, edx, ecx, ebx7 = 0, xcr0 = 0, xcr0_hi, vendor[3] = {0};
     const unsigned int max = __get_cpuid_max(0, NULL);
     int f = 0;
 
-    if (max >= 1)
+    if (max >= 1) {
+        __cpuid(0, eax, vendor[0], vendor[2], vendor[1]); /* EBX, EDX, ECX: 12 bytes */
         __cpuid(1, eax, ebx, ecx1, edx);
+    }
     if (max >= 7)
         __cpuid_count(7, 0, eax, ebx7, ecx, edx);
     (void)eax, (void)ebx, (void)ecx, (void)edx;
@@ -106,8 +116,11 @@ P256_FN int p256_cpu_detect(void)
         __asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(xcr0), "=d"(xcr0_hi) : "c"(0));
         (void)xcr0_hi;
     }
-    if (p256_cpu_bits(ebx7, (1u << 8) | (1u << 19)))
+    if (p256_cpu_bits(ebx7, (1u << 8) | (1u << 19))) {
         f |= P256_CPU_BIT(P256_CPU_BMI2_ADX);
+        if (memcmp(vendor, "GenuineIntel", 12) == 0)
+            f |= P256_CPU_BIT(P256_CPU_MULX_STEP);
+    }
     if (p256_cpu_bits(ecx1, 1u << 28) && p256_cpu_bits(xcr0, 0x06u) && p256_cpu_bits(ebx7, 1u << 5))
         f |= P256_CPU_BIT(P256_CPU_AVX2);
     if (p256_cpu_bits(xcr0, 0xe6u) && p256_cpu_bits(ebx7, (1u << 16) | (1u << 21) | (1u << 31)))
@@ -180,6 +193,18 @@ P256_FN void p256_cpu_disable(int feature)
 {
     __atomic_store_n(&p256_cpu_mask, p256_cpu_features() & ~P256_CPU_BIT(feature),
                      __ATOMIC_RELAXED);
+}
+
+/*
+ * For harnesses and benchmarks only: p256_cpu_has(P256_CPU_MULX_STEP) answers 1 from now
+ * on where the CPU has BMI2 and ADX, so that the MULX schedule runs on any such CPU (it
+ * is a preference, not an instruction set). Other features are left as they are.
+ */
+P256_FN void p256_cpu_enable(int feature)
+{
+    if (feature == P256_CPU_MULX_STEP && p256_cpu_has(P256_CPU_BMI2_ADX))
+        __atomic_store_n(&p256_cpu_mask, p256_cpu_features() | P256_CPU_BIT(feature),
+                         __ATOMIC_RELAXED);
 }
 
 /* The x86_64_adx backend's check (backend.c's table, the harnesses). */

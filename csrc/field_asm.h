@@ -20,5 +20,9 @@
 void P256_ASM_FN(fe_mul)(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void P256_ASM_FN(fe_sqr)(uint64_t r[4], const uint64_t a[4]);
 #endif
+#if defined(P256_ASM_MULX_FN) /* x86-64: the same with the MULX step (asm.h) */
+void P256_ASM_MULX_FN(fe_mul)(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+void P256_ASM_MULX_FN(fe_sqr)(uint64_t r[4], const uint64_t a[4]);
+#endif
 
 #endif /* P256_FIELD_ASM_H */

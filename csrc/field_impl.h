@@ -186,7 +186,7 @@ P256_INLINE void p256_fe_sqr_c(p256_fe *r, const p256_fe *a)
 P256_INLINE void p256_fe_mul(p256_fe *r, const p256_fe *a, const p256_fe *b)
 {
 #if defined(P256_ASM_HAS_FE_MUL)
-    P256_ASM_FN(fe_mul)(r->v, a->v, b->v);
+    P256_ASM_MONT_CALL(fe_mul, r->v, a->v, b->v);
 #else
     p256_fe_mul_c(r, a, b);
 #endif
@@ -195,7 +195,7 @@ P256_INLINE void p256_fe_mul(p256_fe *r, const p256_fe *a, const p256_fe *b)
 P256_INLINE void p256_fe_sqr(p256_fe *r, const p256_fe *a)
 {
 #if defined(P256_ASM_HAS_FE_SQR)
-    P256_ASM_FN(fe_sqr)(r->v, a->v);
+    P256_ASM_MONT_CALL(fe_sqr, r->v, a->v);
 #else
     p256_fe_sqr_c(r, a);
 #endif

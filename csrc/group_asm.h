@@ -33,5 +33,14 @@ void P256_ASM_FN(jac_add_aff_partial)(p256_jac *r, const p256_jac *a, const p256
 #define P256_ASM_HAS_JAC_DOUBLE_N 1
 void P256_ASM_FN(jac_double_n)(p256_jac *r, const p256_jac *a, uint64_t n);
 #endif
+#if defined(P256_ASM_MULX_FN) /* x86-64: the same with the MULX step (asm.h) */
+void P256_ASM_MULX_FN(jac_double)(p256_jac *r, const p256_jac *a);
+void P256_ASM_MULX_FN(jac_double_n)(p256_jac *r, const p256_jac *a, uint64_t n);
+void P256_ASM_MULX_FN(jac_add)(p256_jac *r, const p256_jac *a, const p256_jac *b);
+void P256_ASM_MULX_FN(jac_add_aff)(p256_jac *r, const p256_jac *a, const p256_aff *b,
+                                   uint64_t b_inf);
+void P256_ASM_MULX_FN(jac_add_aff_partial)(p256_jac *r, const p256_jac *a, const p256_aff *b,
+                                           uint64_t b_inf);
+#endif
 
 #endif /* P256_GROUP_ASM_H */

@@ -223,7 +223,7 @@ P256_FN void p256_jac_add_aff_partial_c(p256_jac *r, const p256_jac *a, const p2
 P256_FN void p256_jac_double(p256_jac *r, const p256_jac *a)
 {
 #if defined(P256_ASM_HAS_JAC_DOUBLE)
-    P256_ASM_FN(jac_double)(r, a);
+    P256_ASM_MONT_CALL(jac_double, r, a);
 #else
     p256_jac_double_c(r, a);
 #endif
@@ -236,7 +236,7 @@ P256_FN void p256_jac_double_n(p256_jac *r, const p256_jac *a, int n)
         return;
     }
 #if defined(P256_ASM_HAS_JAC_DOUBLE_N)
-    P256_ASM_FN(jac_double_n)(r, a, (uint64_t)n);
+    P256_ASM_MONT_CALL(jac_double_n, r, a, (uint64_t)n);
 #else
     p256_jac_double(r, a);
     for (int i = 1; i < n; i++)
@@ -246,7 +246,7 @@ P256_FN void p256_jac_double_n(p256_jac *r, const p256_jac *a, int n)
 P256_FN void p256_jac_add(p256_jac *r, const p256_jac *a, const p256_jac *b)
 {
 #if defined(P256_ASM_HAS_JAC_ADD)
-    P256_ASM_FN(jac_add)(r, a, b);
+    P256_ASM_MONT_CALL(jac_add, r, a, b);
 #else
     p256_jac_add_c(r, a, b);
 #endif
@@ -254,7 +254,7 @@ P256_FN void p256_jac_add(p256_jac *r, const p256_jac *a, const p256_jac *b)
 P256_FN void p256_jac_add_aff(p256_jac *r, const p256_jac *a, const p256_aff *b, uint64_t b_inf)
 {
 #if defined(P256_ASM_HAS_JAC_ADD_AFF)
-    P256_ASM_FN(jac_add_aff)(r, a, b, b_inf);
+    P256_ASM_MONT_CALL(jac_add_aff, r, a, b, b_inf);
 #else
     p256_jac_add_aff_c(r, a, b, b_inf);
 #endif
@@ -263,7 +263,7 @@ P256_FN void p256_jac_add_aff_partial(p256_jac *r, const p256_jac *a, const p256
                                       uint64_t b_inf)
 {
 #if defined(P256_ASM_HAS_JAC_ADD_AFF_PARTIAL)
-    P256_ASM_FN(jac_add_aff_partial)(r, a, b, b_inf);
+    P256_ASM_MONT_CALL(jac_add_aff_partial, r, a, b, b_inf);
 #else
     p256_jac_add_aff_partial_c(r, a, b, b_inf);
 #endif
@@ -321,7 +321,7 @@ P256_FN void p256_jac_add_aff_vartime(p256_jac *r, const p256_jac *a, const p256
 {
 #if defined(P256_ASM_HAS_JAC_ADD_AFF_PARTIAL)
     p256_jac t;
-    P256_ASM_FN(jac_add_aff_partial)(&t, a, b, 0);
+    P256_ASM_MONT_CALL(jac_add_aff_partial, &t, a, b, 0);
     if (P256_PLANT(point, 2) || !p256_fe_mask_is_zero(&t.z)) { /* plant: test_point_asm's control */
         *r = t;
         return;

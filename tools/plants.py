@@ -47,6 +47,8 @@ PLANTS = [
      ("x86_64", "aarch64"), None, "1"),
     ("point:3", "point_asm", "the partial addition's Z = 1 at a = infinity",
      ("x86_64",), "P256_PLANT_POINT_BUG=3", "1"),
+    ("point:4", "point_asm", "the MULX schedule's Montgomery step drops its last carry",
+     ("x86_64",), "P256_PLANT_POINT_BUG=4", "1"),
     ("scalar:1", "scalar_asm", "the assembly's final subtraction mod n dropped",
      ("x86_64", "aarch64"), "P256_PLANT_SCALAR_BUG=1", "2"),
     ("scalar:3", "scalar_asm", "the vector table scan takes a step's entry 2 where entry 1 matches",

@@ -32,6 +32,7 @@
  * Zen 4) these operations are bound by latency and by the number of carry-consuming
  * instructions (ADC/ADCX/ADOX/SBB/CMOV, two per cycle), not by MULX (one per cycle):
  * that decided the reduction by shifts (x86_64_mont.h) and the order of the chains.
+ * Intel cores run the MULX step faster: field_x86_64_mulx.S assembles this file with it.
  *
  * The prime and the Montgomery step
  * ---------------------------------
@@ -45,7 +46,8 @@
  * (t - m is divisible by 2^64 and (p+1)/2^64 = 2^192 - 2^160 + 2^128 + 2^32
  * = p3*2^128 + 2^32). So one step adds m<<32 and m>>32 at words 0-1 and the 128-bit
  * m*p3 at words 2-3 of the shifted accumulator, and m*p3 = m*2^64 - m*2^32 + m is
- * (m - (m<<32), m - (m>>32) - borrow): shifts and a subtraction, no multiplication.
+ * (m - (m<<32), m - (m>>32) - borrow): shifts and a subtraction, no multiplication
+ * (or, in the MULX schedule, two MULX by the constants 2^32 and p3).
  */
 
 #if defined(__CET__)
@@ -87,11 +89,11 @@
 .endm
 
 /* Multiplication: T = a*b (x86_64_mont.h), then P256_REDUCE_FINISH. */
-    .globl  p256_fe_mul_x86_64_adx
-    .hidden p256_fe_mul_x86_64_adx
-    .type   p256_fe_mul_x86_64_adx, @function
+    .globl  P256_X86_64_SYM(p256_fe_mul)
+    .hidden P256_X86_64_SYM(p256_fe_mul)
+    .type   P256_X86_64_SYM(p256_fe_mul), @function
     .p2align 5
-p256_fe_mul_x86_64_adx:
+P256_X86_64_SYM(p256_fe_mul):
     P256_PROLOGUE
     movq    %rdx, %rcx
 
@@ -99,20 +101,20 @@ p256_fe_mul_x86_64_adx:
 
     P256_REDUCE_FINISH
     P256_EPILOGUE
-    .size   p256_fe_mul_x86_64_adx, .-p256_fe_mul_x86_64_adx
+    .size   P256_X86_64_SYM(p256_fe_mul), .-P256_X86_64_SYM(p256_fe_mul)
 
 /* Squaring: T = a^2 (x86_64_mont.h), then P256_REDUCE_FINISH. */
-    .globl  p256_fe_sqr_x86_64_adx
-    .hidden p256_fe_sqr_x86_64_adx
-    .type   p256_fe_sqr_x86_64_adx, @function
+    .globl  P256_X86_64_SYM(p256_fe_sqr)
+    .hidden P256_X86_64_SYM(p256_fe_sqr)
+    .type   P256_X86_64_SYM(p256_fe_sqr), @function
     .p2align 5
-p256_fe_sqr_x86_64_adx:
+P256_X86_64_SYM(p256_fe_sqr):
     P256_PROLOGUE
 
     P256_SQR_T
 
     P256_REDUCE_FINISH
     P256_EPILOGUE
-    .size   p256_fe_sqr_x86_64_adx, .-p256_fe_sqr_x86_64_adx
+    .size   P256_X86_64_SYM(p256_fe_sqr), .-P256_X86_64_SYM(p256_fe_sqr)
 
     .section .note.GNU-stack, "", @progbits

@@ -46,8 +46,9 @@
  * The products are those of field_x86_64.S (x86_64_mont.h has the shared code and
  * the bounds: Gueron-Krasnov, eprint 2013/816, Montgomery reduction using the form of
  * p = 2^256 - 2^224 + 2^192 + 2^96 - 1, whose lowest word makes the Montgomery factor
- * m = t mod 2^64), the same Montgomery step by shifts, with the result left in
- * registers.
+ * m = t mod 2^64), the same Montgomery step (by shifts here, by MULX in
+ * group_x86_64_mulx.S, which assembles this file with P256_X86_64_MULX_STEP), with the
+ * result left in registers.
  */
 
 #if defined(__CET__)
@@ -364,29 +365,29 @@ p256_point_sqr:
     PT_COPY_OUT D_X, %rdi, 96
 .endm
 
-    .globl  p256_jac_double_x86_64_adx
-    .hidden p256_jac_double_x86_64_adx
-    .type   p256_jac_double_x86_64_adx, @function
+    .globl  P256_X86_64_SYM(p256_jac_double)
+    .hidden P256_X86_64_SYM(p256_jac_double)
+    .type   P256_X86_64_SYM(p256_jac_double), @function
     .p2align 5
-p256_jac_double_x86_64_adx:
+P256_X86_64_SYM(p256_jac_double):
     PT_PROLOGUE D_SIZE
     movq    %rdi, D_R(%rsp)
     PT_COPY_IN %rsi, D_X, 96
     PT_DOUBLE_FRAME
     PT_DOUBLE_OUT
     PT_EPILOGUE D_SIZE
-    .size   p256_jac_double_x86_64_adx, .-p256_jac_double_x86_64_adx
+    .size   P256_X86_64_SYM(p256_jac_double), .-P256_X86_64_SYM(p256_jac_double)
 
 /*
  * void p256_jac_double_n_x86_64_adx(p256_jac *r, const p256_jac *a, uint64_t n):
  * r = 2^n a for n >= 1, n doublings in one frame (no entry, copy and exit per
  * doubling). n is public: the loop's branch depends on it alone.
  */
-    .globl  p256_jac_double_n_x86_64_adx
-    .hidden p256_jac_double_n_x86_64_adx
-    .type   p256_jac_double_n_x86_64_adx, @function
+    .globl  P256_X86_64_SYM(p256_jac_double_n)
+    .hidden P256_X86_64_SYM(p256_jac_double_n)
+    .type   P256_X86_64_SYM(p256_jac_double_n), @function
     .p2align 5
-p256_jac_double_n_x86_64_adx:
+P256_X86_64_SYM(p256_jac_double_n):
     PT_PROLOGUE D_SIZE
     movq    %rdi, D_R(%rsp)
     movq    %rdx, D_N(%rsp)
@@ -397,7 +398,7 @@ p256_jac_double_n_x86_64_adx:
     jnz     1b
     PT_DOUBLE_OUT
     PT_EPILOGUE D_SIZE
-    .size   p256_jac_double_n_x86_64_adx, .-p256_jac_double_n_x86_64_adx
+    .size   P256_X86_64_SYM(p256_jac_double_n), .-P256_X86_64_SYM(p256_jac_double_n)
 
 /* ---- The mixed additions' entry and exit (slots \s_R, \s_AX, ... of the layout \s) - */
 
@@ -534,11 +535,11 @@ p256_jac_double_n_x86_64_adx:
  * S1 = Y1 Z2 Z2Z2, S2 = Y2 Z1 Z1Z1, Z = Z1 Z2, Z^4 = (Z1Z1 Z2Z2)^2, the core, then
  * r = b if a is infinity, r = a if b is infinity (masks from Z = 0, in that order).
  */
-    .globl  p256_jac_add_x86_64_adx
-    .hidden p256_jac_add_x86_64_adx
-    .type   p256_jac_add_x86_64_adx, @function
+    .globl  P256_X86_64_SYM(p256_jac_add)
+    .hidden P256_X86_64_SYM(p256_jac_add)
+    .type   P256_X86_64_SYM(p256_jac_add), @function
     .p2align 5
-p256_jac_add_x86_64_adx:
+P256_X86_64_SYM(p256_jac_add):
     PT_PROLOGUE A_SIZE
     movq    %rdi, A_R(%rsp)
     PT_COPY_IN %rsi, A_AX, 96
@@ -581,17 +582,17 @@ p256_jac_add_x86_64_adx:
     PT_OUT  32, A_Y3, A_BY, %rsp, A_AY
     PT_OUT  64, A_Z3, A_BZ, %rsp, A_AZ
     PT_EPILOGUE A_SIZE
-    .size   p256_jac_add_x86_64_adx, .-p256_jac_add_x86_64_adx
+    .size   P256_X86_64_SYM(p256_jac_add), .-P256_X86_64_SYM(p256_jac_add)
 
 /*
  * p256_jac_add_aff_c: b = (X2, Y2, 1), so U1 = X1, S1 = Y1, Z = Z1, U2 = X2 Z1Z1,
  * S2 = Y2 Z1 Z1Z1, Z^4 = Z1Z1^2; r = (X2, Y2, 1) if a is infinity, r = a if b_inf.
  */
-    .globl  p256_jac_add_aff_x86_64_adx
-    .hidden p256_jac_add_aff_x86_64_adx
-    .type   p256_jac_add_aff_x86_64_adx, @function
+    .globl  P256_X86_64_SYM(p256_jac_add_aff)
+    .hidden P256_X86_64_SYM(p256_jac_add_aff)
+    .type   P256_X86_64_SYM(p256_jac_add_aff), @function
     .p2align 5
-p256_jac_add_aff_x86_64_adx:
+P256_X86_64_SYM(p256_jac_add_aff):
     PT_PROLOGUE A_SIZE
     PT_AFF_ENTRY A
 
@@ -610,7 +611,7 @@ p256_jac_add_aff_x86_64_adx:
 
     PT_AFF_OUT A
     PT_EPILOGUE A_SIZE
-    .size   p256_jac_add_aff_x86_64_adx, .-p256_jac_add_aff_x86_64_adx
+    .size   P256_X86_64_SYM(p256_jac_add_aff), .-P256_X86_64_SYM(p256_jac_add_aff)
 
 /* ---- Incomplete mixed addition --------------------------------------------------- */
 
@@ -642,11 +643,11 @@ p256_jac_add_aff_x86_64_adx:
     .set    P_R, 528
     .set    P_SIZE, 536
 
-    .globl  p256_jac_add_aff_partial_x86_64_adx
-    .hidden p256_jac_add_aff_partial_x86_64_adx
-    .type   p256_jac_add_aff_partial_x86_64_adx, @function
+    .globl  P256_X86_64_SYM(p256_jac_add_aff_partial)
+    .hidden P256_X86_64_SYM(p256_jac_add_aff_partial)
+    .type   P256_X86_64_SYM(p256_jac_add_aff_partial), @function
     .p2align 5
-p256_jac_add_aff_partial_x86_64_adx:
+P256_X86_64_SYM(p256_jac_add_aff_partial):
     PT_PROLOGUE P_SIZE
     PT_AFF_ENTRY P
 
@@ -688,6 +689,6 @@ p256_jac_add_aff_partial_x86_64_adx:
 
     PT_AFF_OUT P, 1
     PT_EPILOGUE P_SIZE
-    .size   p256_jac_add_aff_partial_x86_64_adx, .-p256_jac_add_aff_partial_x86_64_adx
+    .size   P256_X86_64_SYM(p256_jac_add_aff_partial), .-P256_X86_64_SYM(p256_jac_add_aff_partial)
 
     .section .note.GNU-stack, "", @progbits

@@ -165,13 +165,47 @@
  * One Montgomery step on a 4-word window: (w0, w1, w2, w3) -> (w1, w2, w3, w0) =
  * (w + m*p)/2^64 with m = w0 (p's lowest word is 2^64 - 1, so -1/p mod 2^64 = 1):
  * (w + m*p)/2^64 = floor(w/2^64) + m*(p + 1)/2^64 = floor(w/2^64) + m*2^32 + m*p3*2^128
- * with p3 = 2^64 - 2^32 + 1, so both products are shifts and subtractions: m*2^32 =
- * (m << 32, m >> 32), m*p3 = (m - (m << 32), m - (m >> 32) - borrow). The new top word
- * hi(m*p3) <= p3 - 1 plus a carry lands in w0's register without wrapping.
- * Temporaries rax, rbx, rdx. No MULX: on cores with one multiplier (AMD Zen 1 and 2:
- * a MULX every two cycles) the products' 16 MULX already fill it, and llvm-mca puts the
- * shifts ahead or level on every x86-64 model we list (docs/performance.md).
+ * with p3 = 2^64 - 2^32 + 1. The new top word hi(m*p3) <= p3 - 1 plus a carry lands in
+ * w0's register without wrapping. Temporaries rax, rbx, rdx.
+ *
+ * Two schedules of the same arithmetic, each file assembled once per schedule (the
+ * symbols of the MULX one end in _mulx: P256_X86_64_SYM):
+ *
+ * - By shifts (the default): m*2^32 = (m << 32, m >> 32), m*p3 = (m - (m << 32),
+ *   m - (m >> 32) - borrow). No MULX: on cores with one multiplier (AMD Zen 1 and 2: a
+ *   MULX every two cycles) the products' 16 MULX already fill it, and on Zen 4 it
+ *   measured 10% ahead of the MULX step (docs/performance.md).
+ * - By MULX (P256_X86_64_MULX_STEP; chosen on Intel cores, cpu.h's P256_CPU_MULX_STEP):
+ *   both products by MULX, m*2^32 as a product by the constant 2^32. Intel cores run
+ *   the shifts, ADC/SBB, ADCX/ADOX and CMOV on the same two ports (0 and 6), the carry
+ *   chains' bottleneck, and MULX on others (1 and 5): the doubling 7% and verify 5% faster
+ *   on a Sapphire Rapids-class Xeon, although llvm-mca's Intel models predict the
+ *   reverse (docs/performance.md).
  */
+#if defined(P256_X86_64_MULX_STEP)
+#define P256_X86_64_SYM(name) name##_x86_64_adx_mulx
+    .pushsection .rodata
+    .p2align 3
+.Lp256_mont_2e32:
+    .quad   0x0000000100000000
+.Lp256_mont_p3:
+    .quad   0xffffffff00000001
+    .popsection
+
+.macro P256_REDUCE_STEP w0, w1, w2, w3
+    movq    \w0, %rdx
+    mulx    .Lp256_mont_2e32(%rip), %rax, %rbx  /* m*2^32 = (m << 32, m >> 32) */
+    mulx    .Lp256_mont_p3(%rip), %rdx, \w0     /* m*p3 */
+    addq    %rax, \w1
+    adcq    %rbx, \w2
+    adcq    %rdx, \w3
+#if !defined(P256_PLANT_POINT_BUG) || P256_PLANT_POINT_BUG != 4 /* test_point_asm's control */
+    adcq    $0, \w0
+#endif
+.endm
+#else
+#define P256_X86_64_SYM(name) name##_x86_64_adx
+
 .macro P256_REDUCE_STEP w0, w1, w2, w3
     movq    \w0, %rax
     shlq    $32, %rax               /* m<<32 */
@@ -185,6 +219,7 @@
     adcq    %rdx, \w3
     adcq    $0, \w0
 .endm
+#endif
 
 /*
  * Reduction: T = (r8..r15) = a*b or a^2, T < p^2 -> (r12..r15) = T/R mod p, < p, with

@@ -3,8 +3,10 @@
  * bench_core.c: the core's operations timed from C, without Python in the way.
  * Not part of make test. Build and run:
  *   cc -O2 -std=c99 -Icsrc -o /tmp/bench_core tests/c/bench_core.c && /tmp/bench_core
- * (add -DP256_ASM_X86_64_ADX csrc/asm/field_x86_64.S for the x86-64 ADX backend).
- * Prints the median of 11 batches per operation.
+ * (add -DP256_ASM_X86_64_ADX and csrc/variants.txt's x86_64_adx sources for the x86-64
+ * ADX backend). Prints the median of 11 batches per operation. On x86_64_adx, a first
+ * argument -shift-step or -mulx-step times that schedule of the Montgomery step (asm.h)
+ * whatever this CPU would choose.
  *
  * With the argument -go (what `make bench-c` runs, per backend): the headline operations
  * as Go benchmark lines, "BenchmarkSignP256-2  N  T ns/op" (the -2 is the CPU count,
@@ -114,11 +116,23 @@ int main(int argc, char **argv)
     p256_scalar_set_bytes_reduce(&sa, d);
     p256_scalar_set_bytes_reduce(&sb, pub + 1);
 
+#if defined(P256_ASM_MULX_FN)
+    if (argc > 1 && strcmp(argv[1], "-shift-step") == 0)
+        p256_cpu_disable(P256_CPU_MULX_STEP), argc--, argv++;
+    else if (argc > 1 && strcmp(argv[1], "-mulx-step") == 0)
+        p256_cpu_enable(P256_CPU_MULX_STEP), argc--, argv++;
+#endif
     if (argc > 1 && strcmp(argv[1], "-go") == 0) {
         go_benchmarks();
         return 0;
     }
-    printf("backend %s, sha256 %s\n", p256_backend_name(), p256_sha256_impl_name());
+    printf("backend %s%s, sha256 %s\n", p256_backend_name(),
+#if defined(P256_ASM_MULX_FN)
+           p256_cpu_has(P256_CPU_MULX_STEP) ? " (MULX step)" : " (shift step)",
+#else
+           "",
+#endif
+           p256_sha256_impl_name());
     BENCH("fe_mul", 200000, p256_fe_mul(&fa, &fa, &fb));
     BENCH("fe_sqr", 200000, p256_fe_sqr(&fa, &fa));
     BENCH("fe_inv (safegcd)", 2000, p256_fe_inv(&fa, &fa));

@@ -9,7 +9,9 @@
  *
  *   run_ctime -t NAME...  checks in the order named: core, edges, scalar, batch_ifma,
  *                       batch_gen and batch_const (the IFMA engine's constant-time k*G
- *                       and k*q), pubtable, and last core_noavx2, pubtable_noavx2
+ *                       and k*q), pubtable, core_other_step (the other x86-64
+ *                       Montgomery schedule from then on), and last core_noavx2,
+ *                       pubtable_noavx2
  *   run_ctime -c NAME   one negative control (a deliberate leak valgrind must report):
  *                       branch, index, madd52, gather (canary_ctime.c: a branch on a
  *                       secret, a load at a secret index, both through the emulated
@@ -72,6 +74,24 @@ static int ctime_main_core_noavx2(void)
     return ctime_main_core();
 }
 
+/* ctime_core.c with the other schedule of the x86-64 Montgomery step (asm.h: by MULX
+ * where this CPU prefers shifts, and the reverse), two rounds: the field and point
+ * assembly is the only code that differs, and every operation runs it. Elsewhere (no
+ * second schedule) it has nothing to add and returns at once. */
+static int ctime_main_core_other_step(void)
+{
+#if defined(P256_ASM_MULX_FN)
+    if (p256_cpu_has(P256_CPU_MULX_STEP))
+        p256_cpu_disable(P256_CPU_MULX_STEP);
+    else
+        p256_cpu_enable(P256_CPU_MULX_STEP);
+    ctime_core_rounds = 2;
+    return ctime_main_core();
+#else
+    return 0;
+#endif
+}
+
 /* The same for ECDH over a per-key table (row sizes 8..128, not only the core's 16, 64). */
 static int ctime_main_pubtable_noavx2(void)
 {
@@ -122,7 +142,7 @@ static int ctime_main_canary_batch_const_index(void)
 }
 
 #define RUN_CTIME_CHECKS(X) X(core) X(edges) X(scalar) X(batch_ifma) X(batch_gen) X(batch_const) \
-    X(pubtable) X(core_noavx2) X(pubtable_noavx2)
+    X(pubtable) X(core_other_step) X(core_noavx2) X(pubtable_noavx2)
 #define RUN_CTIME_CANARIES(X)                                                        \
     X(canary_branch) X(canary_index) X(canary_madd52) X(canary_gather) X(canary_field) \
         X(canary_scalar_mul) X(canary_scalar_scan) X(canary_pubtable_index)          \

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_backend.c: the field backends' mul and sqr (field_asm.h: x86-64 ADX,
- * csrc/asm/field_x86_64.S; AArch64, csrc/asm/field_aarch64.S) against the portable C and
+ * csrc/asm/field_x86_64.S and its MULX-step schedule field_x86_64_mulx.S, each checked in
+ * full; AArch64, csrc/asm/field_aarch64.S) against the portable C and
  * against two oracles of harness.h (textbook REDC, and a bit-serial remainder of the
  * full product that shares no code with Montgomery reduction), plus the
  * variant-selection logic of csrc/backend.c.
@@ -261,8 +262,21 @@ static void test_choose(void)
 #endif
 
 #if defined(ASM_NAME)
-#define asm_mul P256_ASM_FN(fe_mul)
-#define asm_sqr P256_ASM_FN(fe_sqr)
+/* The schedule under test (x86-64 has two, asm.h: every check runs on each). */
+typedef void (*asm_mul_fn)(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+typedef void (*asm_sqr_fn)(uint64_t r[4], const uint64_t a[4]);
+static const struct {
+    const char *name;
+    asm_mul_fn mul;
+    asm_sqr_fn sqr;
+} asm_schedules[] = {
+    {ASM_NAME, P256_ASM_FN(fe_mul), P256_ASM_FN(fe_sqr)},
+#if defined(P256_ASM_MULX_FN)
+    {ASM_NAME " (MULX step)", P256_ASM_MULX_FN(fe_mul), P256_ASM_MULX_FN(fe_sqr)},
+#endif
+};
+static asm_mul_fn asm_mul;
+static asm_sqr_fn asm_sqr;
 
 /*
  * ABI check: p256_test_abi_call(fn, r, a, b, saved) calls fn(r, a, b) with sentinels in
@@ -625,8 +639,9 @@ static void test_chain(void)
     CHECK(memcmp(xa, xp, 32) == 0 && memcmp(ya, yp, 32) == 0, "chained mul/sqr, %ld steps", n);
 }
 
-static void test_asm(void)
+static void test_asm(const char *name)
 {
+    ge_count[0][0] = ge_count[0][1] = ge_count[1][0] = ge_count[1][1] = 0;
     test_abi();
     test_known_answers();
     test_edges();
@@ -636,7 +651,7 @@ static void test_asm(void)
     test_chain();
     printf("test_backend: %s mul/sqr: known answers, %d edges (all pairs), 8^4 limb patterns, "
            "%ld uniform and %ld structured random, forced products and squares, aliasing, "
-           "chain, ABI\n", ASM_NAME, N_EDGES, harness_iters(100000), harness_iters(200000));
+           "chain, ABI\n", name, N_EDGES, harness_iters(100000), harness_iters(200000));
     printf("test_backend: value before the final subtraction >= p: mul %ld of %ld, sqr %ld of %ld\n",
            ge_count[0][1], ge_count[0][0] + ge_count[0][1], ge_count[1][1],
            ge_count[1][0] + ge_count[1][1]);
@@ -654,7 +669,11 @@ int main(int argc, char **argv)
     test_choose();
 #if defined(ASM_NAME)
     if (asm_cpu_ok())
-        test_asm();
+        for (size_t i = 0; i < sizeof asm_schedules / sizeof asm_schedules[0]; i++) {
+            asm_mul = asm_schedules[i].mul;
+            asm_sqr = asm_schedules[i].sqr;
+            test_asm(asm_schedules[i].name);
+        }
     else
         printf("test_backend: SKIP %s: this CPU lacks the instructions it needs\n", ASM_NAME);
 #else

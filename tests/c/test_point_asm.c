@@ -5,7 +5,8 @@
  * a == b and a == -b (where the contract covers them), the complete formulas' degenerate
  * branch (degenerate_pair), doublings that reach the rare paths of the small-multiple
  * reduction, Z = 1, and every aliasing of r with the inputs; on x86-64 also the ABI
- * (callee-saved registers, nothing written around r). Built once per variant (the
+ * (callee-saved registers, nothing written around r). On x86-64 all of it for each
+ * schedule of the Montgomery step (asm.h). Built once per variant (the
  * Makefile's ctest, and test-arm64 under qemu); a variant without
  * assembly point formulas reports SKIP. 10^5 random rounds at P256_TEST_ITERS=100
  * (harness.h).
@@ -201,11 +202,17 @@ static void check_abi(const p256_jac *a, const p256_jac *b, const p256_aff *baff
     } g;
     uint64_t saved[6], guard[4];
     p256_jac expect[5];
-    void (*fns[5])(void) = {(void (*)(void))p256_jac_double_x86_64_adx,
-                            (void (*)(void))p256_jac_add_x86_64_adx,
-                            (void (*)(void))p256_jac_add_aff_x86_64_adx,
-                            (void (*)(void))p256_jac_add_aff_partial_x86_64_adx,
-                            (void (*)(void))p256_jac_double_n_x86_64_adx};
+    /* both schedules (asm.h), each function named directly */
+    void (*fns[2][5])(void) = {{(void (*)(void))P256_ASM_FN(jac_double),
+                                (void (*)(void))P256_ASM_FN(jac_add),
+                                (void (*)(void))P256_ASM_FN(jac_add_aff),
+                                (void (*)(void))P256_ASM_FN(jac_add_aff_partial),
+                                (void (*)(void))P256_ASM_FN(jac_double_n)},
+                               {(void (*)(void))P256_ASM_MULX_FN(jac_double),
+                                (void (*)(void))P256_ASM_MULX_FN(jac_add),
+                                (void (*)(void))P256_ASM_MULX_FN(jac_add_aff),
+                                (void (*)(void))P256_ASM_MULX_FN(jac_add_aff_partial),
+                                (void (*)(void))P256_ASM_MULX_FN(jac_double_n)}};
     /* the third argument: b, or the doubling count n = 3 for jac_double_n */
     const void *second[5] = {NULL, b, baff, baff, (const void *)(uintptr_t)3};
 
@@ -217,18 +224,23 @@ static void check_abi(const p256_jac *a, const p256_jac *b, const p256_aff *baff
     p256_jac_double_c(&expect[4], &expect[4]);
     p256_jac_double_c(&expect[4], &expect[4]);
     memset(guard, 0xa5, sizeof guard);
-    for (int f = 0; f < 5; f++) {
-        memset(&g, 0xa5, sizeof g);
-        point_abi_call(fns[f], &g.r, a, second[f], 0, saved);
-        CHECK(memcmp(saved, want, sizeof want) == 0, "point fn %d preserves rbx, rbp, r12-r15", f);
-        CHECK(same(&g.r, &expect[f]), "point fn %d through the ABI check", f);
-        CHECK(memcmp(g.pre, guard, sizeof guard) == 0 && memcmp(g.post, guard, sizeof guard) == 0,
-              "point fn %d writes only r", f);
+    for (int k = 0; k < 2; k++) {
+        for (int f = 0; f < 5; f++) {
+            memset(&g, 0xa5, sizeof g);
+            point_abi_call(fns[k][f], &g.r, a, second[f], 0, saved);
+            CHECK(memcmp(saved, want, sizeof want) == 0,
+                  "point fn %d (schedule %d) preserves rbx, rbp, r12-r15", f, k);
+            CHECK(same(&g.r, &expect[f]), "point fn %d (schedule %d) through the ABI check", f, k);
+            CHECK(memcmp(g.pre, guard, sizeof guard) == 0 &&
+                      memcmp(g.post, guard, sizeof guard) == 0,
+                  "point fn %d (schedule %d) writes only r", f, k);
+        }
     }
 }
 #endif
 
-int main(void)
+/* Every check, through group_impl.h's dispatch: the schedule p256_cpu_has chooses. */
+static void check_all(void)
 {
     const long rounds = harness_iters(100000);
     p256_aff pa, pb, nb;
@@ -288,8 +300,24 @@ int main(void)
         lift(&a, &pa, 0);
         check_pair(&a, &a, &pa, ~0ULL, 1, "b_inf with b == a");
     }
+}
+
+int main(void)
+{
+#if defined(P256_ASM_MULX_FN)
+    /* x86-64: each schedule of the Montgomery step in turn, whichever this CPU prefers */
+    p256_cpu_disable(P256_CPU_MULX_STEP);
+    check_all();
+    p256_cpu_enable(P256_CPU_MULX_STEP);
+    CHECK(p256_cpu_has(P256_CPU_MULX_STEP), "the MULX schedule can be chosen");
+    check_all();
+    printf("test_point_asm (%s, shift and MULX steps): %ld checks, %ld failures\n",
+           p256_backend_name(), checks, failures);
+#else
+    check_all();
     printf("test_point_asm (%s): %ld checks, %ld failures\n", p256_backend_name(), checks,
            failures);
+#endif
     return failures != 0;
 }
 

@@ -306,13 +306,14 @@ int main(void)
 {
 #if defined(P256_ASM_MULX_FN)
     /* x86-64: each schedule of the Montgomery step in turn, whichever this CPU prefers */
+    const char *chosen = p256_cpu_has(P256_CPU_MULX_STEP) ? "MULX" : "shift";
     p256_cpu_disable(P256_CPU_MULX_STEP);
     check_all();
     p256_cpu_enable(P256_CPU_MULX_STEP);
     CHECK(p256_cpu_has(P256_CPU_MULX_STEP), "the MULX schedule can be chosen");
     check_all();
-    printf("test_point_asm (%s, shift and MULX steps): %ld checks, %ld failures\n",
-           p256_backend_name(), checks, failures);
+    printf("test_point_asm (%s, shift and MULX steps; this CPU's choice: %s): %ld checks, "
+           "%ld failures\n", p256_backend_name(), chosen, checks, failures);
 #else
     check_all();
     printf("test_point_asm (%s): %ld checks, %ld failures\n", p256_backend_name(), checks,

@@ -9,9 +9,9 @@
  *
  *   run_ctime -t NAME...  checks in the order named: core, edges, scalar, batch_ifma,
  *                       batch_gen and batch_const (the IFMA engine's constant-time k*G
- *                       and k*q), pubtable, core_other_step (the other x86-64
- *                       Montgomery schedule from then on), and last core_noavx2,
- *                       pubtable_noavx2
+ *                       and k*q), pubtable, core_other_step (with the x86-64
+ *                       Montgomery schedule this CPU does not choose), and last
+ *                       core_noavx2, pubtable_noavx2
  *   run_ctime -c NAME   one negative control (a deliberate leak valgrind must report):
  *                       branch, index, madd52, gather (canary_ctime.c: a branch on a
  *                       secret, a load at a secret index, both through the emulated
@@ -81,12 +81,19 @@ static int ctime_main_core_noavx2(void)
 static int ctime_main_core_other_step(void)
 {
 #if defined(P256_ASM_MULX_FN)
-    if (p256_cpu_has(P256_CPU_MULX_STEP))
+    const int mulx = p256_cpu_has(P256_CPU_MULX_STEP);
+    int rc;
+    if (mulx)
         p256_cpu_disable(P256_CPU_MULX_STEP);
     else
         p256_cpu_enable(P256_CPU_MULX_STEP);
     ctime_core_rounds = 2;
-    return ctime_main_core();
+    rc = ctime_main_core();
+    if (mulx) /* this CPU's own choice again, for the checks after this one */
+        p256_cpu_enable(P256_CPU_MULX_STEP);
+    else
+        p256_cpu_disable(P256_CPU_MULX_STEP);
+    return rc;
 #else
     return 0;
 #endif

@@ -305,15 +305,19 @@ static void check_all(void)
 int main(void)
 {
 #if defined(P256_ASM_MULX_FN)
-    /* x86-64: each schedule of the Montgomery step in turn, whichever this CPU prefers */
-    const char *chosen = p256_cpu_has(P256_CPU_MULX_STEP) ? "MULX" : "shift";
+    /* x86-64: each schedule of the Montgomery step in turn, whichever this CPU prefers;
+     * then its own choice again, for the harnesses run_core runs after this one */
+    const int mulx = p256_cpu_has(P256_CPU_MULX_STEP);
     p256_cpu_disable(P256_CPU_MULX_STEP);
     check_all();
     p256_cpu_enable(P256_CPU_MULX_STEP);
     CHECK(p256_cpu_has(P256_CPU_MULX_STEP), "the MULX schedule can be chosen");
     check_all();
+    if (!mulx)
+        p256_cpu_disable(P256_CPU_MULX_STEP);
+    CHECK(p256_cpu_has(P256_CPU_MULX_STEP) == mulx, "this CPU's choice is back");
     printf("test_point_asm (%s, shift and MULX steps; this CPU's choice: %s): %ld checks, "
-           "%ld failures\n", p256_backend_name(), chosen, checks, failures);
+           "%ld failures\n", p256_backend_name(), mulx ? "MULX" : "shift", checks, failures);
 #else
     check_all();
     printf("test_point_asm (%s): %ld checks, %ld failures\n", p256_backend_name(), checks,

@@ -93,3 +93,11 @@ def test_the_digest_fails_for_any_other_text_or_input(change):
         inputs = mca.inputs_text(STREAMS, [], "gcc 12.2.0, llvm-mca 17.0.6")
     assert inputs != INPUTS or stamped != mca.stamp(SECTION, INPUTS)
     assert not mca.is_current(stamped, inputs)
+
+
+def test_a_path_that_misses_its_required_call_is_refused():
+    log = ["k: forward branch 1 'je\t.L3': taken", "k: call p256_f_x86_64_adx spliced in"]
+    mca.check_calls("k asm", "p256_f_x86_64_adx", log)
+    mca.check_calls("k asm", "", log)
+    with pytest.raises(RuntimeError, match="does not call p256_f_x86_64_adx_mulx"):
+        mca.check_calls("k asm", "p256_f_x86_64_adx_mulx", log)

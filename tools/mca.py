@@ -117,6 +117,8 @@ class Impl:
                                 # the assembly define (calls into the assembly); "asm"
     trips: int = 0              # loop iterations (each backward branch taken trips-1 times)
     taken: tuple = ()           # ordinals of the forward conditional branches taken
+    calls: str = ""             # a function the path must call ({sfx} as above): the
+                                # check that `taken` chose the intended branch
 
 
 @dataclass
@@ -155,7 +157,8 @@ KERNELS = [
     # On x86-64 the glue's forward branch 1 is the schedule's (asm.h): taken, the shift
     # step's call; not taken, the MULX step's (jac_add_aff_vartime_mulx below).
     Kernel("jac_add_aff_vartime", "incomplete mixed addition (vartime, verify)",
-           {"x86_64": Impl("k_jac_add_aff_vartime", "glue", taken=(1,)),
+           {"x86_64": Impl("k_jac_add_aff_vartime", "glue", taken=(1,),
+                           calls="p256_jac_add_aff_partial{sfx}"),
             "aarch64": Impl("k_jac_add_aff_vartime", "glue")},
            _both(Impl("k_jac_add_aff_vartime"))),
     # x86-64 assembly: eight entries an iteration, then the one-at-a-time tail is skipped.
@@ -180,7 +183,8 @@ KERNELS = [
                          ("jac_add_aff", "complete mixed addition"),
                          ("jac_add_aff_partial", "incomplete mixed addition"))],
     Kernel("jac_add_aff_vartime_mulx", "incomplete mixed addition (vartime, verify), MULX step",
-           {"x86_64": Impl("k_jac_add_aff_vartime", "glue")},
+           {"x86_64": Impl("k_jac_add_aff_vartime", "glue",
+                           calls="p256_jac_add_aff_partial{sfx}_mulx")},
            {"x86_64": Impl("k_jac_add_aff_vartime")}, checked=INTEL_MODELS),
     Kernel("scalar_mont_mul", "Montgomery product mod n",
            _both(Impl("p256_scalar_mont_mul{sfx}", "asm")),
@@ -374,6 +378,13 @@ def build(arch, tmp):
     return res
 
 
+def check_calls(where, want, log):
+    """Raise unless the traced path (its log of branch decisions) called `want` (if set)."""
+    if want and not any(line.endswith(f": call {want} spliced in") for line in log):
+        raise RuntimeError(f"{where}: the path does not call {want}: "
+                           "its `taken` no longer picks that branch")
+
+
 def streams(arch, built, logs=None):
     """{(kernel, "asm"|"c"): [insn]} of one architecture; logs gets the branch decisions."""
     sfx = ARCHES[arch]["suffix"]
@@ -386,6 +397,7 @@ def streams(arch, built, logs=None):
             sym = impl.symbol.format(sfx=sfx)
             log = []
             out[(k.name, side)] = trace(built[impl.source], sym, impl, arch, log)
+            check_calls(f"{k.name} {side}", impl.calls.format(sfx=sfx), log)
             if logs is not None:
                 logs[(k.name, side)] = log
     return out

@@ -9,7 +9,7 @@
  *   int p256_cpu_has(int feature)   1 if this CPU and OS run `feature`, else 0
  *   int p256_cpu_features(void)     all of them as a mask, bit f = feature f
  *   void p256_cpu_disable(int)      harnesses only: answer 0 for a feature from now on
- *   void p256_cpu_enable(int)       harnesses only: answer 1 for a schedule preference
+ *   void p256_cpu_set_mulx_step(int)  harnesses only: choose the x86-64 schedule
  *
  * The features (0 on every other architecture):
  *   P256_CPU_BMI2_ADX      x86-64 MULX, SHLX/SHRX and ADCX/ADOX: the x86_64_adx backend
@@ -90,8 +90,8 @@ P256_INLINE int p256_cpu_bits(unsigned int have, unsigned int want)
 /*
  * CPUID leaf 0: the highest standard leaf, and the vendor in EBX, EDX, ECX ("Genu",
  * "ineI", "ntel" for Intel). Leaf 1 ECX: bit 9 SSSE3, 19 SSE4.1, 25 AES, 27 OSXSAVE, 28
- * AVX. Leaf 7 subleaf 0 EBX (asked only when the highest standard leaf is >= 7): bit 5 AVX2, 8 BMI2, 16
- * AVX512F, 19 ADX, 21 AVX512IFMA, 29 SHA, 31 AVX512VL. XCR0 (XGETBV, ECX = 0, only when
+ * AVX. Leaf 7 subleaf 0 EBX (asked only when the highest standard leaf is >= 7): bit 5
+ * AVX2, 8 BMI2, 16 AVX512F, 19 ADX, 21 AVX512IFMA, 29 SHA, 31 AVX512VL. XCR0 (XGETBV, ECX = 0, only when
  * OSXSAVE says the OS enabled it): bits 1, 2 SSE and AVX state, 5, 6, 7 opmask, upper
  * zmm0-15, zmm16-31. BMI2, ADX, SHA and AES work on general-purpose or xmm registers,
  * which every x86-64 OS saves, so no XCR0 bit is involved for them; AVX2 needs the ymm
@@ -196,15 +196,17 @@ P256_FN void p256_cpu_disable(int feature)
 }
 
 /*
- * For harnesses and benchmarks only: p256_cpu_has(P256_CPU_MULX_STEP) answers 1 from now
- * on where the CPU has BMI2 and ADX, so that the MULX schedule runs on any such CPU (it
- * is a preference, not an instruction set). Other features are left as they are.
+ * For harnesses and benchmarks only: from now on p256_cpu_has(P256_CPU_MULX_STEP)
+ * answers on (1 only where the CPU has BMI2 and ADX), so that either schedule runs on
+ * any such CPU: it is a preference, not an instruction set.
  */
-P256_FN void p256_cpu_enable(int feature)
+P256_FN void p256_cpu_set_mulx_step(int on)
 {
-    if (feature == P256_CPU_MULX_STEP && p256_cpu_has(P256_CPU_BMI2_ADX))
-        __atomic_store_n(&p256_cpu_mask, p256_cpu_features() | P256_CPU_BIT(feature),
+    if (on && p256_cpu_has(P256_CPU_BMI2_ADX))
+        __atomic_store_n(&p256_cpu_mask, p256_cpu_features() | P256_CPU_BIT(P256_CPU_MULX_STEP),
                          __ATOMIC_RELAXED);
+    else
+        p256_cpu_disable(P256_CPU_MULX_STEP);
 }
 
 /* The x86_64_adx backend's check (backend.c's table, the harnesses). */

@@ -117,10 +117,8 @@ int main(int argc, char **argv)
     p256_scalar_set_bytes_reduce(&sb, pub + 1);
 
 #if defined(P256_ASM_MULX_FN)
-    if (argc > 1 && strcmp(argv[1], "-shift-step") == 0)
-        p256_cpu_disable(P256_CPU_MULX_STEP), argc--, argv++;
-    else if (argc > 1 && strcmp(argv[1], "-mulx-step") == 0)
-        p256_cpu_enable(P256_CPU_MULX_STEP), argc--, argv++;
+    if (argc > 1 && (strcmp(argv[1], "-shift-step") == 0 || strcmp(argv[1], "-mulx-step") == 0))
+        p256_cpu_set_mulx_step(strcmp(argv[1], "-mulx-step") == 0), argc--, argv++;
 #endif
     if (argc > 1 && strcmp(argv[1], "-go") == 0) {
         go_benchmarks();

@@ -83,16 +83,10 @@ static int ctime_main_core_other_step(void)
 #if defined(P256_ASM_MULX_FN)
     const int mulx = p256_cpu_has(P256_CPU_MULX_STEP);
     int rc;
-    if (mulx)
-        p256_cpu_disable(P256_CPU_MULX_STEP);
-    else
-        p256_cpu_enable(P256_CPU_MULX_STEP);
+    p256_cpu_set_mulx_step(!mulx);
     ctime_core_rounds = 2;
     rc = ctime_main_core();
-    if (mulx) /* this CPU's own choice again, for the checks after this one */
-        p256_cpu_enable(P256_CPU_MULX_STEP);
-    else
-        p256_cpu_disable(P256_CPU_MULX_STEP);
+    p256_cpu_set_mulx_step(mulx); /* this CPU's own choice again, for the checks after */
     return rc;
 #else
     return 0;

@@ -152,6 +152,17 @@ def test_d1_hybrid_inside_private_keys():
     assert targets.priv_der(data) == "D1-hybrid"
 
 
+def test_d1_hybrid_in_the_pkcs8_v2_public_key():
+    # PKCS#8 v2 (RFC 5958) carries the public key a second time, in [1] outside the
+    # ECPrivateKey. A cryptography that reads v2 keys accepts it hybrid; one that does not
+    # rejects the key as p256 does, and then there is no difference to attribute.
+    data = seq(uint(1), ALG, octets(INNER), bits(HYBRID, 0x81))
+    reads_v2 = targets.oracle(targets.c_load_der_private, seq(uint(1), ALG, octets(INNER), bits(Q, 0x81)))
+    assert targets.priv_der(data) == ("D1-hybrid" if reads_v2 is not None else None)
+    pem = gen_py_fuzz_corpus.pem("PRIVATE KEY", data)
+    assert targets.priv_pem(pem) == ("D1-hybrid" if reads_v2 is not None else None)
+
+
 def test_d0_is_not_a_blanket_excuse():
     # A DER key that p256 rejects while cryptography accepts it, with no documented reason,
     # must be a finding: simulate p256 rejecting the plain PKCS#8 encoding.

@@ -68,8 +68,8 @@ PRIME256V1 = bytes.fromhex("06082a8648ce3d030107")  # OID 1.2.840.10045.3.1.7, D
 # function named in its text; docs/fuzzing.md lists them.
 DIFFERENCES = {
     "D1-hybrid": "p256 rejects the X9.62 hybrid point form (prefix 06/07) inside an SPKI (a "
-                 "certificate's subject key too) or ECPrivateKey, which OpenSSL accepts: the API "
-                 "allows only SEC1 04/02/03 (SEC 1 v2 2.3.3 does not define hybrid; RFC 5480 2.2 "
+                 "certificate's subject key too), an ECPrivateKey or a PKCS#8 v2 publicKey, "
+                 "which OpenSSL accepts: the API allows only SEC1 04/02/03 (SEC 1 v2 2.3.3 does not define hybrid; RFC 5480 2.2 "
                  "says to reject any other first octet; cryptography's own from_encoded_point "
                  "refuses it). "
                  "Checked: the same structure with the point rewritten as 04||X||Y loads in p256 "
@@ -608,16 +608,35 @@ def explain_private_rejection(der, theirs):
     params = fields.get(0xA0)
     if params is not None and params.children and params.children[0].tag == 0x30:
         return "D2-explicit"
-    pub = fields.get(0xA1)
-    if pub is not None and pub.children and pub.children[0].tag == 0x03:
-        bits = pub.children[0].value
-        if len(bits) == 66 and bits[0] == 0 and bits[1] in (6, 7):
-            kids = [k if k.tag != 0xA1 else dertree.parse(dertree.tlv(0xA1, dertree.tlv(0x03, b"\x00\x04" + bits[2:])))
-                    for k in ec_node.children]
-            again = attempt("PrivateKey.from_der", PrivateKey.from_der, _rebuild(kind, top, kids))
-            if isinstance(again, PrivateKey) and again.to_bytes() == theirs:
-                return "D1-hybrid"
+    plain = _without_hybrid_points(kind, top, ec_node)
+    if plain is not None:
+        again = attempt("PrivateKey.from_der", PrivateKey.from_der, plain)
+        if isinstance(again, PrivateKey) and again.to_bytes() == theirs:
+            return "D1-hybrid"
     return None
+
+
+def _is_hybrid_bits(bits):
+    """Whether a BIT STRING's contents are a hybrid (06/07) uncompressed-size point."""
+    return len(bits) == 66 and bits[0] == 0 and bits[1] in (6, 7)
+
+
+def _without_hybrid_points(kind, top, ec_node):
+    """The private key with each stored public key in hybrid form (the ECPrivateKey's [1]
+    and PKCS#8 v2's [1] publicKey) rewritten as 04||X||Y, or None if there is none."""
+    changed = False
+    ec_kids = []
+    for k in ec_node.children:
+        if k.tag == 0xA1 and k.children and k.children[0].tag == 0x03 and _is_hybrid_bits(k.children[0].value):
+            k = dertree.parse(dertree.tlv(0xA1, dertree.tlv(0x03, b"\x00\x04" + k.children[0].value[2:])))
+            changed = True
+        ec_kids.append(k)
+    if kind == "pkcs8" and any(k.tag == 0x81 and _is_hybrid_bits(k.value) for k in top.children):
+        top = dertree.parse(dertree.tlv(0x30, b"".join(
+            dertree.tlv(0x81, b"\x00\x04" + k.value[2:]) if k.tag == 0x81 else dertree.encode(k)
+            for k in top.children)))
+        changed = True
+    return _rebuild(kind, top, ec_kids) if changed else None
 
 
 def compare_private_der(der, ours, theirs, what):

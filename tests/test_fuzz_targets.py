@@ -161,6 +161,8 @@ def test_d1_hybrid_in_the_pkcs8_v2_public_key():
     assert targets.priv_der(data) == ("D1-hybrid" if reads_v2 is not None else None)
     pem = gen_py_fuzz_corpus.pem("PRIVATE KEY", data)
     assert targets.priv_pem(pem) == ("D1-hybrid" if reads_v2 is not None else None)
+    # a privateKey OCTET STRING that holds no SEQUENCE is no hybrid point's
+    assert targets.explain_private_rejection(seq(uint(0), ALG, octets(uint(1))), D) is None
 
 
 def test_d0_is_not_a_blanket_excuse():

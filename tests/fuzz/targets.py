@@ -626,7 +626,7 @@ def _without_hybrid_points(kind, top, ec_node):
     and PKCS#8 v2's [1] publicKey) rewritten as 04||X||Y, or None if there is none."""
     changed = False
     ec_kids = []
-    for k in ec_node.children:
+    for k in ec_node.children or []:
         if k.tag == 0xA1 and k.children and k.children[0].tag == 0x03 and _is_hybrid_bits(k.children[0].value):
             k = dertree.parse(dertree.tlv(0xA1, dertree.tlv(0x03, b"\x00\x04" + k.children[0].value[2:])))
             changed = True

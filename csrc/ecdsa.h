@@ -32,6 +32,13 @@ P256_FN int p256_ecdsa_sign_recoverable(uint8_t rs[64], int *recid, const p256_s
                                        p256_hash_id nonce_hash, const uint8_t *extra);
 
 /*
+ * The scalars of a verification: r, u1 = e/s and u2 = r/s mod n for r||s over digest.
+ * Returns 1, or 0 (the outputs unspecified) if r or s is outside [1, n-1]. Public data.
+ */
+P256_FN int p256_ecdsa_verify_scalars_vartime(p256_scalar *r, p256_scalar *u1, p256_scalar *u2,
+                                              const uint8_t rs[64], const uint8_t *digest,
+                                              size_t digest_len);
+/*
  * Verifies r||s over digest for public key q (a validated affine point). Returns 1 if
  * valid, 0 otherwise (including r or s outside [1, n-1]). Variable time: all inputs
  * are public.

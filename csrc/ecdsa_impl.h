@@ -127,23 +127,34 @@ P256_FN int p256_ecdsa_x_matches_vartime(const p256_fe *x, const p256_fe *z,
     return 0;
 }
 
-/* Verification by q's wNAF (tab NULL) or by the per-key table tab of the same q. */
-P256_FN int p256_ecdsa_verify_with_vartime(const p256_aff *q, const p256_pubtable *tab,
-                                          const uint8_t rs[64], const uint8_t *digest,
-                                          size_t digest_len)
+P256_FN int p256_ecdsa_verify_scalars_vartime(p256_scalar *r, p256_scalar *u1, p256_scalar *u2,
+                                              const uint8_t rs[64], const uint8_t *digest,
+                                              size_t digest_len)
 {
-    p256_scalar r, s, e, w, u1, u2;
-    p256_jac pt;
+    p256_scalar s, e, w;
 
-    if (!p256_scalar_set_bytes_checked(&r, rs) || p256_scalar_mask_is_zero(&r))
+    if (!p256_scalar_set_bytes_checked(r, rs) || p256_scalar_mask_is_zero(r))
         return 0;
     if (!p256_scalar_set_bytes_checked(&s, rs + 32) || p256_scalar_mask_is_zero(&s))
         return 0;
     p256_scalar_from_digest(&e, digest, digest_len);
 
     p256_scalar_inv_vartime(&w, &s);
-    p256_scalar_mul(&u1, &e, &w);
-    p256_scalar_mul(&u2, &r, &w);
+    p256_scalar_mul(u1, &e, &w);
+    p256_scalar_mul(u2, r, &w);
+    return 1;
+}
+
+/* Verification by q's wNAF (tab NULL) or by the per-key table tab of the same q. */
+P256_FN int p256_ecdsa_verify_with_vartime(const p256_aff *q, const p256_pubtable *tab,
+                                          const uint8_t rs[64], const uint8_t *digest,
+                                          size_t digest_len)
+{
+    p256_scalar r, u1, u2;
+    p256_jac pt;
+
+    if (!p256_ecdsa_verify_scalars_vartime(&r, &u1, &u2, rs, digest, digest_len))
+        return 0;
     if (tab != NULL)
         p256_ecmult_pubtable_vartime(&pt, &u1, &u2, tab);
     else

@@ -99,6 +99,7 @@ P256_INLINE uint64_t p256_mask_eq(uint64_t a, uint64_t b)
  *   pubtable  the comb over a per-key table (modules/pubtable)
  *   ifma      the 8-lane IFMA engine (modules/batch/ifma*_impl.h)
  *   ifma_emu  the portable emulation of its intrinsics (modules/batch/ifma_emu.h)
+ *   halflen   the half-length verification experiment (modules/halflen)
  * The assembly's plants are chosen when it is assembled (-DP256_PLANT_POINT_BUG=n,
  * -DP256_PLANT_SCALAR_BUG=n on the .S files): a plant build's object is linked with the
  * planted objects instead of the plain ones.
@@ -107,7 +108,8 @@ P256_INLINE uint64_t p256_mask_eq(uint64_t a, uint64_t b)
 #include <stdio.h>
 #include <stdlib.h>
 
-#define P256_PLANT_KINDS(X) X(point) X(scalar) X(recover) X(batch) X(pubtable) X(ifma) X(ifma_emu)
+#define P256_PLANT_KINDS(X) \
+    X(point) X(scalar) X(recover) X(batch) X(pubtable) X(ifma) X(ifma_emu) X(halflen)
 enum {
     P256_PLANT_KIND_none,
 #define P256_PLANT_ENUM(k) P256_PLANT_KIND_##k,
@@ -137,7 +139,7 @@ static P256_UNUSED int p256_plant_armed(int kind, int n)
                     armed_kind = i;
             if (armed_kind < 0 || end == colon + 1 || *end != '\0' || v < 1 || v > 99) {
                 fprintf(stderr, "P256_PLANT=%s: not kind:n with a known kind (point, scalar, recover, "
-                                "batch, pubtable, ifma, ifma_emu) and n in 1..99\n", s);
+                                "batch, pubtable, ifma, ifma_emu, halflen) and n in 1..99\n", s);
                 exit(2);
             }
             armed_n = (int)v;

@@ -63,6 +63,12 @@ PLANTS = [
      ("x86_64", "aarch64"), None, "10"),
     ("pubtable:1", "precompute", "the comb over a per-key table drops its last row",
      ("x86_64", "aarch64"), None, "10"),
+    ("halflen:1", "halflen", "half-length verification never tries x(R) = r + n",
+     ("x86_64",), None, "10"),
+    ("halflen:2", "halflen", "half-length verification tries one y when no parity is given",
+     ("x86_64",), None, "10"),
+    ("halflen:3", "halflen", "half-length verification drops the half-gcd's sign of v",
+     ("x86_64",), None, "10"),
 ] + [
     ("ifma:%d" % n, "test_batch_ifma:" + section, what, ("x86_64", "aarch64"), None, "0")
     for n, section, what in [

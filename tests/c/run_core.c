@@ -28,6 +28,9 @@
 #define main harness_main_core
 #include "test_core.c"
 #undef main
+#define main harness_main_halflen
+#include "test_halflen.c"
+#undef main
 #define main harness_main_point_asm
 #include "test_point_asm.c"
 #undef main
@@ -45,7 +48,8 @@
 #undef main
 
 #define RUN_CORE_HARNESSES(X) \
-    X(api) X(batch) X(core) X(point_asm) X(precompute) X(pubkey) X(recover) X(scalar_asm)
+    X(api) X(batch) X(core) X(halflen) X(point_asm) X(precompute) X(pubkey) X(recover) \
+    X(scalar_asm)
 
 static const struct {
     const char *name;

@@ -8,6 +8,10 @@
  * argument -shift-step or -mulx-step times that schedule of the Montgomery step (asm.h)
  * whatever this CPU would choose.
  *
+ * With the argument -halflen: the half-length verification experiment
+ * (csrc/modules/halflen) beside today's verification of the same signatures, with and
+ * without R's y parity, and its parts (docs/performance.md).
+ *
  * With the argument -go (what `make bench-c` runs, per backend): the headline operations
  * as Go benchmark lines, "BenchmarkSignP256-2  N  T ns/op" (the -2 is the CPU count,
  * like Go's GOMAXPROCS suffix), so they line up with `go test -bench` and benchstat. N is
@@ -18,6 +22,7 @@
  */
 #include "harness.h"
 #include "p256.c"
+#include "modules/halflen/main_impl.h"
 
 #include <unistd.h>
 
@@ -96,6 +101,82 @@ static void go_benchmarks(void)
     }
 }
 
+static p256_halflen_table halflen_table;
+
+/* A signature of digest under d whose R has y parity odd (hedged nonces until one does). */
+static void sign_with_parity(uint8_t sig[64], int odd)
+{
+    int recid;
+    do
+        p256_sign_recoverable(sig, &recid, d, digest, 32, P256_NONCE_HEDGED, 0);
+    while ((recid & 1) != odd);
+}
+
+static void halflen_benchmarks(void)
+{
+    const p256_halflen_table *ht = &halflen_table;
+    uint8_t even[64], odd[64], bad[64];
+    p256_aff q, r_even;
+    uint64_t v[2], w[2];
+    int neg;
+    uint8_t enc[33] = {0x02};
+
+    p256_halflen_table_init(&halflen_table);
+    p256_aff_decode_vartime(&q, pub, 65);
+    sign_with_parity(even, 0);
+    sign_with_parity(odd, 1);
+    memcpy(bad, even, 64);
+    bad[40] ^= 1;
+    memcpy(enc + 1, even, 32);
+    p256_aff_decode_vartime(&r_even, enc, 33);
+    CHECK(p256_ecdsa_verify_vartime(&q, even, digest, 32) &&
+              p256_ecdsa_verify_vartime(&q, odd, digest, 32) &&
+              !p256_ecdsa_verify_vartime(&q, bad, digest, 32) &&
+              p256_ecdsa_verify_halflen_vartime(ht, &q, even, digest, 32, 0) &&
+              p256_ecdsa_verify_halflen_vartime(ht, &q, odd, digest, 32, P256_HALFLEN_ANY_Y) &&
+              !p256_ecdsa_verify_halflen_vartime(ht, &q, bad, digest, 32, P256_HALFLEN_ANY_Y),
+          "the signatures verify as they should");
+    printf("backend %s, half-length verification (csrc/modules/halflen)\n", p256_backend_name());
+    printf("%-32s %9s %9s %7s\n", "paired with verify (today)", "us", "today", "ratio");
+    /* Each row is timed in batches that alternate with today's verification of the same
+     * signature, so the ratio (the median of the batches' ratios) sees the same machine. */
+#define HALFLEN_PAIRED(name, today_stmt, stmt)                                        \
+    do {                                                                              \
+        double tn[21], tt[21], ratio[21];                                             \
+        for (int r = 0; r < 21; r++) {                                                \
+            double t0 = wall_seconds();                                               \
+            for (int i = 0; i < 200; i++) {                                           \
+                today_stmt;                                                           \
+            }                                                                         \
+            tt[r] = (wall_seconds() - t0) / 200;                                      \
+            t0 = wall_seconds();                                                      \
+            for (int i = 0; i < 200; i++) {                                           \
+                stmt;                                                                 \
+            }                                                                         \
+            tn[r] = (wall_seconds() - t0) / 200;                                      \
+            ratio[r] = tn[r] / tt[r];                                                 \
+        }                                                                             \
+        printf("%-32s %9.3f %9.3f %7.3f\n", name, median(tn, 21) * 1e6,              \
+               median(tt, 21) * 1e6, median(ratio, 21));                              \
+    } while (0)
+    HALFLEN_PAIRED("halflen, y parity given", p256_ecdsa_verify_vartime(&q, even, digest, 32),
+                   p256_ecdsa_verify_halflen_vartime(ht, &q, even, digest, 32, 0));
+    HALFLEN_PAIRED("halflen, no parity, 1 pass", p256_ecdsa_verify_vartime(&q, even, digest, 32),
+                   p256_ecdsa_verify_halflen_vartime(ht, &q, even, digest, 32, P256_HALFLEN_ANY_Y));
+    HALFLEN_PAIRED("halflen, no parity, 2 passes", p256_ecdsa_verify_vartime(&q, odd, digest, 32),
+                   p256_ecdsa_verify_halflen_vartime(ht, &q, odd, digest, 32, P256_HALFLEN_ANY_Y));
+    HALFLEN_PAIRED("halflen, invalid", p256_ecdsa_verify_vartime(&q, bad, digest, 32),
+                   p256_ecdsa_verify_halflen_vartime(ht, &q, bad, digest, 32, P256_HALFLEN_ANY_Y));
+#undef HALFLEN_PAIRED
+    p256_scalar_set_bytes_reduce(&sa, even);
+    BENCH("part: half-gcd", 20000, p256_halfgcd_vartime(v, &neg, w, &sa));
+    BENCH("part: R from r (square root)", 2000, p256_aff_decode_vartime(&r_even, enc, 33));
+    {
+        p256_aff tab[P256_WNAF_Q_ENTRIES];
+        BENCH("part: 8 odd multiples", 2000, p256_aff_multiples_vartime(tab, &q, P256_WNAF_Q_ENTRIES, 2));
+    }
+}
+
 int main(int argc, char **argv)
 {
     p256_jac j;
@@ -123,6 +204,10 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "-go") == 0) {
         go_benchmarks();
         return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "-halflen") == 0) {
+        halflen_benchmarks();
+        return failures != 0;
     }
     printf("backend %s%s, sha256 %s\n", p256_backend_name(),
 #if defined(P256_ASM_MULX_FN)

@@ -26,8 +26,9 @@ P256_FN void p256_halflen_table_init(p256_halflen_table *t)
     }
 }
 
-/* Multi-word helpers on four little-endian limbs (public values). */
-static int halflen_bitlen(const uint64_t a[4])
+/* Multi-word helpers on four little-endian limbs (public values; __builtin_clzll, as
+ * the core's other gcc/clang-only parts such as __int128). */
+P256_FN int halflen_bitlen(const uint64_t a[4])
 {
     for (int i = 3; i >= 0; i--)
         if (a[i] != 0)
@@ -35,7 +36,7 @@ static int halflen_bitlen(const uint64_t a[4])
     return 0;
 }
 
-static int halflen_cmp(const uint64_t a[4], const uint64_t b[4])
+P256_FN int halflen_cmp(const uint64_t a[4], const uint64_t b[4])
 {
     for (int i = 3; i >= 0; i--)
         if (a[i] != b[i])
@@ -44,7 +45,7 @@ static int halflen_cmp(const uint64_t a[4], const uint64_t b[4])
 }
 
 /* Bits sh .. sh + 63 of a. */
-static uint64_t halflen_bits_at(const uint64_t a[4], int sh)
+P256_FN uint64_t halflen_bits_at(const uint64_t a[4], int sh)
 {
     int w = sh / 64, b = sh % 64;
     uint64_t x = w < 4 ? a[w] >> b : 0;
@@ -54,7 +55,7 @@ static uint64_t halflen_bits_at(const uint64_t a[4], int sh)
 }
 
 /* r -= q a (no borrow out: the caller ensures q a <= r). */
-static void halflen_submul(uint64_t r[4], const uint64_t a[4], uint64_t q)
+P256_FN void halflen_submul(uint64_t r[4], const uint64_t a[4], uint64_t q)
 {
     uint64_t mulc = 0, borrow = 0;
     for (int i = 0; i < 4; i++) {
@@ -67,7 +68,7 @@ static void halflen_submul(uint64_t r[4], const uint64_t a[4], uint64_t q)
 }
 
 /* r += q a (the caller ensures no carry out). */
-static void halflen_addmul(uint64_t r[4], const uint64_t a[4], uint64_t q)
+P256_FN void halflen_addmul(uint64_t r[4], const uint64_t a[4], uint64_t q)
 {
     uint64_t carry = 0;
     for (int i = 0; i < 4; i++) {
@@ -78,7 +79,7 @@ static void halflen_addmul(uint64_t r[4], const uint64_t a[4], uint64_t q)
 }
 
 /* r = a << k, for 0 <= k < 256, bits above 2^256 dropped. */
-static void halflen_shl(uint64_t r[4], const uint64_t a[4], int k)
+P256_FN void halflen_shl(uint64_t r[4], const uint64_t a[4], int k)
 {
     int w = k / 64, b = k % 64;
     for (int i = 3; i >= 0; i--) {
@@ -138,7 +139,7 @@ P256_FN void p256_halfgcd_vartime(uint64_t v[2], int *v_neg, uint64_t w[2], cons
  * One pass: 1 if a0 G + a1 (2^128 G) + w Q + rsign * v R is the point at infinity, the
  * four wNAFs (digits n[k], lengths <= 129) added from their tables in one chain.
  */
-static int halflen_pass_is_zero(int16_t n[4][257], int len, const p256_aff *const tabs[4],
+P256_FN int halflen_pass_is_zero(int16_t n[4][257], int len, const p256_aff *const tabs[4],
                                 int rsign)
 {
     p256_jac acc = {p256_fe_one, p256_fe_one, p256_fe_zero};

@@ -6,8 +6,8 @@
 
 From the project's vectors (tests/vectors): RFC 6979 A.2.5 deterministic signatures
 (every hash the API offers as a nonce hash), Wycheproof secp256r1 ECDH (valid and invalid
-cases; raw SEC1 public points) and ECDSA P1363/SHA-256 verification (the 64-byte
-signatures; the digest is computed here). Plus base-point multiples k*G for edge and
+cases; raw SEC1 public points) and ECDSA verification, every secp256r1 file as EIP-7951
+derives its inputs (tests/vectors_util.py's eip7951_inputs). Plus base-point multiples k*G for edge and
 random k, computed with the affine reference arithmetic of tools/p256_affine.py.
 tests/c/test_api.c runs them against every backend.
 """
@@ -21,6 +21,11 @@ from p256_affine import G, N, mul
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "tests" / "vectors"
+sys.path.insert(0, str(ROOT / "tests"))
+from vectors_util import eip7951_inputs  # noqa: E402  (the tests' one Wycheproof reader)
+
+VERIFY_SETS = ("ecdsa_secp256r1_sha256_p1363_test.json", "ecdsa_secp256r1_sha512_p1363_test.json",
+               "ecdsa_secp256r1_sha256_test.json", "ecdsa_secp256r1_sha512_test.json")
 NONCE_HASHES = ("sha224", "sha256", "sha384", "sha512")  # p256.h P256_NONCE_* with HMAC
 
 
@@ -75,19 +80,18 @@ def main(out):
                                              c_hex(be32(d)), c_hex(shared)))
     w("};\n\n")
 
-    ecdsa = json.loads(
-        (VECTORS / "wycheproof" / "ecdsa_secp256r1_sha256_p1363_test.json").read_text())
-    w("typedef struct { int tc, valid; const char *pub, *rs, *digest; } verify_kat;\n")
+    # Verification as EIP-7951 derives its cases from Wycheproof (tests/vectors_util.py):
+    # every secp256r1 file, P1363 and DER (strict DER only, decoded to r||s), SHA-256 and
+    # SHA-512 (the digest cut to its leftmost 256 bits, ECDSA's integer).
+    w("static const char *const verify_kat_sets[] = {%s};\n" % ", ".join(
+        '"%s"' % name for name in VERIFY_SETS))
+    w("typedef struct { int set, tc, valid; const char *pub, *rs, *digest; } verify_kat;\n")
     w("static const verify_kat verify_kats[] = {\n")
-    for g in ecdsa["testGroups"]:
-        pub = bytes.fromhex(g["publicKey"]["uncompressed"])
-        for t in g["tests"]:
-            sig = bytes.fromhex(t["sig"])
-            if len(sig) != 64 or t["result"] == "acceptable":
-                continue
-            digest = hashlib.sha256(bytes.fromhex(t["msg"])).digest()
-            w("    {%d, %d, %s, %s, %s},\n" % (t["tcId"], t["result"] == "valid", c_hex(pub),
-                                             c_hex(sig), c_hex(digest)))
+    for i, name in enumerate(VERIFY_SETS):
+        for tc, _, data, expected in eip7951_inputs(name):
+            h, rs, q = data[:32], data[32:96], data[96:]
+            w("    {%d, %d, %d, %s, %s, %s},\n" % (i, tc, expected != b"", c_hex(b"\x04" + q),
+                                                 c_hex(rs), c_hex(h)))
     w("};\n\n")
 
     rng = random.Random(6)

@@ -2,7 +2,8 @@
 /*
  * test_api.c: end-to-end known answers through the byte-level API (p256.h), run by
  * `make ctest` once per field backend: RFC 6979 signatures, Wycheproof ECDH and ECDSA
- * verification, base-point multiples (tests/c/api_kat.h, from tools/gen_api_kat.py).
+ * verification (every secp256r1 file, as EIP-7951 derives its cases), base-point
+ * multiples (tests/c/api_kat.h, from tools/gen_api_kat.py).
  */
 #include "harness.h"
 #include "p256.c"
@@ -58,7 +59,8 @@ static void test_verify(void)
         unhex(pub, sizeof pub, t->pub);
         unhex(rs, sizeof rs, t->rs);
         unhex(digest, sizeof digest, t->digest);
-        CHECK(p256_verify(pub, 65, rs, digest, 32) == t->valid, "Wycheproof ECDSA tcId %d", t->tc);
+        CHECK(p256_verify(pub, 65, rs, digest, 32) == t->valid, "Wycheproof %s tcId %d",
+              verify_kat_sets[t->set], t->tc);
     }
 }
 

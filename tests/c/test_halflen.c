@@ -3,8 +3,9 @@
  * test_halflen.c: the half-length verification experiment (csrc/modules/halflen), run by
  * `make ctest` once per field backend. Its answer must be p256_ecdsa_verify_vartime's:
  *   - the half-gcd: w = v u (mod n) with |v|, w < 2^128 and v != 0, for edge and random u;
- *   - Wycheproof's P-256 SHA-256 P1363 vectors (tests/c/api_kat.h: EIP-7951's own list is
- *     derived from this file), without a y parity and with each;
+ *   - Wycheproof's secp256r1 ECDSA vectors as EIP-7951 derives its cases from them
+ *     (tests/c/api_kat.h: P1363 and DER, SHA-256 and SHA-512), without a y parity and
+ *     with each;
  *   - random signatures, valid and altered: without the parity, with R's (from the
  *     recovery id) and with the other one, which must fail;
  *   - the corners of R: x(R) = r + n (a curve point with x in [n, p), and the key that
@@ -106,8 +107,9 @@ static void test_wycheproof(void)
         unhex(pub, sizeof pub, t->pub);
         unhex(rs, sizeof rs, t->rs);
         unhex(digest, sizeof digest, t->digest);
-        CHECK(p256_aff_decode_vartime(&q, pub, 65), "Wycheproof tcId %d: the key loads", t->tc);
-        check_same(&q, rs, digest, 32, t->valid, -1, "Wycheproof ECDSA tcId", t->tc);
+        CHECK(p256_aff_decode_vartime(&q, pub, 65), "Wycheproof %s tcId %d: the key loads",
+              verify_kat_sets[t->set], t->tc);
+        check_same(&q, rs, digest, 32, t->valid, -1, verify_kat_sets[t->set], t->tc);
     }
 }
 

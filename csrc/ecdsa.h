@@ -32,6 +32,19 @@ P256_FN int p256_ecdsa_sign_recoverable(uint8_t rs[64], int *recid, const p256_s
                                        p256_hash_id nonce_hash, const uint8_t *extra);
 
 /*
+ * A signature's nonce point R from r. r_plus_n: x = r + n and 1 if that is below p (x(R)
+ * in [n, p) reduces to r), else 0 and x unset. r_point: the R a recovery id names (SEC 1
+ * v2 4.1.6 step 1.1): x = r (bit 1 clear) or r + n (set), y of bit 0's parity; returns
+ * P256_ECDSA_R_OK (big_r set), P256_ECDSA_R_PLUS_N (bit 1 set and r + n >= p) or
+ * P256_ECDSA_R_NO_POINT (no curve point has that x). Public data: variable time.
+ */
+#define P256_ECDSA_R_OK 0
+#define P256_ECDSA_R_PLUS_N 1
+#define P256_ECDSA_R_NO_POINT 2
+P256_FN int p256_ecdsa_r_plus_n_vartime(uint64_t x[4], const p256_scalar *r);
+P256_FN int p256_ecdsa_r_point_vartime(p256_aff *big_r, const p256_scalar *r, int recid);
+
+/*
  * The scalars of a verification: r, u1 = e/s and u2 = r/s mod n for r||s over digest.
  * Returns 1, or 0 (the outputs unspecified) if r or s is outside [1, n-1]. Public data.
  */

@@ -100,6 +100,31 @@ P256_FN int p256_ecdsa_sign(uint8_t rs[64], const p256_scalar *d, const uint8_t 
 static const uint64_t p256_p_minus_n[4] = {0x0c46353d039cdaaeULL, 0x4319055358e8617bULL,
                                            0x0000000000000000ULL, 0x0000000000000000ULL};
 
+P256_FN int p256_ecdsa_r_plus_n_vartime(uint64_t x[4], const p256_scalar *r)
+{
+    unsigned char c = 0;
+    if (!p256_limbs_mask_lt(r->v, p256_p_minus_n))
+        return 0;
+    for (int i = 0; i < 4; i++)
+        x[i] = p256_adc(r->v[i], p256_n[i], &c);
+    return 1;
+}
+
+P256_FN int p256_ecdsa_r_point_vartime(p256_aff *big_r, const p256_scalar *r, int recid)
+{
+    uint8_t enc[33];
+    uint64_t x[4];
+    enc[0] = (uint8_t)(0x02 | (recid & 1));
+    if (!(recid & 2))
+        memcpy(x, r->v, sizeof x);
+    else if (!p256_ecdsa_r_plus_n_vartime(x, r))
+        return P256_ECDSA_R_PLUS_N;
+    p256_limbs_to_be32(enc + 1, x);
+    if (p256_aff_decode_status_vartime(big_r, enc, sizeof enc) != P256_SEC1_OK)
+        return P256_ECDSA_R_NO_POINT;
+    return P256_ECDSA_R_OK;
+}
+
 /*
  * 1 if the finite Jacobian point with coordinates x, z (z != 0) has affine x equal to r
  * or to r + n (the latter only if r + n < p), i.e. x(R) mod n == r. Comparing X with
@@ -109,16 +134,13 @@ P256_FN int p256_ecdsa_x_matches_vartime(const p256_fe *x, const p256_fe *z,
                                         const p256_scalar *r)
 {
     p256_fe rz, z2, t;
+    uint64_t rn[4];
     p256_fe_sqr(&z2, z);
     p256_fe_from_limbs(&rz, r->v);
     p256_fe_mul(&t, &rz, &z2);
     if (p256_fe_mask_eq(&t, x))
         return 1;
-    if (p256_limbs_mask_lt(r->v, p256_p_minus_n)) {
-        uint64_t rn[4];
-        unsigned char c = 0;
-        for (int i = 0; i < 4; i++)
-            rn[i] = p256_adc(r->v[i], p256_n[i], &c);
+    if (p256_ecdsa_r_plus_n_vartime(rn, r)) {
         p256_fe_from_limbs(&rz, rn);
         p256_fe_mul(&t, &rz, &z2);
         if (p256_fe_mask_eq(&t, x))

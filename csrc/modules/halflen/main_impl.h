@@ -193,21 +193,14 @@ P256_FN int p256_ecdsa_verify_halflen_vartime(const p256_halflen_table *t, const
 
     /* x(R) = r, then r + n if that is below p; the y of the parity asked, or both. */
     for (int plus_n = 0; plus_n < 2; plus_n++) {
-        uint8_t enc[33];
         p256_aff big_r;
-        if (plus_n) {
-            uint64_t x[4];
-            unsigned char c = 0;
-            if (P256_PLANT(halflen, 1) || !p256_limbs_mask_lt(r.v, p256_p_minus_n))
-                break; /* plant: r + n never tried */
-            for (int i = 0; i < 4; i++)
-                x[i] = p256_adc(r.v[i], p256_n[i], &c);
-            p256_limbs_to_be32(enc + 1, x);
-        } else {
-            memcpy(enc + 1, rs, 32);
-        }
-        enc[0] = (uint8_t)(0x02 | (parity == 1));
-        if (p256_aff_decode_vartime(&big_r, enc, sizeof enc) != 1)
+        int st;
+        if (plus_n && P256_PLANT(halflen, 1))
+            break; /* plant: r + n never tried */
+        st = p256_ecdsa_r_point_vartime(&big_r, &r, 2 * plus_n + (parity == 1));
+        if (st == P256_ECDSA_R_PLUS_N)
+            break;
+        if (st != P256_ECDSA_R_OK)
             continue; /* no curve point has this x */
         p256_aff_multiples_vartime(rtab, &big_r, P256_WNAF_Q_ENTRIES, 2);
         /* the chain adds v R' with R' = -R for v > 0 (the equation's -v R) */

@@ -12,7 +12,6 @@ P256_FN int p256_ecdsa_recover_vartime(p256_aff *q, const uint8_t rs[64], const 
     p256_scalar r, s, e, w, u1, u2;
     p256_aff big_r;
     p256_jac pt;
-    uint8_t enc[33];
 
     if (recid < 0 || recid > 3)
         return P256_ECDSA_RECOVER_RANGE;
@@ -20,20 +19,14 @@ P256_FN int p256_ecdsa_recover_vartime(p256_aff *q, const uint8_t rs[64], const 
         !p256_scalar_set_bytes_checked(&s, rs + 32) || p256_scalar_mask_is_zero(&s))
         return P256_ECDSA_RECOVER_RANGE;
     /* R.x = r, or r + n when that is still below p (recid bit 1). */
-    enc[0] = (uint8_t)(0x02 | (recid & 1));
-    if (recid & 2) {
-        uint64_t x[4];
-        unsigned char c = 0;
-        if (!p256_limbs_mask_lt(r.v, p256_p_minus_n))
-            return P256_ECDSA_RECOVER_R_PLUS_N;
-        for (int i = 0; i < 4; i++)
-            x[i] = p256_adc(r.v[i], p256_n[i], &c);
-        p256_limbs_to_be32(enc + 1, x);
-    } else {
-        memcpy(enc + 1, rs, 32);
-    }
-    if (p256_aff_decode_status_vartime(&big_r, enc, sizeof enc) != P256_SEC1_OK)
+    switch (p256_ecdsa_r_point_vartime(&big_r, &r, recid)) {
+    case P256_ECDSA_R_OK:
+        break;
+    case P256_ECDSA_R_PLUS_N:
+        return P256_ECDSA_RECOVER_R_PLUS_N;
+    default:
         return P256_ECDSA_RECOVER_NO_POINT;
+    }
     /* q = u1 G + u2 R with u1 = -e/r, u2 = s/r: one double-base multiplication. */
     p256_scalar_from_digest(&e, digest, digest_len);
     p256_scalar_inv_vartime(&w, &r);

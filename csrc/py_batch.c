@@ -240,6 +240,21 @@ static void batch_dealloc(BatchObject *self)
     PyObject_Free(self);
 }
 
+/* items[0..cap) moved into a new zeroed block of `more` items, or NULL (items kept). Not
+ * PyMem_Realloc: the items may hold scalars, and a block realloc leaves behind is freed
+ * without being wiped; here the old block is wiped before it is freed. The items' own
+ * pointers (msg into copy, references) move with them unchanged. */
+static batch_item *batch_items_grow(batch_item *items, Py_ssize_t cap, Py_ssize_t more)
+{
+    batch_item *grown = (batch_item *)PyMem_Calloc((size_t)more, sizeof(batch_item));
+    if (grown == NULL)
+        return NULL;
+    memcpy(grown, items, (size_t)cap * sizeof(batch_item));
+    p256_wipe(items, (size_t)cap * sizeof(batch_item));
+    PyMem_Free(items);
+    return grown;
+}
+
 /* it->msg = msg[0..len): referenced when obj is a bytes object (immutable, and we hold a
  * reference), else copied; 0, or -1 with MemoryError. */
 static int batch_keep(batch_item *it, PyObject *obj, const byteview *b, const uint8_t *msg,
@@ -616,13 +631,11 @@ static PyObject *batch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         }
         if (n == cap) {
             Py_ssize_t more = cap * 2 < limit ? cap * 2 : limit;
-            batch_item *grown = (batch_item *)PyMem_Realloc(self->items,
-                                                            (size_t)more * sizeof(batch_item));
+            batch_item *grown = batch_items_grow(self->items, cap, more);
             if (grown == NULL) {
                 Py_DECREF(item);
                 goto nomem;
             }
-            memset(grown + cap, 0, (size_t)(more - cap) * sizeof(batch_item));
             self->items = grown;
             cap = more;
         }

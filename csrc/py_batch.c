@@ -39,6 +39,8 @@
 
 /* hash_id of an EIP-7951 batch: the 32-byte hash is the digest itself. */
 #define BATCH_EIP7951 P256_BATCH_PREHASHED
+/* The most objects an item holds: (PublicKey, signature, message). */
+#define BATCH_TUPLE_MAX 3
 /* The largest claim, in items (the per-claim work space is on the stack). */
 #define BATCH_GROUP_MAX 64
 /* What a batch does (Batch()'s kind). */
@@ -311,12 +313,43 @@ static int batch_take_eip(batch_item *it, PyObject *obj, Py_ssize_t index)
     return rc;
 }
 
+/* obj's items as a tuple, reading at most size + 1 of them from an iterable that is not a
+ * tuple or list (it may be endless: one too many tells it is the wrong size), or NULL with
+ * the iterable's own error (TypeError: it is not iterable). */
+static PyObject *batch_tuple_bounded(PyObject *obj, Py_ssize_t size)
+{
+    PyObject *it, *t = NULL, *got[BATCH_TUPLE_MAX + 1];
+    Py_ssize_t n = 0;
+    if (PyTuple_CheckExact(obj))
+        return Py_INCREF(obj), obj;
+    if (PyTuple_Check(obj) || PyList_Check(obj))
+        return PySequence_Tuple(obj);
+    if (size > BATCH_TUPLE_MAX) {
+        PyErr_SetString(PyExc_SystemError, "batch item larger than BATCH_TUPLE_MAX");
+        return NULL;
+    }
+    if ((it = PyObject_GetIter(obj)) == NULL)
+        return NULL;
+    while (n <= size && (got[n] = PyIter_Next(it)) != NULL)
+        n++;
+    Py_DECREF(it);
+    if (!PyErr_Occurred() && (t = PyTuple_New(n)) != NULL) {
+        for (Py_ssize_t i = 0; i < n; i++)
+            PyTuple_SET_ITEM(t, i, got[i]);
+        return t;
+    }
+    while (n > 0)
+        Py_DECREF(got[--n]);
+    return NULL;
+}
+
 /* items[index] as a tuple of `size` items (a new reference), or NULL with TypeError
- * "items[index] must be <shape>, ..." naming what it is instead. */
+ * "items[index] must be <shape>, ..." naming what it is instead (and the size of a tuple or
+ * list of another size), or the item's own error if reading it raised another one. */
 static PyObject *batch_tuple_of(PyObject *obj, Py_ssize_t size, Py_ssize_t index,
                                 const char *shape)
 {
-    PyObject *t = PyTuple_CheckExact(obj) ? (Py_INCREF(obj), obj) : PySequence_Tuple(obj);
+    PyObject *t = batch_tuple_bounded(obj, size);
     if (t == NULL && !PyErr_ExceptionMatches(PyExc_TypeError))
         return NULL;
     if (t != NULL && PyTuple_GET_SIZE(t) == size)

@@ -36,7 +36,8 @@ def verify_many(items: Iterable[Tuple[PublicKey, Buffer, Buffer]], *, hash: Hash
             ``PublicKey.verify``).
         encoding: "der" or "raw", for all items.
         threads: How many threads (this one included); None: ``os.cpu_count()``. Small
-            batches use fewer.
+            batches use fewer; at most 4 per CPU are started (a larger value is taken
+            as that).
 
     Returns:
         One bool per item, in the order of `items`.
@@ -68,7 +69,8 @@ def p256verify_many(inputs: Iterable[Buffer], *, threads: Optional[int] = None) 
 
     Args:
         inputs: Any iterable of bytes-like inputs, hash || r || s || qx || qy.
-        threads: How many threads (this one included); None: ``os.cpu_count()``.
+        threads: How many threads (this one included); None: ``os.cpu_count()``;
+            at most 4 per CPU are started (a larger value is taken as that).
 
     Returns:
         One bytes per input, in order: the 32-byte big-endian 1 or b"".
@@ -133,7 +135,8 @@ def scalar_base_mult_many(scalars: Iterable[Buffer], *,
 
     Args:
         scalars: Any iterable of 32-byte big-endian scalars (each reduced mod n).
-        threads: How many threads (this one included); None: ``os.cpu_count()``.
+        threads: How many threads (this one included); None: ``os.cpu_count()``;
+            at most 4 per CPU are started (a larger value is taken as that).
 
     Returns:
         One 65-byte uncompressed SEC1 point per scalar, in order.
@@ -171,7 +174,8 @@ def sign_many(items: Iterable[Tuple[PrivateKey, Buffer]], *, hash: HashName = "s
         encoding: "der" or "raw" (r || s), for all items.
         deterministic: True: RFC 6979 nonces (HMAC with `hash`); False: hedged.
         low_s: True: every signature with s <= n/2.
-        threads: How many threads (this one included); None: ``os.cpu_count()``.
+        threads: How many threads (this one included); None: ``os.cpu_count()``;
+            at most 4 per CPU are started (a larger value is taken as that).
 
     Returns:
         One signature per item, in order.
@@ -209,7 +213,8 @@ def exchange_many(pairs: Iterable[Tuple[PrivateKey, PublicKey]], *,
 
     Args:
         pairs: Any iterable of ``(PrivateKey, PublicKey)`` pairs (the own key, the peer's).
-        threads: How many threads (this one included); None: ``os.cpu_count()``.
+        threads: How many threads (this one included); None: ``os.cpu_count()``;
+            at most 4 per CPU are started (a larger value is taken as that).
 
     Returns:
         One 32-byte big-endian shared x coordinate per pair, in order.

@@ -153,21 +153,23 @@ class PrivateKey:
         conversions to affine sharing one field inversion. Constant time in every key.
 
         Args:
-            n: How many keys (0 gives []).
-            threads: How many threads (this one included); None: ``os.cpu_count()``.
+            n: How many keys, 0 to 2**24 (0 gives []).
+            threads: How many threads (this one included); None: ``os.cpu_count()``;
+                at most 4 per CPU are started (a larger value is taken as that).
 
         Returns:
             n new keys.
 
         Raises:
             TypeError: n or threads is not an int (a bool is refused too).
-            ValueError: n < 0 or threads < 1.
+            ValueError: n < 0 or n > 2**24 (before any work; the message names both),
+                or threads < 1.
             OSError: The operating system's random generator failed.
         """
         if not isinstance(n, int) or isinstance(n, bool):
             raise TypeError("n must be an int, not %s" % type(n).__name__)
-        if n < 0:
-            raise ValueError("n must be at least 0, got %d" % n)
+        if not 0 <= n <= _many.GENERATE_MAX:
+            raise ValueError("n must be in 0..%d, got %d" % (_many.GENERATE_MAX, n))
         pairs = _many.run(_repeat(None, n), (PublicKey, False, 0), (_core.BATCH_GENERATE,),
                           _many.thread_count(threads),
                           lanes=_many.lanes_of(_core.batch_secret_backend(_core.BATCH_OP_GEN)),

@@ -27,15 +27,29 @@ CHUNK = 4096
 GROUP = 32
 
 
+# The work is CPU-bound: threads beyond a few per CPU only add start-up cost and stacks.
+THREADS_PER_CPU_MAX = 4
+# The most items PrivateKey.generate_many makes in one call (its list holds them all:
+# about 300 bytes a key, so 5 GB at this bound).
+GENERATE_MAX = 1 << 24
+
+
 def thread_count(threads: Optional[int]) -> int:
-    """`threads=` as every *_many function takes it: None is os.cpu_count()."""
+    """`threads=` as every *_many function takes it: None is os.cpu_count(); an int >= 1,
+    clamped to THREADS_PER_CPU_MAX times the CPU count (threads_max())."""
     if threads is None:
         return os.cpu_count() or 1
     if not isinstance(threads, int) or isinstance(threads, bool):
         raise TypeError("threads must be an int or None, not %s" % type(threads).__name__)
     if threads < 1:
         raise ValueError("threads must be at least 1, got %d" % threads)
-    return threads
+    return min(threads, threads_max())
+
+
+def threads_max() -> int:
+    """The most threads a *_many call starts (this one included): THREADS_PER_CPU_MAX per
+    CPU that os.cpu_count() counts."""
+    return THREADS_PER_CPU_MAX * (os.cpu_count() or 1)
 
 
 def plan(n: int, threads: int, lanes: int) -> Tuple[int, int]:

@@ -211,6 +211,20 @@ CHILD = textwrap.dedent(r"""
     before = fds()
     out["many"] = armed(m, lambda: len({p256.PrivateKey.generate().to_bytes() for _ in range(50)}))
     out["fd_growth"] = fds() - before
+    # The batch calls that draw randomness, on two threads; and those that draw none.
+    out["generate_many"] = armed(m, lambda: len({
+        sk.to_bytes() for sk in p256.PrivateKey.generate_many(40, threads=2)}))
+    out["sign_many_hedged"] = armed(m, lambda: [
+        s.hex() for s in p256.sign_many([(key, msg)] * 20, threads=2)])
+    out["sign_many_deterministic"] = armed(m, lambda: [
+        s.hex() for s in p256.sign_many([(key, msg)] * 20, deterministic=True, threads=2)])
+    out["scalar_base_mult_many"] = armed(m, lambda: len(p256.scalar_base_mult_many(
+        [key.to_bytes()] * 20, threads=2)))
+    # PBES2 draws its salt and IV from os.urandom (through the same getrandom).
+    out["encrypted_pem"] = armed(m, lambda: key.to_pem(password=b"pw").decode())
+    if out["encrypted_pem"]["value"]:
+        pem = out["encrypted_pem"]["value"].encode()
+        out["encrypted_pem_decrypts"] = p256.PrivateKey.from_pem(pem, password=b"pw").to_int() == key.to_int()
     if out["hedged"]["value"]:
         sig = bytes.fromhex(out["hedged"]["value"])
         out["hedged_verifies"] = key.public_key.verify(sig, msg)
@@ -273,20 +287,35 @@ def assert_deterministic_works(out):
     assert out["after"] is True
 
 
+# What draws randomness: refused when the generator fails, working on the fallback.
+DRAWS = ("generate", "generate_again", "hedged", "many", "generate_many", "sign_many_hedged",
+         "encrypted_pem")
+
+
+def assert_without_randomness_works(out):
+    """The batch calls that need no randomness work, and ask for none, whatever the mode."""
+    det = out["sign_many_deterministic"]
+    assert det["error"] is None and det["getrandom_calls"] == 0
+    assert det["value"] == [out["deterministic_unarmed"]] * 20
+    base = out["scalar_base_mult_many"]
+    assert base["error"] is None and base["value"] == 20 and base["getrandom_calls"] == 0
+
+
 @pytest.mark.parametrize("mode", ["eio", "short"])
 def test_getrandom_failing_raises_oserror(shim, mode):
     out = run_child(shim, mode)
-    for what in ("generate", "generate_again", "hedged", "many"):
+    for what in DRAWS:
         assert_refused(out, what)
         # An error other than ENOSYS/EPERM is the kernel's answer: no fallback.
         assert out[what]["urandom_opens"] == 0
     assert_deterministic_works(out)
+    assert_without_randomness_works(out)
 
 
 @pytest.mark.parametrize("mode", ["enosys", "eperm", "slowdev"])
 def test_getrandom_missing_falls_back_to_dev_urandom(shim, mode):
     out = run_child(shim, mode)
-    for what in ("generate", "generate_again", "hedged", "many"):
+    for what in DRAWS:
         r = out[what]
         assert r["error"] is None, f"{what}: {r['error']}"
         assert r["getrandom_calls"] >= 1, "the shim never saw getrandom: the test tests nothing"
@@ -297,14 +326,19 @@ def test_getrandom_missing_falls_back_to_dev_urandom(shim, mode):
     d1, d2 = out["generate"]["value"], out["generate_again"]["value"]
     assert len(d1) == len(d2) == 64 and d1 != d2
     assert out["many"]["value"] == 50
+    assert out["generate_many"]["value"] == 40
+    assert len(set(out["sign_many_hedged"]["value"])) == 20  # hedged: 20 distinct nonces
+    assert out["encrypted_pem_decrypts"] is True
     assert out["fd_growth"] == 0, "the fallback leaks file descriptors"
     assert out["hedged_verifies"] is True
     assert_deterministic_works(out)
+    assert_without_randomness_works(out)
 
 
 def test_getrandom_missing_and_no_dev_urandom_raises_oserror(shim):
     out = run_child(shim, "nodev")
-    for what in ("generate", "generate_again", "hedged", "many"):
+    for what in DRAWS:
         assert_refused(out, what)
         assert out[what]["urandom_opens"] >= 1, "the fallback was not tried"
     assert_deterministic_works(out)
+    assert_without_randomness_works(out)

@@ -393,6 +393,8 @@ class PrivateKey:
         Raises:
             ValueError: Unknown format name, or a password with format "sec1".
             TypeError: format is not a str, or password neither str nor bytes.
+            OSError: With a password, the operating system's random generator failed
+                (it gives the salt and the IV); nothing is returned.
         """
         return _formats.private_to_der(self._sk.to_bytes(), self.public_key.to_bytes(), format, password)
 
@@ -411,6 +413,8 @@ class PrivateKey:
         Raises:
             ValueError: Unknown format name, or a password with format "sec1".
             TypeError: format is not a str, or password neither str nor bytes.
+            OSError: With a password, the operating system's random generator failed
+                (it gives the salt and the IV); nothing is returned.
         """
         return _formats.private_to_pem(self._sk.to_bytes(), self.public_key.to_bytes(), format, password)
 

@@ -286,6 +286,15 @@ def decrypt(data: bytes, password: object, parse: Callable[[bytes], _T]) -> _T:
     return result
 
 
+def _random(n: int) -> bytes:
+    """n bytes of os.urandom, whose failure is an OSError as the core's own draws are (CPython
+    raises NotImplementedError where it finds no generator at all)."""
+    try:
+        return os.urandom(n)
+    except NotImplementedError:
+        raise OSError("the operating system's random generator failed") from None
+
+
 def encrypt(plain: bytes, password: object, kdf: str = "pbkdf2",
             iterations: int = ITERATIONS) -> bytes:
     """EncryptedPrivateKeyInfo of the PrivateKeyInfo DER plain: PBES2 with PBKDF2-HMAC-
@@ -293,7 +302,7 @@ def encrypt(plain: bytes, password: object, kdf: str = "pbkdf2",
     pw = password_bytes(password)
     if not pw:
         raise ValueError(EMPTY_PASSWORD)
-    salt, iv = os.urandom(16), os.urandom(16)
+    salt, iv = _random(16), _random(16)
     if kdf == "pbkdf2":
         if not 1 <= iterations <= MAX_ITERATIONS:  # HMAC-SHA-256, AES-256: one block
             raise ValueError("iterations must be in 1..%d" % MAX_ITERATIONS)

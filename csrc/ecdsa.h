@@ -10,7 +10,6 @@
 #include "scalar.h"
 #include "hash.h"
 #include "ecmult.h"
-#include "modules/pubtable/pubtable.h"
 
 /*
  * Signs digest (any length; its leftmost 256 bits are used) with secret d (1 <= d < n,

@@ -5,7 +5,6 @@
 
 #include "ecdsa.h"
 #include "ecmult_impl.h"
-#include "modules/pubtable/main_impl.h"
 #include "rfc6979_impl.h"
 
 P256_FN int p256_ecdsa_recovery_id(const p256_aff *r)

@@ -2,15 +2,15 @@
 /*
  * ecmult.h: the scalar multiplications, one file pair per kind:
  *
- *   ecmult_gen.h      p256_ecmult_gen      r = k*G, constant time (keygen, signing)
- *   ecmult_const.h    p256_ecmult_const    r = k*P, constant time (ECDH, scalar_mult)
- *   ecmult_vartime.h  p256_ecmult_vartime  r = u1*G + u2*Q, variable time, public inputs
- *                                          only (verify)
+ *   ecmult_gen.h       p256_ecmult_gen      r = k*G, constant time (keygen, signing)
+ *   ecmult_const.h     p256_ecmult_const    r = k*P, constant time (ECDH, scalar_mult)
+ *   ecmult_vartime.h   p256_ecmult_vartime  r = u1*G + u2*Q, variable time, public inputs
+ *                                           only (verify)
+ *   ecmult_pubtable.h  over a per-key table of a public Q built once: u1*G + u2*Q
+ *                      (variable time, verify) and k*Q (constant time, ECDH)
  *
  * and what they share (window bits, Booth recoding, the table scan): ecmult_common_impl.h.
- * The per-key tables of a public key verified against again and again are a module:
- * modules/pubtable/pubtable.h. Scalars are reduced (< n). Results are Jacobian; k = 0
- * gives the point at infinity.
+ * Scalars are reduced (< n). Results are Jacobian; k = 0 gives the point at infinity.
  */
 #ifndef P256_ECMULT_H
 #define P256_ECMULT_H
@@ -18,5 +18,6 @@
 #include "ecmult_gen.h"
 #include "ecmult_const.h"
 #include "ecmult_vartime.h"
+#include "ecmult_pubtable.h"
 
 #endif /* P256_ECMULT_H */

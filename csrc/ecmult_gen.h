@@ -14,7 +14,7 @@ P256_FN void p256_ecmult_gen(p256_jac *r, const p256_scalar *k);
 /*
  * The comb behind it, over any fixed-base table: r = k*P for `table` of `rows` rows of
  * 2^(bits-1) affine points, row i holding 1..2^(bits-1) times 2^(bits i) P (the generator's
- * table, or a per-key one of modules/pubtable). Needs 4 <= bits <= 8 and bits (rows - 1) <
+ * table, or a per-key one of ecmult_pubtable.h). Needs 4 <= bits <= 8 and bits (rows - 1) <
  * 257 <= bits rows (ecmult_gen_impl.h shows the incomplete additions exact then). Constant
  * time in k; table, bits and rows are public.
  */

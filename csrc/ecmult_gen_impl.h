@@ -12,7 +12,7 @@
  * Fixed-base comb over any table of `rows` rows of 2^(bits-1) affine entries, row i holding
  * 1..2^(bits-1) times 2^(bits i) P: k = sum_i d_i 2^(bits i) with Booth digits |d_i| <=
  * 2^(bits-1), so k*P is `rows` table lookups and rows - 1 additions, no doublings. The
- * generator's table (bits 7, 37 rows) and the per-key tables of modules/pubtable (bits
+ * generator's table (bits 7, 37 rows) and the per-key tables of ecmult_pubtable.h (bits
  * 4..8, rows = ceil(257 / bits)) both run it. The table is public, k secret: every
  * lookup scans its whole row with masks (p256_aff_lookup). Inlined with constant bits
  * and rows at each caller, so that every call site gets its own unrolled shifts.

@@ -8,5 +8,6 @@
 #include "ecmult_gen_impl.h"
 #include "ecmult_const_impl.h"
 #include "ecmult_vartime_impl.h"
+#include "ecmult_pubtable_impl.h"
 
 #endif /* P256_ECMULT_IMPL_H */

@@ -18,7 +18,6 @@
 #include "scalar_impl.h"
 #include "group_impl.h"
 #include "ecmult_impl.h"
-#include "modules/pubtable/main_impl.h" /* a module, before the ECDSA that verifies with it */
 #include "ecdsa_impl.h"
 #include "random_impl.h"
 #include "aes_impl.h"

@@ -3,7 +3,7 @@
 mixed addition (wrong only for acc == +-addend, both finite), checked by exhaustion over
 every window and digit with the window sizes the C uses (read from its headers): the
 comb of G, the same comb over every per-key table width (ECDH with a precomputed peer,
-csrc/modules/pubtable) and the windowed ladder.
+csrc/ecmult_pubtable.h) and the windowed ladder.
 
 Integers only: acc and the addend are known multiples (of G or of the ECDH point P) at
 each step, so "acc == +-T" is "their multiples agree mod n". For each step the set of
@@ -99,9 +99,9 @@ def comb_params():
 
 def pubtable_params():
     """(bits, rows) of every per-key table width: rows = ceil(257 / bits), as the C builds."""
-    path = "csrc/modules/pubtable/pubtable.h"
+    path = "csrc/ecmult_pubtable.h"
     lo, hi = _define(path, "P256_PUBTABLE_MIN_BITS"), _define(path, "P256_PUBTABLE_MAX_BITS")
-    text = (ROOT / "csrc/modules/pubtable/main_impl.h").read_text()
+    text = (ROOT / "csrc/ecmult_pubtable_impl.h").read_text()
     assert "return (257 + bits - 1) / bits;" in text  # the rows this module assumes
     return [(bits, -(-257 // bits)) for bits in range(lo, hi + 1)]
 

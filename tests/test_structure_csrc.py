@@ -124,7 +124,7 @@ def test_csrc_include_graph_has_no_cycle():
     core = {p: t for p, t in c_sources().items() if p.startswith("csrc/")}
     graph = include_graph(core)
     assert "csrc/field_impl.h" in graph["csrc/p256.c"]
-    assert "csrc/modules/pubtable/pubtable.h" in graph["csrc/modules/pubtable/main_impl.h"]
+    assert "csrc/modules/recovery/recovery.h" in graph["csrc/modules/recovery/main_impl.h"]
     assert "csrc/asm/x86_64_mont.h" in graph["csrc/asm/field_x86_64.S"]
     cycle = find_cycle(graph)
     assert cycle is None, " -> ".join(cycle)
@@ -174,17 +174,67 @@ def test_include_cycle_detector_finds_cycles():
     one through an assembly header, are found; a comment is no include."""
     from test_structure import find_cycle
     planted = {
-        "csrc/ecdsa.h": '#include "modules/pubtable/pubtable.h"\n',
-        "csrc/modules/pubtable/pubtable.h": '#include "main_impl.h"\n',
-        "csrc/modules/pubtable/main_impl.h": '#include "ecdsa.h"\n',
+        "csrc/ecdsa.h": '#include "modules/recovery/recovery.h"\n',
+        "csrc/modules/recovery/recovery.h": '#include "main_impl.h"\n',
+        "csrc/modules/recovery/main_impl.h": '#include "ecdsa.h"\n',
     }
     assert find_cycle(include_graph(planted)) == [
-        "csrc/ecdsa.h", "csrc/modules/pubtable/pubtable.h",
-        "csrc/modules/pubtable/main_impl.h", "csrc/ecdsa.h"]
+        "csrc/ecdsa.h", "csrc/modules/recovery/recovery.h",
+        "csrc/modules/recovery/main_impl.h", "csrc/ecdsa.h"]
     asm = {"csrc/asm/a.S": '#include "m.h"\n', "csrc/asm/m.h": '  #  include "a.S"\n'}
     assert find_cycle(include_graph(asm)) is not None
     comment = {"csrc/a.h": '/* #include "b.h" */\n', "csrc/b.h": '#include "a.h"\n'}
     assert find_cycle(include_graph(comment)) is None
+
+
+def module_problems(sources):
+    """Where the core reaches into a module (libsecp256k1's rule: src/modules/<name> is
+    included after the core, which never includes a module): a file of csrc outside
+    modules/ whose includes reach a module, but the one translation unit p256.c, which
+    includes the modules' main_impl.h last, after every layer of the core."""
+    graph = include_graph(sources)
+    is_module = lambda path: path.startswith("csrc/modules/")
+    found = []
+    for path in sorted(graph):
+        if is_module(path) or not path.startswith("csrc/"):
+            continue
+        if path == "csrc/p256.c":
+            names = _INCLUDE.findall(strip_comments(sources[path]))
+            kinds = [n.startswith("modules/") for n in names]
+            if True in kinds and False in kinds[kinds.index(True):]:
+                found.append("%s: includes %s after a module" % (
+                    path, names[kinds.index(False, kinds.index(True))]))
+            continue
+        reached = sorted(p for p in include_closure(graph, path) if is_module(p))
+        if reached:
+            found.append("%s: reaches %s" % (path, ", ".join(reached)))
+    return found
+
+
+def test_the_core_includes_no_module():
+    sources = {p: t for p, t in c_sources().items() if p.startswith("csrc/")}
+    assert module_problems(sources) == []
+    assert any(p.startswith("csrc/modules/") for p in include_closure(
+        include_graph(sources), "csrc/p256.c")), "p256.c includes no module: test nothing"
+
+
+def test_module_rule_finds_plants():
+    """Negative control: a core header that includes a module, one that reaches it through
+    another header, and p256.c including a layer after a module are each reported."""
+    core = {
+        "csrc/ecdsa.h": '#include "group.h"\n',
+        "csrc/group.h": "\n",
+        "csrc/modules/recovery/main_impl.h": '#include "../../ecdsa.h"\n',
+        "csrc/p256.c": '#include "ecdsa.h"\n#include "modules/recovery/main_impl.h"\n',
+    }
+    assert module_problems(core) == []
+    direct = dict(core, **{"csrc/ecdsa.h": '#include "modules/recovery/main_impl.h"\n'})
+    assert module_problems(direct) == [
+        "csrc/ecdsa.h: reaches csrc/modules/recovery/main_impl.h"]
+    through = dict(core, **{"csrc/group.h": '#include "modules/recovery/main_impl.h"\n'})
+    assert [p.split(":")[0] for p in module_problems(through)] == ["csrc/ecdsa.h", "csrc/group.h"]
+    late = dict(core, **{"csrc/p256.c": core["csrc/p256.c"] + '#include "group.h"\n'})
+    assert module_problems(late) == ["csrc/p256.c: includes group.h after a module"]
 
 
 # ---- docs/development.md's map of the tree ----------------------------------------------
@@ -247,7 +297,7 @@ def test_development_map_check_finds_omissions():
     with open(DEV_DOC, encoding="utf-8") as f:
         text = f.read()
     tree = tree_map(text)
-    assert unmapped(["cpu.h", "modules/pubtable/main_impl.h", "asm/field_x86_64.S"],
+    assert unmapped(["cpu.h", "modules/recovery/main_impl.h", "asm/field_x86_64.S"],
                     tree["csrc/"]) == []
     assert unmapped(["frobnicate_impl.h"], tree["csrc/"]) == ["frobnicate_impl.h"]
     assert unmapped(["_frobnicate"], tree["src/p256/"]) == ["_frobnicate"]

@@ -10,7 +10,7 @@
  *  - every window and extreme digit of both ladders, built here, against the
  *    variable-time Straus path (different digits, tables and formulas);
  *  - the same comb over a per-key table of each width 4..8 (ECDH with a precomputed
- *    peer, modules/pubtable): every window and extreme digit, against the same path;
+ *    peer, ecmult_pubtable.h): every window and extreme digit, against the same path;
  *  - a hook on every incomplete addition (P256_ECMULT_ADD_PARTIAL) that counts
  *    acc == +-addend with both finite: it must stay 0 for reduced scalars, and it must
  *    fire, and the result go wrong, for the out-of-contract k = n and n + 30 (the

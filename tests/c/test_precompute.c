@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_precompute.c: the per-key tables of modules/pubtable. Every entry of tables
+ * test_precompute.c: the per-key tables of ecmult_pubtable.h. Every entry of tables
  * of each window size against the constant-time k*P; 2 x 10^4 random differential cases
  * (at P256_TEST_ITERS=100, which scales every random loop here; make ci runs 10^5) of the
  * two-comb u1*G + u2*Q and of ECDSA verification against the wNAF path (random, tampered,

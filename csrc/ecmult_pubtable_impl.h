@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * modules/pubtable/main_impl.h: the per-key tables of pubtable.h: built from a public Q
+ * ecmult_pubtable_impl.h: the per-key tables of ecmult_pubtable.h: built from a public Q
  * and verified with in variable time; ECDH's d*Q over one in constant time (the comb of
  * ecmult_gen_impl.h). Built on the group layer and the comb of G (precomputed.h); Booth
  * digits as in ecmult_common_impl.h.
  */
-#ifndef P256_PUBTABLE_MAIN_IMPL_H
-#define P256_PUBTABLE_MAIN_IMPL_H
+#ifndef P256_ECMULT_PUBTABLE_IMPL_H
+#define P256_ECMULT_PUBTABLE_IMPL_H
 
-#include "pubtable.h"
+#include "ecmult_pubtable.h"
 #include "ecmult_common_impl.h"
 #include "group_impl.h"
 #include "ecmult_gen_impl.h"
@@ -138,4 +138,4 @@ P256_FN void p256_ecmult_pubtable(p256_jac *r, const p256_scalar *k, const p256_
 typedef char p256_pubtable_widths_have_cases[P256_PUBTABLE_MIN_BITS == 4 &&
                                              P256_PUBTABLE_MAX_BITS == 8 ? 1 : -1];
 
-#endif /* P256_PUBTABLE_MAIN_IMPL_H */
+#endif /* P256_ECMULT_PUBTABLE_IMPL_H */

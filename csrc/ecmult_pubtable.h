@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * modules/pubtable/pubtable.h: the per-key tables, a module of the core (code:
- * main_impl.h, included after the layers it is built on, as libsecp256k1 includes
- * src/modules/<name>/main_impl.h; ECDSA verification takes a table, so ecdsa_impl.h and
- * p256.c include it before ecdsa_impl.h's code). The byte-level API on it is p256.h's
+ * ecmult_pubtable.h: the scalar multiplications over a per-key table of a public Q, the
+ * fourth kind of ecmult.h: verification (u1*G + u2*Q, variable time) and ECDH (k*Q,
+ * constant time) with a table built once for a key that comes back again and again.
+ * Code: ecmult_pubtable_impl.h. The byte-level API on it is p256.h's
  * p256_pubtable_size, p256_pubtable_build_vartime, p256_verify_pubtable_vartime and
  * p256_ecdh_pubtable.
  */
-#ifndef P256_PUBTABLE_H
-#define P256_PUBTABLE_H
+#ifndef P256_ECMULT_PUBTABLE_H
+#define P256_ECMULT_PUBTABLE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -49,4 +49,4 @@ P256_FN void p256_ecmult_pubtable_vartime(p256_jac *r, const p256_scalar *u1,
  */
 P256_FN void p256_ecmult_pubtable(p256_jac *r, const p256_scalar *k, const p256_pubtable *tab);
 
-#endif /* P256_PUBTABLE_H */
+#endif /* P256_ECMULT_PUBTABLE_H */

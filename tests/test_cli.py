@@ -14,6 +14,7 @@ except under CI (CI=true), where .ci/run installs it and its absence fails.
 import hashlib
 import io
 import os
+import re
 import select
 import shutil
 import stat
@@ -38,16 +39,18 @@ COMMANDS = ["keygen", "pubkey", "sign", "verify", "ecdh"]
 SCRIPT = os.path.join(os.path.dirname(sys.executable), "p256")
 
 
-def p256_run(*args, input=None, script=None, subprocess_run=False, **kw):
+def p256_run(*args, input=None, script=None, subprocess_run=False, stdin_fd=None, **kw):
     """Run the command; returns a CompletedProcess (stdout, stderr as bytes).
 
     In this process unless a subprocess is asked for (subprocess_run, a console script,
-    or any keyword of subprocess.run such as preexec_fn)."""
+    or any keyword of subprocess.run such as preexec_fn). stdin_fd: in this process, the
+    standard input is that file descriptor (a real pipe, as a shell gives) instead of a
+    buffer holding input."""
     argv = [str(a) for a in args]
     if script or subprocess_run or kw:
         cmd = [script] if script else [sys.executable, "-m", "p256"]
         return subprocess.run(cmd + argv, input=input, capture_output=True, timeout=60, **kw)
-    return _run_in_process(argv, input)
+    return _run_in_process(argv, input, stdin_fd)
 
 
 class _Stream(io.TextIOWrapper):
@@ -61,12 +64,17 @@ class _Stream(io.TextIOWrapper):
         return self.buffer.getvalue()
 
 
-def _run_in_process(argv, input):
+def _run_in_process(argv, input, stdin_fd=None):
     """`python -m p256 ARGV` as a call: exit status from main's return or SystemExit
     (argparse's usage errors and --help), an uncaught exception's traceback on stderr
     with status 1, as the interpreter does."""
     streams = (sys.stdin, sys.stdout, sys.stderr)
-    stdin, stdout, stderr = _Stream(input or b""), _Stream(), _Stream()
+    stdout, stderr = _Stream(), _Stream()
+    if stdin_fd is None:
+        stdin = _Stream(input or b"")
+    else:
+        assert input is None
+        stdin = io.TextIOWrapper(open(stdin_fd, "rb", closefd=False), encoding="utf-8")
     sys.stdin, sys.stdout, sys.stderr = stdin, stdout, stderr
     try:
         try:
@@ -815,3 +823,259 @@ def test_keygen_with_a_password(tmp_path):
     assert proc.returncode == 2 and b"cannot read the password" in proc.stderr
     proc = p256_run("keygen", "--password-file", pw, "--password-fd", "0")
     assert proc.returncode == 2 and b"not allowed with" in proc.stderr
+
+
+# -- a password beside the data: each input gets exactly its own bytes -------------------------
+#
+# A password can come from a file, from stdin (`--password-file -`, `--password-fd 0`) or
+# from any file descriptor, and the data (key, message, signature, peer key) from files or
+# stdin. The password is read first, one byte at a time up to its line end, so whatever
+# reads the same stream next starts exactly after that line. The checker below knows each
+# command's one right answer: a signature that verifies over the whole message, the key's
+# own public key, the expected shared secret, a key that opens with exactly the password.
+
+PW = b" pass  word\t "  # blanks at both ends are part of the password
+BIG = hashlib.shake_256(b"a message longer than any read buffer").digest(10_000)
+PASSWORD_INPUTS = {"keygen": (), "pubkey": ("key",), "sign": ("key", "msg"),
+                   "verify": ("key", "msg", "sig"), "ecdh": ("key", "peer")}
+# how the password is given; those marked stdin share the stream with stdin's data
+PASSWORD_WAYS = {
+    "file": False,           # --password-file FILE (its line ends in CRLF)
+    "file -": True,          # --password-file -
+    "fd pipe": False,        # --password-fd N, a pipe of its own
+    "fd 0": True,            # --password-fd 0
+    "fd dup": True,          # --password-fd N, N a duplicate of stdin's descriptor (3<&0)
+    "file /dev/fd": True,    # --password-file /dev/fd/N, N stdin's descriptor: the same pipe
+}
+ON_LINUX = sys.platform.startswith("linux")
+
+
+def _pipe_holding(data: bytes) -> int:
+    """The read end of a pipe that holds data and then ends (the write end is closed)."""
+    assert len(data) < 60_000  # within a pipe's buffer: written whole, no writer thread
+    r, w = os.pipe()
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(w, view):]
+    finally:
+        os.close(w)
+    return r
+
+
+def _fast_pbes2(monkeypatch):
+    """keygen encrypts with 1,000 PBKDF2 iterations instead of 600,000 (0.3 s each here):
+    the reading of the password is under test, not the key derivation."""
+    from p256 import _pbes2
+
+    encrypt = _pbes2.encrypt
+    monkeypatch.setattr(_pbes2, "encrypt", lambda plain, password, kdf="pbkdf2", iterations=0:
+                        encrypt(plain, password, kdf, 1000))
+
+
+@pytest.fixture(scope="module")
+def enc(keys, tmp_path_factory):
+    """An encrypted key (password PW, 1,000 iterations: fast), the inputs of each command
+    and the one right answer of each."""
+    from p256 import _pbes2, _pem
+
+    d = tmp_path_factory.mktemp("enc")
+    e = Keys()
+    e.sk, e.pk = keys.sk, keys.pk
+    e.data = {
+        "key": _pem.encode("ENCRYPTED PRIVATE KEY", _pbes2.encrypt(keys.sk.to_der("pkcs8"), PW,
+                                                                    iterations=1000)),
+        "msg": BIG,
+        "sig": keys.sk.sign(BIG),
+        "peer": keys.sk2.public_key.to_pem(),
+    }
+    e.files = {}
+    for name, data in e.data.items():
+        (d / name).write_bytes(data)
+        e.files[name] = d / name
+    e.pwfile = d / "pw.txt"
+    e.pwfile.write_bytes(PW + b"\r\n")
+    e.secret = keys.sk.exchange(keys.sk2.public_key).hex().encode() + b"\n"
+    return e
+
+
+def check_password_case(e, command: str, proc, password: bytes = PW) -> None:
+    """The command's one right answer, or an AssertionError."""
+    assert proc.returncode == 0, (proc.returncode, proc.stderr.decode())
+    assert proc.stderr == b""
+    if command == "keygen":
+        assert p256.PrivateKey.from_pem(proc.stdout, password=password)
+    elif command == "pubkey":
+        assert proc.stdout == e.pk.to_pem()
+    elif command == "sign":
+        assert e.pk.verify(proc.stdout, BIG), "the signature is not over the whole message"
+    elif command == "verify":
+        assert proc.stdout == b"OK\n"
+    else:
+        assert proc.stdout == e.secret
+
+
+def run_password_case(e, command: str, on_stdin, way: str):
+    """Run command in this process with its stdin a real pipe: the inputs from files but
+    on_stdin (one of them, or None) from stdin; the password given the way named."""
+    fds = []
+    stdin = e.data[on_stdin] if on_stdin else b""
+    args = [command] + ["-" if name == on_stdin else e.files[name]
+                        for name in PASSWORD_INPUTS[command]]
+    if PASSWORD_WAYS[way]:
+        stdin = PW + b"\n" + stdin
+    r = _pipe_holding(stdin)
+    fds.append(r)
+    if way == "file":
+        args += ["--password-file", e.pwfile]
+    elif way == "file -":
+        args += ["--password-file", "-"]
+    elif way == "fd 0":
+        args += ["--password-fd", "0"]
+    elif way == "fd pipe":
+        fds.append(_pipe_holding(PW + b"\n"))
+        args += ["--password-fd", fds[-1]]
+    elif way == "fd dup":
+        fds.append(os.dup(r))
+        args += ["--password-fd", fds[-1]]
+    else:
+        args += ["--password-file", "/dev/fd/%d" % r]
+    try:
+        return p256_run(*args, stdin_fd=r)
+    finally:
+        for fd in fds:
+            os.close(fd)
+
+
+PASSWORD_CASES = [(command, on_stdin, way)
+                  for command, inputs in PASSWORD_INPUTS.items()
+                  for on_stdin in (None,) + inputs
+                  for way in PASSWORD_WAYS if ON_LINUX or way != "file /dev/fd"]
+
+
+@pytest.mark.parametrize("command, on_stdin, way", PASSWORD_CASES,
+                         ids=["%s-%s-%s" % c for c in PASSWORD_CASES])
+def test_password_and_data_each_get_their_own_bytes(enc, monkeypatch, command, on_stdin, way):
+    _fast_pbes2(monkeypatch)
+    check_password_case(enc, command, run_password_case(enc, command, on_stdin, way))
+
+
+def test_password_checker_catches_a_buffered_password_reader(enc, monkeypatch):
+    """Negative control: the password read through a buffered reader (as it once was,
+    os.fdopen(fd).readline) takes the start of the data that shares its stream; the
+    checker must see it in every such case."""
+    _fast_pbes2(monkeypatch)
+
+    def buffered(fd, limit):
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.readline(limit)
+
+    monkeypatch.setattr(_cli, "_read_line", buffered)
+    caught = set()
+    for case in PASSWORD_CASES:
+        try:
+            check_password_case(enc, case[0], run_password_case(enc, *case))
+        except AssertionError:
+            caught.add(case)
+    shared = {c for c in PASSWORD_CASES if c[1] is not None and PASSWORD_WAYS[c[2]]}
+    assert shared and shared <= caught, sorted(shared - caught)
+
+
+@pytest.mark.parametrize("line, password", [
+    (b"pw  \n", b"pw  "),                        # trailing blanks are kept
+    (b"pw  \r\n", b"pw  "),                      # CRLF is the line end
+    (b" \tpw\t \r\r\n", b" \tpw\t \r"),          # a CR before the CRLF is the password's
+    (b"caf\xc3\xa9 \r", b"caf\xc3\xa9 "),        # no LF: a last CR is still a line end
+    (b"pw \nsecond line\n", b"pw "),             # only the first line
+])
+@pytest.mark.parametrize("way", ["file", "file -", "fd pipe", "fd 0", "fd dup"])
+def test_keygen_encrypts_with_exactly_the_password_given(tmp_path, monkeypatch, line, password,
+                                                        way):
+    from p256 import _pbes2
+
+    _fast_pbes2(monkeypatch)
+    fds = [_pipe_holding(line if way in ("file -", "fd 0", "fd dup") else b"")]
+    args = ["keygen"]
+    if way == "file":
+        (tmp_path / "pw").write_bytes(line)
+        args += ["--password-file", tmp_path / "pw"]
+    elif way == "file -":
+        args += ["--password-file", "-"]
+    elif way == "fd 0":
+        args += ["--password-fd", "0"]
+    else:
+        fds.append(_pipe_holding(line) if way == "fd pipe" else os.dup(fds[0]))
+        args += ["--password-fd", fds[-1]]
+    try:
+        proc = p256_run(*args, stdin_fd=fds[0])
+    finally:
+        for fd in fds:
+            os.close(fd)
+    check_password_case(None, "keygen", proc, password)
+    for near in {password + b"\n", password + b"\r", password.rstrip(b"\r"), password.strip(),
+                 line} - {password}:
+        with pytest.raises(ValueError, match=re.escape(_pbes2.WRONG_PASSWORD)):
+            p256.PrivateKey.from_pem(proc.stdout, password=near)
+
+
+@pytest.mark.parametrize("args, stdin, reason", [
+    ("sign - - --password-file {pw}", b"", "only one input"),
+    ("verify {key} - - --password-fd 0", PW + b"\n", "only one input"),
+    ("sign {key} - --password-fd 0", PW, "no line end after the password"),
+    ("pubkey - --password-file -", PW, "no line end after the password"),
+])
+def test_password_and_data_on_stdin_refusals(enc, args, stdin, reason):
+    """What cannot be told apart is refused: two data inputs on stdin, or a password on
+    stdin that stdin's data cannot follow (stdin ends inside its line)."""
+    argv = args.format(pw=enc.pwfile, key=enc.files["key"]).split()
+    r = _pipe_holding(stdin)
+    try:
+        proc = p256_run(*argv, stdin_fd=r)
+    finally:
+        os.close(r)
+    assert reason in error_line(proc, argv[0], "<stdin>")
+
+
+def test_password_fd_0_when_stdin_is_closed(enc, keys):
+    """Started with fd 0 closed, fd 0 is not stdin (a file opened later may have it)."""
+    proc = p256_run("sign", enc.files["key"], keys.msg, "--password-fd", "0",
+                    preexec_fn=lambda: os.close(0))
+    assert error_line(proc, "sign", "--password-fd 0") == "cannot read the password: stdin is closed"
+
+
+def test_password_on_fd_0_leaves_the_whole_message(enc, tmp_path):
+    """`(echo pw; cat msg) | p256 sign enc.pem --password-fd 0 -o s.sig`: the password is
+    stdin's first line and the message all the rest, byte for byte (a buffered read of
+    the password once took the message's first kilobytes with it, and exit 0)."""
+    sig = tmp_path / "s.sig"
+    proc = p256_run("sign", enc.files["key"], "--password-fd", "0", "-o", sig,
+                    input=PW + b"\n" + BIG, subprocess_run=True)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert enc.pk.verify(sig.read_bytes(), BIG)
+
+
+@pytest.mark.parametrize("command, on_stdin, way", [
+    ("keygen", None, "fd 0"), ("pubkey", "key", "fd 0"), ("sign", "msg", "fd 0"),
+    ("verify", "msg", "fd 0"), ("ecdh", "peer", "fd 0"),
+    ("sign", "msg", "file -"), ("sign", "msg", "fd pipe"), ("verify", "sig", "fd pipe"),
+])
+def test_password_ways_in_a_process(enc, command, on_stdin, way):
+    """The real descriptors of a process: stdin is fd 0, the pipe is passed as fd N."""
+    args = [command] + ["-" if name == on_stdin else enc.files[name]
+                        for name in PASSWORD_INPUTS[command]]
+    stdin = enc.data[on_stdin] if on_stdin else b""
+    kw = {}
+    if way == "fd pipe":
+        r = _pipe_holding(PW + b"\n")
+        args += ["--password-fd", r]
+        kw["pass_fds"] = (r,)
+    else:
+        stdin = PW + b"\n" + stdin
+        args += ["--password-file", "-"] if way == "file -" else ["--password-fd", "0"]
+    try:
+        proc = p256_run(*args, input=stdin, subprocess_run=True, **kw)
+    finally:
+        if kw:
+            os.close(r)
+    check_password_case(enc, command, proc)
+

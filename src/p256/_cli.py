@@ -111,7 +111,9 @@ def _run_bench(args: argparse.Namespace) -> int:
 # used). An encrypted PKCS#8 key ("ENCRYPTED PRIVATE KEY") is read with the password
 # given by --password-file FILE or --password-fd N (its first line), never on the
 # command line (where every user of the machine sees it). "-" reads stdin, for at most
-# one input of a command. Messages are hashed in
+# one data input of a command; a password may come from stdin too (--password-file -,
+# --password-fd 0): it is read first, one byte at a time up to its line end, and the
+# data is the rest of stdin, byte for byte. Messages are hashed in
 # chunks, so files of any size are signed and verified in constant memory.
 #
 # Outputs: private keys are created with mode 0600 and never overwrite a file unless
@@ -167,6 +169,8 @@ def _discard_stdout() -> None:
 
 
 def _one_stdin(*paths: str) -> None:
+    """At most one data input from stdin. A password on stdin is not one of them: it is
+    read first, its line only, and the data is what follows (_password)."""
     if sum(p == _STDIN for p in paths) > 1:
         raise CLIError("<stdin>: only one input can be read from stdin ('-')")
 
@@ -238,30 +242,72 @@ def _add_password_options(p: argparse.ArgumentParser, verb: str) -> None:
                             "descriptor N (for instance 3, with 3<<<\"$PW\" in the shell)" % verb)
 
 
-def _password(args: argparse.Namespace) -> Optional[bytes]:
+def _stdin_fd() -> Optional[int]:
+    """The file descriptor under sys.stdin, or None (no stdin, or a stream in memory)."""
+    try:
+        return sys.stdin.fileno() if sys.stdin is not None else None
+    except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is both
+        return None
+
+
+def _read_line(fd: int, limit: int) -> bytes:
+    """The bytes of fd up to and including the first line end, at most limit of them,
+    read one byte at a time: nothing after the line end is taken, so what reads the same
+    stream next (stdin's data after a password on stdin, a pipe named twice) starts
+    exactly there. A buffered reader would take a whole buffer's worth with it."""
+    import os
+
+    line = bytearray()
+    while len(line) < limit:
+        byte = os.read(fd, 1)
+        if not byte:
+            break
+        line += byte
+        if byte == b"\n":
+            break
+    return bytes(line)
+
+
+def _password(args: argparse.Namespace, stdin_data: bool = False) -> Optional[bytes]:
     """The password of --password-file or --password-fd: the first line, without its
-    line end (as `openssl -pass file:` reads it), or None if neither was given."""
+    line end (as `openssl -pass file:` reads it), or None if neither was given.
+
+    Called before any data is read: from stdin (--password-file -, --password-fd 0 or
+    the descriptor of sys.stdin) the password is stdin's first line and the data, if
+    stdin_data, all that follows it, byte for byte."""
     import os
 
     path: Optional[str] = getattr(args, "password_file", None)
     fd: Optional[int] = getattr(args, "password_fd", None)
     if path is None and fd is None:
         return None
-    shown = "--password-fd %d" % fd if fd is not None else str(path)
+    on_stdin = path == _STDIN or fd == 0 or (fd is not None and fd == _stdin_fd())
+    shown = "--password-fd %d" % fd if fd is not None else _shown(str(path))
     try:
-        if fd is not None:
-            with os.fdopen(fd, "rb", closefd=False) as f:
-                line = f.readline(_PASSWORD_LIMIT + 1)
-        elif path == _STDIN:
-            line = _stdin().readline(_PASSWORD_LIMIT + 1)
+        if on_stdin:
+            if sys.stdin is None:  # fd 0 closed at start-up: whatever has it now is not stdin
+                raise CLIError("%s: cannot read the password: stdin is closed" % shown)
+            stdin = sys.stdin.buffer
+            stdin_fd = _stdin_fd()
+            line = (_read_line(stdin_fd, _PASSWORD_LIMIT + 1) if stdin_fd is not None
+                    else stdin.readline(_PASSWORD_LIMIT + 1))  # in memory: its own buffer
+        elif fd is not None:
+            line = _read_line(fd, _PASSWORD_LIMIT + 1)
         else:
-            with open(str(path), "rb") as f:
-                line = f.readline(_PASSWORD_LIMIT + 1)
+            f = os.open(str(path), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
+                        | getattr(os, "O_BINARY", 0))
+            try:
+                line = _read_line(f, _PASSWORD_LIMIT + 1)
+            finally:
+                os.close(f)
     except (OSError, ValueError) as exc:
         reason = _os_reason(exc) if isinstance(exc, OSError) else str(exc)
         raise CLIError("%s: cannot read the password: %s" % (shown, reason)) from None
     if len(line) > _PASSWORD_LIMIT:
         raise CLIError("%s: the password line is over %d bytes" % (shown, _PASSWORD_LIMIT))
+    if on_stdin and stdin_data and not line.endswith(b"\n"):
+        raise CLIError("<stdin>: no line end after the password; with the password on stdin "
+                       "the data follows its line")
     password = line[:-1] if line.endswith(b"\n") else line
     return password[:-1] if password.endswith(b"\r") else password
 
@@ -570,9 +616,9 @@ def _cmd_pubkey(sub: _Subparsers) -> None:
     _add_password_options(p, "decrypt an encrypted KEY")
 
     def handler(args: argparse.Namespace) -> int:
-        _one_stdin(args.key, args.password_file or "")
         _not_an_input(args.out, args.key)
-        _, pk = _load_key(args.key, args.command, private=False, password=_password(args))
+        password = _password(args, stdin_data=args.key == _STDIN)  # first: see _password
+        _, pk = _load_key(args.key, args.command, private=False, password=password)
         _write_public(args.out, pk.to_pem(compressed=args.compressed))
         return 0
 
@@ -594,6 +640,7 @@ def _cmd_sign(sub: _Subparsers) -> None:
             "examples:\n"
             "  p256 sign key.pem msg.txt -o msg.sig               # DER, SHA-256\n"
             "  p256 sign enc.pem msg.txt --password-file pw.txt -o msg.sig   # encrypted key\n"
+            "  (echo \"$PW\"; cat msg.txt) | p256 sign enc.pem --password-fd 0 -o msg.sig\n"
             "  p256 sign key.pem < msg.txt > msg.sig              # message from stdin\n"
             "  p256 sign key.pem msg.txt --raw --deterministic -o msg.raw\n"
             "  openssl dgst -sha256 -verify pub.pem -signature msg.sig msg.txt\n\n" + _EXIT_HELP),
@@ -611,9 +658,10 @@ def _cmd_sign(sub: _Subparsers) -> None:
 
     def handler(args: argparse.Namespace) -> int:
         _refuse_binary_tty(args.out)
-        _one_stdin(args.key, args.file, args.password_file or "")
+        _one_stdin(args.key, args.file)
         _not_an_input(args.out, args.key, args.file)
-        sk = _load_private(args.key, args.command, _password(args))
+        password = _password(args, stdin_data=_STDIN in (args.key, args.file))
+        sk = _load_private(args.key, args.command, password)
         digest = _digest(args.file, args.hash)
         # sign_digest with the digest's hash: byte for byte sk.sign(msg, hash=...)
         _write_public(args.out, sk.sign_digest(digest, hash=args.hash,
@@ -655,8 +703,9 @@ def _cmd_verify(sub: _Subparsers) -> None:
     _add_password_options(p, "decrypt PUBKEY when it is an encrypted private key")
 
     def handler(args: argparse.Namespace) -> int:
-        _one_stdin(args.pubkey, args.file, args.sig, args.password_file or "")
-        _, pk = _load_key(args.pubkey, args.command, private=False, password=_password(args))
+        _one_stdin(args.pubkey, args.file, args.sig)
+        password = _password(args, stdin_data=_STDIN in (args.pubkey, args.file, args.sig))
+        _, pk = _load_key(args.pubkey, args.command, private=False, password=password)
         sig = _read_signature(args.sig, args.raw)
         digest = _digest(args.file, args.hash)
         ok = pk.verify_digest(sig, digest, hash=args.hash, encoding="raw" if args.raw else "der")
@@ -687,8 +736,9 @@ def _cmd_ecdh(sub: _Subparsers) -> None:
     _add_password_options(p, "decrypt an encrypted KEY")
 
     def handler(args: argparse.Namespace) -> int:
-        _one_stdin(args.key, args.peerkey, args.password_file or "")
-        sk = _load_private(args.key, args.command, _password(args))
+        _one_stdin(args.key, args.peerkey)
+        password = _password(args, stdin_data=_STDIN in (args.key, args.peerkey))
+        sk = _load_private(args.key, args.command, password)
         _, peer = _load_key(args.peerkey, args.command, private=False)
         _write_public(None, sk.exchange(peer).hex().encode("ascii") + b"\n")
         return 0

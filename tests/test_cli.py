@@ -1079,3 +1079,219 @@ def test_password_ways_in_a_process(enc, command, on_stdin, way):
             os.close(r)
     check_password_case(enc, command, proc)
 
+
+# -- outputs: all or nothing ------------------------------------------------------------------
+#
+# Every output file (-o, bench --json) is written to a new temporary file in its
+# directory, fsynced and renamed into place: a failure at any point leaves the previous
+# file as it was (or no file) and no temporary file.
+
+OLD = b"the previous contents, which a failed write must leave as they are\n" * 3
+
+
+def _write_outputs(keys, tmp_path):
+    """(name, arguments, the output path, existed before) for every command that writes a
+    file: keygen (new, and --force over a file), pubkey -o, sign -o, bench --json."""
+    return [
+        ("keygen new", ["keygen", "-o", tmp_path / "new.pem"], tmp_path / "new.pem", False),
+        ("keygen --force", ["keygen", "--force", "-o", tmp_path / "key.pem"], tmp_path / "key.pem", True),
+        ("pubkey", ["pubkey", keys.sec1_pem, "-o", tmp_path / "pub.pem"], tmp_path / "pub.pem", True),
+        ("sign", ["sign", keys.sec1_pem, keys.msg, "-o", tmp_path / "msg.sig"], tmp_path / "msg.sig", True),
+        ("bench", ["bench", "--smoke", "--no-peers", "--json", tmp_path / "b.json"],
+         tmp_path / "b.json", True),
+    ]
+
+
+def _fake_bench(monkeypatch):
+    from p256 import _bench
+
+    monkeypatch.setattr(_bench, "run", lambda settings, with_peers=True: {
+        "figures": list(range(64)), "cpu": "test"})
+
+
+def check_all_or_nothing(proc, command, path, existed, before):
+    """A failed write: exit 2 with one line naming the file; the previous file intact
+    (contents and mode) or still absent; nothing else left in the directory."""
+    listing, mode_before = before
+    assert sorted(os.listdir(path.parent)) == listing, "a temporary or partial file was left"
+    if existed:
+        assert path.read_bytes() == OLD, "the previous file was clobbered"
+        assert mode(path) == mode_before
+    else:
+        assert not os.path.lexists(path), "a partial file was left"
+    assert error_line(proc, command, str(path))
+
+
+def _prepare(path, existed):
+    if existed:
+        path.write_bytes(OLD)
+        os.chmod(path, 0o640)
+    return sorted(os.listdir(path.parent)), mode(path) if existed else None
+
+
+class _Fault:
+    """os.write fails with ENOSPC once `after` bytes have gone to regular files (the
+    call that crosses the mark writes up to it: a short write, then the error), or
+    os.fsync / os.replace / os.link fail with EIO."""
+
+    def __init__(self, monkeypatch, where, after=40):
+        import errno
+
+        self.left = after
+        real_write = os.write
+
+        def write(fd, data):
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return real_write(fd, data)
+            if self.left <= 0:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            n = real_write(fd, bytes(data[:self.left]))
+            self.left -= n
+            return n
+
+        def eio(*args, **kw):
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+        if where == "write":
+            monkeypatch.setattr(os, "write", write)
+        else:
+            for name in {"fsync": ["fsync"], "rename": ["replace", "link"]}[where]:
+                monkeypatch.setattr(os, name, eio)
+
+
+@pytest.mark.parametrize("where", ["write", "fsync", "rename"])
+@pytest.mark.parametrize("name", ["keygen new", "keygen --force", "pubkey", "sign", "bench"])
+def test_a_failed_write_leaves_no_partial_file(keys, tmp_path, monkeypatch, name, where):
+    _fake_bench(monkeypatch)
+    (_, args, path, existed), = [w for w in _write_outputs(keys, tmp_path) if w[0] == name]
+    before = _prepare(path, existed)
+    with monkeypatch.context() as m:
+        _Fault(m, where)
+        proc = p256_run(*args)
+    check_all_or_nothing(proc, args[0], path, existed, before)
+
+
+def test_the_write_checker_catches_a_direct_writer(keys, tmp_path, monkeypatch):
+    """Negative control: a writer that truncates the file and writes into it in place
+    (as `open(path, "wb")` does) leaves a partial file under the same fault."""
+
+    def direct(path, data, mode, replace):
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666 if mode is None else mode)
+        try:
+            _cli._write_all(fd, data)
+        finally:
+            os.close(fd)
+
+    monkeypatch.setattr(_cli, "_write_file", direct)
+    _fake_bench(monkeypatch)
+    for name, args, path, existed in _write_outputs(keys, tmp_path):
+        before = _prepare(path, existed)
+        with monkeypatch.context() as m:
+            _Fault(m, "write")
+            proc = p256_run(*args)
+        with pytest.raises(AssertionError, match="partial|clobbered"):
+            check_all_or_nothing(proc, args[0], path, existed, before)
+
+
+def test_a_file_size_limit_leaves_no_partial_file(keys, tmp_path):
+    """The kernel's own fault, in a process: RLIMIT_FSIZE makes write() fail with EFBIG
+    past 40 bytes, for every command that writes a file. The limit is set once p256 is
+    imported (an editable install rebuilds on import, and writes files doing it)."""
+    pytest.importorskip("resource")
+    code = ("import resource, sys; from p256 import _cli; "
+            "resource.setrlimit(resource.RLIMIT_FSIZE, (40, 40)); sys.exit(_cli.main())")
+    for name, args, path, existed in _write_outputs(keys, tmp_path):
+        if name == "bench":
+            continue  # a process runs the real benchmark: in this process above
+        before = _prepare(path, existed)
+        proc = subprocess.run([sys.executable, "-c", code, *map(str, args)],
+                              capture_output=True, timeout=60)
+        check_all_or_nothing(proc, args[0], path, existed, before)
+        assert "File too large" in proc.stderr.decode()
+
+
+def test_outputs_replace_files_and_keep_their_modes(keys, tmp_path):
+    """Public outputs keep an existing file's mode (a new one: 0666 less the umask) and
+    write through a symlink, as openssl does; private keys are 0600; a FIFO is written
+    into, never replaced; a symlink planted at the temporary name is not followed."""
+    import threading
+
+    pub = tmp_path / "pub.pem"
+    pub.write_bytes(OLD)
+    os.chmod(pub, 0o640)
+    ok("pubkey", keys.sec1_pem, "-o", pub)
+    assert pub.read_bytes() == keys.pk.to_pem() and mode(pub) == 0o640
+    fresh = tmp_path / "fresh.sig"
+    ok("sign", keys.sec1_pem, keys.msg, "-o", fresh, preexec_fn=_umask_022)
+    assert keys.pk.verify(fresh.read_bytes(), MSG) and mode(fresh) == 0o644
+    real = tmp_path / "real.pem"
+    real.write_bytes(OLD)
+    link = tmp_path / "link.pem"
+    link.symlink_to(real.name)
+    ok("pubkey", keys.sec1_pem, "-o", link)
+    assert link.is_symlink() and real.read_bytes() == keys.pk.to_pem()
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    ok("pubkey", keys.sec1_pem, "-o", fifo)
+    reader.join(10)
+    assert got == [keys.pk.to_pem()] and stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert sorted(os.listdir(tmp_path)) == ["fifo", "fresh.sig", "link.pem", "pub.pem", "real.pem"]
+    if ON_LINUX:  # an open descriptor is written into: a pipe, a file opened to append
+        assert ok("pubkey", keys.sec1_pem, "-o", "/dev/stdout", subprocess_run=True) \
+            == keys.pk.to_pem()
+        log = tmp_path / "log"
+        log.write_bytes(OLD)
+        with open(log, "ab") as f:
+            proc = subprocess.run([sys.executable, "-m", "p256", "pubkey", str(keys.sec1_pem),
+                                   "-o", "/dev/stdout"], stdout=f, timeout=60)
+        assert proc.returncode == 0 and log.read_bytes() == OLD + keys.pk.to_pem()
+
+
+def test_a_symlink_at_the_temporary_name_is_not_followed(keys, tmp_path, monkeypatch):
+    import secrets
+
+    victim = tmp_path / "victim"
+    victim.write_bytes(OLD)
+    names = iter(())
+    monkeypatch.setattr(secrets, "token_hex", lambda n=None: next(names))
+    for args, out in ((["keygen", "-o"], tmp_path / "k.pem"),
+                      (["pubkey", keys.sec1_pem, "-o"], tmp_path / "p.pem")):
+        planted = tmp_path / (".%s.planted.tmp" % out.name)
+        planted.symlink_to(victim)
+        names = iter(["planted", "fresh"])
+        ok(*args, out)
+        assert victim.read_bytes() == OLD and planted.is_symlink()
+        assert out.exists() and not out.is_symlink()
+        planted.unlink()
+    assert mode(tmp_path / "k.pem") == 0o600
+
+
+def test_keygen_without_hard_links_still_never_overwrites(tmp_path, monkeypatch):
+    """Where the file system has no hard links (os.link: EPERM), a new key is still
+    written whole and renamed into place, and an existing file is still refused."""
+    import errno
+
+    def no_links(src, dst, **kw):
+        raise OSError(errno.EPERM, os.strerror(errno.EPERM))
+
+    monkeypatch.setattr(os, "link", no_links)
+    key = tmp_path / "key.pem"
+    ok("keygen", "-o", key)
+    first = key.read_bytes()
+    assert p256.PrivateKey.from_pem(first) and mode(key) == 0o600
+    assert "already exists" in error_line(p256_run("keygen", "-o", key), "keygen", str(key))
+    assert key.read_bytes() == first and os.listdir(tmp_path) == ["key.pem"]
+
+
+def test_bench_json_to_stdout(monkeypatch, tmp_path):
+    """`--json -` is stdout, as its help says (not a file named '-')."""
+    import json
+
+    _fake_bench(monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    out = ok("bench", "--smoke", "--no-peers", "--json", "-")
+    assert json.loads(out) == {"figures": list(range(64)), "cpu": "test"}
+    assert os.listdir(tmp_path) == []

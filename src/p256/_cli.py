@@ -77,7 +77,7 @@ def _run_bench(args: argparse.Namespace) -> int:
         settings = _bench.Settings(mode, repeats=args.repeat, min_time=args.min_time)
     except ValueError as e:
         raise CLIError(str(e)) from None
-    if args.json:
+    if args.json and args.json != _STDIN:
         parent = os.path.dirname(os.path.abspath(args.json))
         if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
             raise CLIError("cannot write %s: directory %s is missing or not writable" % (args.json, parent))
@@ -90,13 +90,9 @@ def _run_bench(args: argparse.Namespace) -> int:
                 reconfigure(errors="backslashreplace")
     doc = _bench.run(settings, with_peers=not args.no_peers)
     if args.json:
-        try:
-            with open(args.json, "w", encoding="utf-8") as f:
-                json.dump(doc, f, indent=1)
-                f.write("\n")
-        except OSError as e:
-            raise CLIError("cannot write %s: %s" % (args.json, e.strerror or e)) from None
-        print("p256 bench: raw figures written to %s" % args.json, file=sys.stderr)
+        _write_public(args.json, (json.dumps(doc, indent=1) + "\n").encode("utf-8"))
+        if args.json != _STDIN:
+            print("p256 bench: raw figures written to %s" % args.json, file=sys.stderr)
     return 0
 
 
@@ -116,9 +112,12 @@ def _run_bench(args: argparse.Namespace) -> int:
 # data is the rest of stdin, byte for byte. Messages are hashed in
 # chunks, so files of any size are signed and verified in constant memory.
 #
-# Outputs: private keys are created with mode 0600 and never overwrite a file unless
-# --force (then a temporary 0600 file in the same directory replaces it atomically; only
-# a regular file, or a symlink to one, is ever replaced: never a FIFO, device or directory).
+# Outputs: every output file is written whole to a temporary file in its directory,
+# fsynced and renamed into place, so a failure leaves the previous file or none, never
+# part of one. Private keys are created with mode 0600 and never overwrite a file unless
+# --force (only a regular file, or a symlink to one, is ever replaced: never a FIFO,
+# device or directory). Public outputs replace a file as openssl does, keeping its mode;
+# a FIFO, device or open descriptor (-o /dev/stdout) is written into.
 # Binary signatures are refused on a terminal (like `age`, unlike `openssl dgst`): bytes
 # sprayed on a terminal are useless and can garble it; use -o FILE or a redirect.
 #
@@ -435,7 +434,13 @@ def _not_an_input(path: Optional[str], *inputs: str) -> None:
 
 
 def _write_public(path: Optional[str], data: bytes) -> None:
-    """data to path ('-' or None: stdout), replacing an existing file as openssl does."""
+    """data to path ('-' or None: stdout), replacing an existing file as openssl does, but
+    whole or not at all: a new file renamed over it (_write_file), with its mode. A
+    symlink is followed, as openssl does; a FIFO, device or terminal, or an open
+    descriptor (-o /dev/stdout), is written into, never replaced."""
+    import os
+    import stat
+
     if path is None or path == _STDIN:
         out = _stdout()
         try:
@@ -448,10 +453,111 @@ def _write_public(path: Optional[str], data: bytes) -> None:
             raise CLIError("<stdout>: %s" % _os_reason(exc)) from None
         return
     try:
-        with open(path, "wb") as f:
-            f.write(data)
+        try:
+            st: Optional[os.stat_result] = os.stat(path)
+        except FileNotFoundError:
+            st = None
+        if st is not None and (not stat.S_ISREG(st.st_mode) or _names_a_descriptor(path)):
+            # "ab": a file behind /dev/stdout is as the shell left it (`>` emptied it,
+            # `>>` appends), not truncated again; a directory fails: "Is a directory"
+            with open(path, "ab") as f:
+                f.write(data)
+            return
+        target = os.path.realpath(path)
+        if st is not None and not os.access(target, os.W_OK):
+            raise PermissionError(13, os.strerror(13))  # open(path, "wb") would refuse it
+        _write_file(target, data, None if st is None else stat.S_IMODE(st.st_mode), True)
     except OSError as exc:
         raise CLIError("%s: %s" % (path, _os_reason(exc))) from None
+
+
+def _names_a_descriptor(path: str) -> bool:
+    """Whether path leads through /dev/fd or /proc (-o /dev/stdout, /dev/fd/3): an open
+    file of this process, which the caller redirected, to be written into, not replaced
+    by a new file."""
+    import os
+
+    name = os.path.abspath(path)
+    for _ in range(40):  # the kernel's own bound on a chain of symlinks
+        if name.startswith(("/dev/fd/", "/proc/")):
+            return True
+        if not os.path.islink(name):
+            return False
+        name = os.path.normpath(os.path.join(os.path.dirname(name), os.readlink(name)))
+    return False
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """All of data to fd (os.write may write less than asked)."""
+    import errno
+    import os
+
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        if n <= 0:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        view = view[n:]
+
+
+def _write_file(path: str, data: bytes, mode: Optional[int], replace: bool) -> None:
+    """data as the file path, whole or not at all. It goes to a new temporary file in
+    path's directory (O_CREAT|O_EXCL|O_NOFOLLOW: a file or symlink already at that name
+    is never followed or written; mode None: 0666 less the umask, as open() creates;
+    else created 0600, then given mode), is fsynced, then renamed over path (replace:
+    os.replace, atomic on POSIX; a symlink at path is replaced, not followed) or linked
+    to path (os.link fails if anything is at path, so nothing is overwritten). On any
+    error the temporary file is removed and path is as it was; the OSError is raised."""
+    import errno
+    import os
+    import secrets
+
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) \
+        | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    head, tail = os.path.split(path)
+    for attempt in range(16):
+        temp = os.path.join(head, ".%s.%s.tmp" % (tail[:200], secrets.token_hex(6)))
+        try:
+            fd = os.open(temp, flags, 0o666 if mode is None else 0o600)
+            break
+        except FileExistsError:
+            if attempt == 15:
+                raise
+    try:
+        try:
+            fchmod = getattr(os, "fchmod", None)  # Windows before 3.13 has none
+            if mode is not None and mode != 0o600 and fchmod is not None:
+                fchmod(fd, mode)
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if replace:
+            os.replace(temp, path)
+            return
+        try:
+            os.link(temp, path)
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS):
+                raise
+            # no hard links on this file system: reserve path (O_EXCL), rename over it
+            os.close(os.open(path, flags, 0o600))
+            try:
+                os.replace(temp, path)
+            except BaseException:
+                os.unlink(path)
+                raise
+            return
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+    try:
+        os.unlink(temp)  # path is the file now; the temporary name goes
+    except OSError:
+        pass
 
 
 def _replaceable(path: str) -> None:
@@ -487,44 +593,19 @@ def _replaceable(path: str) -> None:
 
 
 def _write_private(path: str, data: bytes, force: bool) -> None:
-    """A new file with mode 0600 (O_CREAT|O_EXCL: an existing file, or a symlink, is never
-    followed or overwritten). With force, a temporary 0600 file in the same directory is
-    written, synced and renamed over path (os.replace: atomic on POSIX; a symlink at
-    path is replaced, not followed)."""
-    import os
-
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) \
-        | getattr(os, "O_BINARY", 0)
-    target = path
+    """A new file with mode 0600, written whole then put at path (_write_file): without
+    force, linked there (an existing file or symlink is never followed or overwritten);
+    with force, renamed over a regular file (a symlink at path is replaced, not
+    followed; anything else is refused: _replaceable)."""
     if force:
-        import secrets
-
         _replaceable(path)
-
-        head, tail = os.path.split(path)
-        target = os.path.join(head, ".%s.%s.tmp" % (tail, secrets.token_hex(6)))
     try:
-        fd = os.open(target, flags, 0o600)
+        _write_file(path, data, 0o600, force)
     except FileExistsError:
         raise CLIError("%s: already exists; not overwritten (--force replaces it)"
                        % path) from None
     except OSError as exc:
         raise CLIError("%s: %s" % (path, _os_reason(exc))) from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        if force:
-            os.replace(target, path)
-    except BaseException as exc:
-        try:
-            os.unlink(target)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise CLIError("%s: %s" % (path, _os_reason(exc))) from None
-        raise
 
 
 def _refuse_binary_tty(output: Optional[str]) -> None:

@@ -412,6 +412,22 @@ def test_one_key_order_for_the_whole_item():
         p256.PublicKey.from_cose(mixed)
 
 
+def test_read_item_delimits_one_item_inside_a_buffer():
+    """read_item reads the item where it starts and says where it ends: what follows is
+    left alone, and its messages name the item and give offsets into the whole buffer."""
+    buf = b"prefix" + GOOD + b"\xa1\x61a\x01" + b"rest"
+    value, end = _cose.read_item(buf, 6, "COSE_Key")
+    assert dict(value) == key_map() and end == 6 + len(GOOD)
+    value, after = _cose.read_item(buf, end, "extensions")
+    assert dict(value) == {"a": 1} and buf[after:] == b"rest"
+    with pytest.raises(ValueError, match=r"^malformed the thing: non-minimal CBOR head for 1 \(offset 3\)"):
+        _cose.read_item(b"abc\x18\x01", 3, "the thing")
+    with pytest.raises(ValueError, match=r"byte string of 100 bytes \(offset 4\) runs past the end"):
+        _cose.read_item(b"abc\xa1\x58\x64" + bytes(99), 3, "the thing")
+    with pytest.raises(ValueError, match=r"data ends where a CBOR item was expected \(offset 3\)"):
+        _cose.read_item(b"abc", 3, "the thing")
+
+
 # -- the CBOR reader and writer against cbor2, on generated values -------------------------
 
 from hypothesis import given, settings, strategies as st  # noqa: E402

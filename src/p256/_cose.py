@@ -10,6 +10,8 @@ the RFC 7049 "canonical" order that CTAP2 authenticators use; both orders agree 
 every registered COSE_Key label; one order for all maps of the input), text strings valid
 UTF-8, nesting at most ``MAX_DEPTH`` levels, at most ``MAX_ITEMS`` items in all. Tags, floating-point numbers and simple
 values other than false/true/null are refused: no COSE_Key parameter uses them.
+:func:`read_item` reads one item by the same rules where it starts inside a larger
+buffer and says where it ends (how WebAuthn's authenticator data is delimited).
 
 The map must hold exactly one EC2 P-256 public key:
 
@@ -36,8 +38,8 @@ from __future__ import annotations
 
 from typing import Dict, List, Mapping, Set, Tuple, Union
 
-__all__ = ["encode", "decode", "decode_mapping", "decode_any", "loads", "dumps", "CborMap", "MAX_DEPTH",
-           "MAX_ITEMS"]
+__all__ = ["encode", "decode", "decode_mapping", "decode_any", "loads", "read_item", "dumps", "CborMap",
+           "MAX_DEPTH", "MAX_ITEMS"]
 
 #: How deep arrays and maps may nest (a COSE_Key needs 2; the limit keeps recursion bounded).
 MAX_DEPTH = 16
@@ -63,31 +65,36 @@ _BYTEWISE, _LENGTH_FIRST = 1, 2
 _BOTH = _BYTEWISE | _LENGTH_FIRST
 
 
-def _error(problem: str) -> ValueError:
-    return ValueError("malformed COSE_Key: %s" % problem)
+def _error(problem: str, what: str = "COSE_Key") -> ValueError:
+    return ValueError("malformed %s: %s" % (what, problem))
 
 
 class _Reader:
     """Reads one deterministic CBOR item at a time from ``buf``."""
 
-    __slots__ = ("buf", "pos", "orders", "items")
+    __slots__ = ("buf", "pos", "orders", "items", "what")
 
-    def __init__(self, buf: bytes):
+    def __init__(self, buf: bytes, pos: int = 0, what: str = "COSE_Key"):
         self.buf = buf
-        self.pos = 0
+        self.pos = pos  # offsets in messages are offsets into buf
+        self.what = what  # what the item is, for messages: "malformed <what>: ..."
         self.items = 0
         # the key orders every map read so far satisfies: one rule for the whole item
         self.orders = _BOTH
+
+    def error(self, problem: str) -> ValueError:
+        return _error(problem, self.what)
 
     def head(self) -> Tuple[int, int]:
         """(major type, argument) of the next head; minimal and definite, else ValueError."""
         buf, pos = self.buf, self.pos
         if pos >= len(buf):
-            raise _error("data ends where a CBOR item was expected (offset %d)" % pos)
+            raise self.error("data ends where a CBOR item was expected (offset %d)" % pos)
         self.items += 1
         if self.items > MAX_ITEMS:
-            raise _error("more than %d CBOR items (offset %d); a COSE_Key has a dozen"
-                         % (MAX_ITEMS, pos))
+            raise self.error("more than %d CBOR items (offset %d); a COSE_Key has a dozen, "
+                             "WebAuthn's authenticator extension outputs a few"
+                             % (MAX_ITEMS, pos))
         initial = buf[pos]
         major, info = initial >> 5, initial & 0x1F
         pos += 1
@@ -96,31 +103,36 @@ class _Reader:
         elif info <= 27:
             size = 1 << (info - 24)
             if len(buf) - pos < size:
-                raise _error("data ends inside a CBOR head (offset %d)" % (pos - 1))
+                raise self.error("data ends inside a CBOR head (offset %d)" % (pos - 1))
             value = int.from_bytes(buf[pos:pos + size], "big")
             pos += size
             if major == 7:
                 if info == 24:
-                    raise _error("simple value %d; only false, true and null are allowed" % value)
-                raise _error("floating-point number; no COSE_Key parameter is a float")
+                    raise self.error("simple value %d (offset %d); only false, true and null "
+                                     "are allowed" % (value, self.pos))
+                raise self.error("floating-point number (offset %d); no COSE_Key parameter "
+                                 "or WebAuthn authenticator extension output is a float"
+                                 % self.pos)
             if value < (24 if info == 24 else 1 << (4 << (info - 24))):
-                raise _error("non-minimal CBOR head for %d (offset %d); deterministic "
-                             "encoding needs the shortest form" % (value, self.pos))
+                raise self.error("non-minimal CBOR head for %d (offset %d); deterministic "
+                                 "encoding needs the shortest form" % (value, self.pos))
         elif info == 31:
             if major in (2, 3, 4, 5):
-                raise _error("indefinite-length item (offset %d); deterministic encoding "
-                             "uses definite lengths" % self.pos)
-            raise _error("unexpected CBOR break or invalid head 0x%02x (offset %d)"
-                         % (initial, self.pos))
+                raise self.error("indefinite-length item (offset %d); deterministic encoding "
+                                 "uses definite lengths" % self.pos)
+            raise self.error("unexpected CBOR break or invalid head 0x%02x (offset %d)"
+                             % (initial, self.pos))
         else:
-            raise _error("reserved CBOR head 0x%02x (offset %d)" % (initial, self.pos))
+            raise self.error("reserved CBOR head 0x%02x (offset %d)" % (initial, self.pos))
         self.pos = pos
         return major, value
 
-    def take(self, length: int, what: str) -> bytes:
+    def take(self, length: int, what: str, start: int) -> bytes:
+        """The next length bytes, the contents of the string whose head is at start."""
         pos = self.pos
         if length > len(self.buf) - pos:
-            raise _error("%s of %d bytes runs past the end of the data" % (what, length))
+            raise self.error("%s of %d bytes (offset %d) runs past the end of the data"
+                             % (what, length, start))
         self.pos = pos + length
         return self.buf[pos:pos + length]
 
@@ -133,16 +145,17 @@ class _Reader:
         if major == 1:
             return -1 - value
         if major == 2:
-            return self.take(value, "byte string")
+            return self.take(value, "byte string", start)
         if major == 3:
-            raw = self.take(value, "text string")
+            raw = self.take(value, "text string", start)
             try:
                 return raw.decode("utf-8")
             except UnicodeDecodeError:
-                raise _error("text string at offset %d is not valid UTF-8" % start) from None
+                raise self.error("text string at offset %d is not valid UTF-8" % start) from None
         if major == 6:
-            raise _error("CBOR tag %d (offset %d); no COSE_Key parameter is tagged"
-                         % (value, start))
+            raise self.error("CBOR tag %d (offset %d); no COSE_Key parameter or WebAuthn "
+                             "authenticator extension output is tagged"
+                             % (value, start))
         if major == 7:
             if value == 20:
                 return False
@@ -150,12 +163,14 @@ class _Reader:
                 return True
             if value == 22:
                 return None
-            raise _error("simple value %d; only false, true and null are allowed" % value)
+            raise self.error("simple value %d (offset %d); only false, true and null are "
+                             "allowed" % (value, start))
         if depth >= MAX_DEPTH:
-            raise _error("arrays and maps nested more than %d levels deep" % MAX_DEPTH)
+            raise self.error("arrays and maps nested more than %d levels deep (offset %d)"
+                             % (MAX_DEPTH, start))
         if value > len(self.buf) - self.pos:  # each element takes at least one byte
-            raise _error("%s of %d elements runs past the end of the data"
-                         % ("array" if major == 4 else "map", value))
+            raise self.error("%s of %d elements (offset %d) runs past the end of the data"
+                             % ("array" if major == 4 else "map", value, start))
         if major == 4:
             return [self.item(depth + 1) for _ in range(value)]
         return CborMap(self.pairs(value, depth))
@@ -180,7 +195,7 @@ class _Reader:
             raw = buf[start:self.pos]
             if i:
                 if raw == previous:
-                    raise _error("duplicate map key %s" % _short(key))
+                    raise self.error("duplicate map key %s" % _short(key))
                 if raw < previous:
                     orders &= ~_BYTEWISE
                 if len(raw) < len(previous) or (len(raw) == len(previous) and raw < previous):
@@ -190,7 +205,7 @@ class _Reader:
         orders &= self.orders  # and those of every map read so far, nested ones included
         if not orders:
             self._name_duplicate(start_of_map, count, depth)
-            raise _error("map keys not in a deterministic order (RFC 8949 4.2.1: ascending "
+            raise self.error("map keys not in a deterministic order (RFC 8949 4.2.1: ascending "
                          "bytewise order of their encodings, or 4.2.3 length-first, the "
                          "same rule for every map of the item)")
         self.orders = orders
@@ -205,7 +220,7 @@ class _Reader:
             key = self.item(depth + 1)
             raw = self.buf[begin:self.pos]
             if raw in seen:
-                raise _error("duplicate map key %s" % _short(key))
+                raise self.error("duplicate map key %s" % _short(key))
             seen.add(raw)
             self.item(depth + 1)
         self.pos = end
@@ -229,11 +244,33 @@ def loads(data: bytes) -> Value:
         ValueError: for anything that is not exactly one deterministically encoded item
             of the supported kinds.
     """
-    r = _Reader(data)
-    value = r.item(0)
-    if r.pos != len(data):
-        raise _error("%d bytes after the CBOR item" % (len(data) - r.pos))
+    value, end = read_item(data, 0, "COSE_Key")
+    if end != len(data):
+        raise _error("%d bytes after the CBOR item" % (len(data) - end))
     return value
+
+
+def read_item(data: bytes, offset: int, what: str) -> Tuple[Value, int]:
+    """One CBOR item of data starting at offset, by the rules of :func:`loads`, and the
+    offset just after it: what follows the item is the caller's to read. The CBOR
+    items inside WebAuthn's authenticator data (the credential's COSE_Key, then the
+    extensions) are delimited this way, by their own encoding.
+
+    Args:
+        data: the buffer the item is in.
+        offset: where the item starts.
+        what: what the item is, for messages ("malformed <what>: ...").
+
+    Returns:
+        (the decoded value, the offset after the item).
+
+    Raises:
+        ValueError: the bytes from offset on do not start with one deterministically
+            encoded item of the supported kinds; the message gives offsets into data.
+    """
+    r = _Reader(data, offset, what)
+    value = r.item(0)
+    return value, r.pos
 
 
 def _head(major: int, value: int) -> bytes:

@@ -4,9 +4,10 @@
 Each hostile shape (long OBJECT IDENTIFIERs, long lengths, deep nesting, many
 extensions, members or map entries, huge JSON numbers, long base64) is grown from 1 KiB
 to 1 MiB and fed to its reader: from_der/from_pem/from_jwk/from_cose, x509.parse,
-jws.verify, webauthn.verify_assertion and the CLI. The rule (docs/key-formats.md): 10
-times the input costs at most MAX_GROWTH (15) times the time, and the peak of Python
-allocations (tracemalloc) stays within MEMORY_MULTIPLE times the input plus a constant.
+jws.verify, webauthn.verify_assertion, webauthn.parse_authenticator_data and the CLI.
+The rule (docs/key-formats.md): 10 times the input costs at most MAX_GROWTH (15) times
+the time, and the peak of Python allocations (tracemalloc) stays within MEMORY_MULTIPLE
+times the input plus a constant.
 A quadratic reader grows 100 times per step and fails at once.
 
 No absolute speed is asserted. The VM is shared and noisy, so the time is the thread's
@@ -281,6 +282,19 @@ SHAPES: Dict[str, Tuple[Callable[[int], object], Callable[[object], object]]] = 
         lambda n: assertion(b'{"type":"webauthn.get","challenge":"Y2NjY2NjY2NjY2NjY2NjYw",'
                             b'"origin":"https://example.com"}', AUTH[:32] + b"\x81" + bytes(4) + bytes(n)),
         lambda a: webauthn.verify_assertion(PK, *a, **RP)),
+    "webauthn: long extension output": (
+        lambda n: assertion(b'{"type":"webauthn.get","challenge":"Y2NjY2NjY2NjY2NjY2NjYw",'
+                            b'"origin":"https://example.com"}',
+                            AUTH[:32] + b"\x81" + bytes(4) + _cose.dumps({"x": bytes(n)})),
+        lambda a: webauthn.verify_assertion(PK, *a, **RP)),
+    "parse_authenticator_data: long credential key": (
+        lambda n: AUTH[:32] + b"\x41" + bytes(4) + bytes(16) + b"\x00\x01c" + _cose.dumps(
+            {1: 2, 3: -7, -1: 1, -2: PK.to_bytes()[1:33], -3: PK.to_bytes()[33:], 100: bytes(n)}),
+        webauthn.parse_authenticator_data),
+    "parse_authenticator_data: many extensions": (
+        lambda n: AUTH[:32] + b"\x81" + bytes(4) + _cose._head(5, n // 8) + b"".join(
+            _cose.dumps("e%06d" % i) + b"\x00" for i in range(n // 8)),
+        webauthn.parse_authenticator_data),
 }
 
 #: The CLI's inputs, each at most its 1 MiB key-file limit (a larger one is refused unread).

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""WebAuthn assertions (W3C WebAuthn Level 3, section 7.2) for an ES256 credential, and a
-parser for authenticator data (6.1).
+"""WebAuthn assertions (W3C WebAuthn Level 3, section 7.2) for an ES256 credential, and the
+strict reader of authenticator data (6.1).
 
 :func:`verify_assertion` is the relying party's check of an assertion, safe by default:
 it takes what the relying party expects (its RP ID, its origin or origins, the challenge
@@ -13,9 +13,11 @@ specification's order:
   encoding of the challenge issued; ``origin`` is one of the expected origins;
   ``topOrigin`` (and ``crossOrigin`` true) only when the caller names the top origins it
   expects to be framed in;
-- the authenticator data: ``rpIdHash`` is SHA-256 of the RP ID; UP (user present) is
-  set; UV (user verified) is set when required; BS (backup state) is not set without BE
-  (backup eligible); nothing follows the 37 fixed bytes unless AT or ED says so;
+- the authenticator data, read by :func:`parse_authenticator_data` (strict: attested
+  credential data exactly when AT is set, extensions exactly when ED is, each CBOR map
+  delimited by its encoding, nothing after them): ``rpIdHash`` is SHA-256 of the RP ID;
+  UP (user present) is set; UV (user verified) is set when required; BS (backup state)
+  is not set without BE (backup eligible);
 - the signature: ECDSA P-256 / SHA-256 over ``authenticatorData || SHA-256(clientDataJSON)``,
   X9.62 DER (6.5.6), with the COSE_Key stored at registration
   (``p256.PublicKey.from_cose``);
@@ -37,8 +39,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any, Collection, Dict, NamedTuple, Union
+from typing import Any, Collection, Dict, NamedTuple, Optional, Tuple, Union, cast
 
+from . import _cose
 from ._common import Buffer, as_bytes
 from ._jose import b64url_encode, parse_json_object
 from ._keys import PublicKey
@@ -75,47 +78,181 @@ class PossibleClone(AssertionRejected):
         self.received_sign_count = received
 
 
+#: The fixed part of authenticator data: rpIdHash (32), flags (1), signCount (4).
+FIXED_LENGTH = 37
+#: The longest credential ID (WebAuthn 6.1: credentialIdLength "MUST be <= 1023").
+MAX_CREDENTIAL_ID_LENGTH = 1023
+_COSE_KTY, _COSE_ALG = 1, 3
+
+
+def _has_label(pairs: _cose.CborMap, label: int) -> bool:
+    """Whether a decoded COSE_Key has the integer label (CBOR true is not 1)."""
+    return any(type(key) is int and key == label for key, _ in pairs)
+
+
 class AuthenticatorData(NamedTuple):
-    """The fixed fields of authenticator data (WebAuthn 6.1)."""
+    """Authenticator data (WebAuthn Level 3 6.1), as :func:`parse_authenticator_data`
+    reads it: the fixed fields, then the attested credential data (present exactly when
+    the AT flag is set) and the extensions (exactly when ED is set). Immutable."""
 
     rp_id_hash: bytes
     """SHA-256 of the RP ID the credential is scoped to (32 bytes)."""
     flags: int
-    """The flags byte: bit 0 UP (user present), bit 2 UV (user verified), bit 6 AT, bit 7 ED."""
+    """The flags byte: bit 0 UP, bit 2 UV, bit 3 BE, bit 4 BS, bit 6 AT, bit 7 ED."""
     sign_count: int
     """The signature counter (big-endian uint32; 0 when the authenticator keeps none)."""
-    extensions: bytes
-    """What follows the 37 fixed bytes (attested credential data and extensions, CBOR)."""
+    aaguid: Optional[bytes] = None
+    """The authenticator's AAGUID (16 bytes) when AT is set, else None."""
+    credential_id: Optional[bytes] = None
+    """The credential ID (at most 1023 bytes) when AT is set, else None."""
+    credential_public_key: Optional[bytes] = None
+    """The credential's COSE_Key, its exact CBOR bytes (one map, with kty and alg), when
+    AT is set, else None; :attr:`public_key` reads an ES256 one."""
+    extensions: Optional[bytes] = None
+    """The authenticator extension outputs, the exact CBOR bytes of their map (keyed by
+    extension identifier), when ED is set, else None."""
 
     @property
     def user_present(self) -> bool:
-        """The UP flag."""
+        """The UP flag (bit 0): the user was present."""
         return bool(self.flags & FLAG_UP)
 
     @property
     def user_verified(self) -> bool:
-        """The UV flag."""
+        """The UV flag (bit 2): the user was verified."""
         return bool(self.flags & FLAG_UV)
+
+    @property
+    def backup_eligible(self) -> bool:
+        """The BE flag (bit 3): the credential may be backed up (a multi-device one)."""
+        return bool(self.flags & FLAG_BE)
+
+    @property
+    def backed_up(self) -> bool:
+        """The BS flag (bit 4): the credential is backed up now."""
+        return bool(self.flags & FLAG_BS)
+
+    @property
+    def attested_credential_data(self) -> bool:
+        """The AT flag (bit 6): attested credential data follows the fixed fields."""
+        return bool(self.flags & FLAG_AT)
+
+    @property
+    def extension_data(self) -> bool:
+        """The ED flag (bit 7): extensions end the authenticator data."""
+        return bool(self.flags & FLAG_ED)
+
+    @property
+    def public_key(self) -> PublicKey:
+        """The credential's public key, when it is an ES256 one: COSE kty 2 (EC2), crv 1
+        (P-256), alg -7 (ES256).
+
+        Raises:
+            ValueError: there is no attested credential data (AT is not set), or its
+                COSE_Key is another kind of key (the message names the parameter), or
+                its point is not on the curve.
+        """
+        if self.credential_public_key is None:
+            raise ValueError("this authenticator data has no attested credential data (the AT "
+                             "flag is not set), so no credential public key")
+        key = PublicKey.from_cose(self.credential_public_key)  # kty, crv and alg if present
+        if not _has_label(cast(_cose.CborMap, _cose.loads(self.credential_public_key)), _COSE_ALG):
+            raise ValueError("the credential's COSE_Key has no alg (3); WebAuthn keys carry "
+                             "one, and this reads alg -7 (ES256) only")
+        return key
+
+
+def _malformed(problem: str) -> ValueError:
+    return ValueError("malformed authenticator data: %s" % problem)
+
+
+def _fixed_fields(raw: bytes) -> None:
+    """Refuse authenticator data shorter than its fixed fields."""
+    if len(raw) < FIXED_LENGTH:
+        raise _malformed("%d bytes; it has at least 37 (rpIdHash 32, flags 1, signCount 4)"
+                         % len(raw))
+
+
+def _cbor_map(raw: bytes, pos: int, what: str) -> Tuple[_cose.CborMap, int]:
+    """The CBOR map that starts at pos, delimited by its own encoding: (map, end)."""
+    if raw[pos] >> 5 != 5:
+        raise _malformed("the %s at offset %d must be a CBOR map, and starts with 0x%02x "
+                         "(major type %d)" % (what, pos, raw[pos], raw[pos] >> 5))
+    value, end = _cose.read_item(raw, pos, "authenticator data: the %s at offset %d"
+                                 % (what, pos))
+    return cast(_cose.CborMap, value), end  # major type 5: a map
 
 
 def parse_authenticator_data(data: Buffer) -> AuthenticatorData:
-    """The fixed fields of authenticator data.
+    """Authenticator data (WebAuthn Level 3 6.1), read strictly: the one reader of it.
+
+    After rpIdHash (32 bytes), flags (1) and signCount (4, big-endian) come, in this
+    order, the attested credential data exactly when the AT flag is set (aaguid, 16
+    bytes; credentialIdLength, 2 bytes big-endian, at most 1023; credentialId; the
+    credential's COSE_Key, one CBOR map with kty and alg) and the extensions exactly when
+    ED is set (one CBOR map keyed by text strings), then nothing. Each CBOR map is
+    delimited by its own encoding, read as strictly as ``PublicKey.from_cose`` reads a
+    key (deterministic encoding; nesting, item count and every length bounded by the
+    input).
 
     Args:
         data: authenticatorData as the client returned it (decoded from base64url).
 
     Returns:
-        rpIdHash, flags, signCount and the bytes after them.
+        The fields, with ``aaguid``, ``credential_id`` and ``credential_public_key`` None
+        without AT and ``extensions`` None without ED.
 
     Raises:
         TypeError: data is not bytes-like.
-        ValueError: data is shorter than the 37 fixed bytes.
+        ValueError: data breaks a rule above; the message says which and at which offset.
     """
     raw = as_bytes(data, "authenticator data")
-    if len(raw) < 37:
-        raise ValueError("authenticator data is %d bytes; it has at least 37 (rpIdHash 32, "
-                         "flags 1, signCount 4)" % len(raw))
-    return AuthenticatorData(raw[:32], raw[32], int.from_bytes(raw[33:37], "big"), raw[37:])
+    _fixed_fields(raw)
+    flags, end = raw[32], len(raw)
+    pos, after = FIXED_LENGTH, "signCount"
+    aaguid = credential_id = credential_key = extensions = None
+    if flags & FLAG_AT:
+        if end - pos < 18:
+            raise _malformed("the AT flag is set, and the attested credential data at offset %d "
+                             "has %d bytes where aaguid (16) and credentialIdLength (2) take 18"
+                             % (pos, end - pos))
+        aaguid = raw[pos:pos + 16]
+        length = int.from_bytes(raw[pos + 16:pos + 18], "big")
+        if length > MAX_CREDENTIAL_ID_LENGTH:
+            raise _malformed("credentialIdLength %d at offset %d; at most %d"
+                             % (length, pos + 16, MAX_CREDENTIAL_ID_LENGTH))
+        pos += 18
+        if end - pos < length:
+            raise _malformed("the credentialId of %d bytes at offset %d runs past the end of "
+                             "the data (%d bytes left)" % (length, pos, end - pos))
+        credential_id, pos = raw[pos:pos + length], pos + length
+        if pos == end:
+            raise _malformed("the AT flag is set, and no credentialPublicKey follows the "
+                             "credentialId (offset %d)" % pos)
+        key, key_end = _cbor_map(raw, pos, "credentialPublicKey")
+        for label, name in ((_COSE_KTY, "kty (1)"), (_COSE_ALG, "alg (3)")):
+            if not _has_label(key, label):
+                raise _malformed("the credentialPublicKey at offset %d has no %s; a "
+                                 "credential's COSE_Key has both" % (pos, name))
+        credential_key, pos, after = raw[pos:key_end], key_end, "credentialPublicKey"
+    if flags & FLAG_ED:
+        if pos == end:
+            raise _malformed("the ED flag is set, and no extensions follow the %s (offset %d)"
+                             % (after, pos))
+        outputs, ext_end = _cbor_map(raw, pos, "extensions")
+        for identifier, _ in outputs:
+            if not isinstance(identifier, str):
+                raise _malformed("the extensions at offset %d are keyed by %s; extension "
+                                 "identifiers are text strings"
+                                 % (pos, type(identifier).__name__))
+        extensions, pos, after = raw[pos:ext_end], ext_end, "extensions"
+    if pos != end:
+        unset = [name for flag, name in ((FLAG_AT, "AT"), (FLAG_ED, "ED")) if not flags & flag]
+        hint = "; %s%s is not set" % ("neither " if len(unset) == 2 else "", " nor ".join(unset))
+        raise _malformed("%d byte%s at offset %d after the %s%s" % (
+            end - pos, "s" if end - pos > 1 else "", pos, after, hint if unset else ""))
+    return AuthenticatorData(raw[:32], flags, int.from_bytes(raw[33:37], "big"), aaguid,
+                             credential_id, credential_key, extensions)
 
 
 def verify_assertion_signature(public_key: PublicKey, authenticator_data: Buffer,
@@ -142,12 +279,13 @@ def verify_assertion_signature(public_key: PublicKey, authenticator_data: Buffer
 
     Raises:
         TypeError: public_key is not a PublicKey, or an argument is not bytes-like.
-        ValueError: authenticator_data is shorter than its 37 fixed bytes.
+        ValueError: authenticator_data is shorter than its 37 fixed bytes (what follows
+            them is not read: :func:`parse_authenticator_data` reads it).
     """
     if not isinstance(public_key, PublicKey):
         raise TypeError("public_key must be a p256.PublicKey, not %s" % type(public_key).__name__)
     auth = as_bytes(authenticator_data, "authenticator_data")
-    parse_authenticator_data(auth)
+    _fixed_fields(auth)
     client = hashlib.sha256(as_bytes(client_data_json, "client_data_json")).digest()
     return public_key.verify(as_bytes(signature, "signature"), auth + client,
                              hash="sha256", encoding="der")
@@ -254,9 +392,6 @@ def verify_assertion(public_key: PublicKey, authenticator_data: Buffer, client_d
         auth = parse_authenticator_data(auth_raw)
     except ValueError as exc:
         raise AssertionRejected("authenticatorData", str(exc)) from None
-    if auth.extensions and not auth.flags & (FLAG_AT | FLAG_ED):
-        raise AssertionRejected("authenticatorData", "%d bytes after the 37 fixed ones, "
-                                "with neither AT nor ED set" % len(auth.extensions))
     if not hmac.compare_digest(auth.rp_id_hash, hashlib.sha256(rp_id.encode("utf-8")).digest()):
         raise AssertionRejected("rpIdHash", "rpIdHash is not SHA-256 of the RP ID %r (an "
                                 "assertion for another relying party)" % rp_id[:80])

@@ -268,6 +268,16 @@ def integrations(sk: PrivateKey, pk: PublicKey) -> None:
     auth = bytearray(rp_hash + b"\x01" + (1).to_bytes(4, "big"))  # UP set, signCount 1
     fields = p256.webauthn.parse_authenticator_data(memoryview(auth))
     assert_type(fields, p256.webauthn.AuthenticatorData)
+    assert_type(fields.rp_id_hash, bytes)
+    assert_type(fields.sign_count, int)
+    assert_type(fields.user_present, bool)
+    assert_type(fields.backed_up, bool)
+    assert_type(fields.attested_credential_data, bool)
+    assert_type(fields.credential_id, Optional[bytes])
+    assert_type(fields.credential_public_key, Optional[bytes])
+    assert_type(fields.extensions, Optional[bytes])
+    if fields.attested_credential_data:  # a registration's: the credential's key
+        assert_type(fields.public_key, PublicKey)
     challenge = bytearray(b"challenge issued")
     client = ('{"type":"webauthn.get","challenge":"%s","origin":"https://example.com"}'
               % base64.urlsafe_b64encode(challenge).rstrip(b"=").decode()).encode()

@@ -2,7 +2,8 @@
 """WebAuthn on hostile input: the strict reader of authenticator data (WebAuthn Level 3
 6.1: attested credential data exactly when AT is set, extensions exactly when ED is, in
 that order, each CBOR map delimited by its own encoding, then nothing), and
-verify_assertion, which refuses every malformed authenticatorData with AssertionRejected.
+verify_assertion, which refuses every malformed clientDataJSON or authenticatorData with
+AssertionRejected and nothing else.
 
 The assertions made by real authenticators and the step-by-step refusals are in
 tests/test_cose.py; this file holds the rules of the structure and the properties over
@@ -14,7 +15,6 @@ import base64
 import hashlib
 import io
 import json
-import re
 
 import cbor2
 import pytest
@@ -245,6 +245,124 @@ def test_a_planted_end_of_data_delimiter_is_caught(monkeypatch):
         test_attested_credential_data_then_extensions()
     # and the rule's own case would pass: the byte after the map read as extensions
     assert webauthn.parse_authenticator_data(MALFORMED["ED, a map then a byte"][0]).extensions == b"\xa0\x00"
+
+
+# -- verify_assertion: hostile client data ---------------------------------------------------
+
+
+SURROGATE_CASES = {
+    "challenge": rb'{"type":"webauthn.get","challenge":"\ud800","origin":"https://example.com"}',
+    "type": rb'{"type":"webauthn.get\udfff","challenge":"AQ","origin":"https://example.com"}',
+    "origin": (b'{"type":"webauthn.get","challenge":"%s","origin":"https://example.com\\ud800"}'
+               % CHALLENGE_B64.encode()),
+    "topOrigin": (b'{"type":"webauthn.get","challenge":"%s","origin":"https://example.com",'
+                  b'"crossOrigin":true,"topOrigin":"\\ud800https://top.example"}' % CHALLENGE_B64.encode()),
+}
+
+
+@pytest.mark.parametrize("member", sorted(SURROGATE_CASES))
+def test_a_lone_surrogate_is_refused_at_its_member(member):
+    client = SURROGATE_CASES[member]
+    assert "\\ud" in client.decode()  # a JSON escape, valid UTF-8 bytes
+    with pytest.raises(webauthn.AssertionRejected, match="lone surrogate") as info:
+        rp_check(auth_data(UP), client, top_origin=TOP_ORIGIN)
+    assert info.value.step == member
+    # a surrogate pair is a character, not a lone surrogate: read as one
+    paired = client.replace(b"\\ud800", b"\\ud83d\\ude00").replace(b"\\udfff", b"\\ud83d\\ude00")
+    assert outcome(auth_data(UP), paired, TOP_ORIGIN) != "clientDataJSON"
+
+
+def test_a_lone_surrogate_rp_id_is_a_value_error():
+    with pytest.raises(ValueError, match="rp_id is not Unicode text") as info:
+        rp_check(auth_data(UP), rp_id="example.com\udc80")
+    assert type(info.value) is ValueError
+
+
+_json_leaf = (st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+              | st.text(max_size=12) | st.sampled_from(["webauthn.get", "webauthn.create", CHALLENGE_B64,
+                                                          ORIGIN, TOP_ORIGIN, "\ud800", "a\udfffb"]))
+_json_value = st.recursive(_json_leaf, lambda inner: st.lists(inner, max_size=3)
+                           | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=6)
+_MEMBER_NAMES = ("type", "challenge", "origin", "crossOrigin", "topOrigin", "other")
+
+
+@st.composite
+def _members(draw) -> dict:
+    """Valid members, some of them replaced by hostile values or left out."""
+    members = {"type": "webauthn.get", "challenge": CHALLENGE_B64, "origin": ORIGIN,
+               "crossOrigin": True, "topOrigin": TOP_ORIGIN}
+    for name in draw(st.lists(st.sampled_from(_MEMBER_NAMES), max_size=3)):
+        if draw(st.integers(0, 4)):
+            members[name] = draw(_json_value)
+        else:
+            members.pop(name, None)
+    return members
+
+
+@st.composite
+def hostile_client_data(draw) -> bytes:
+    """clientDataJSON an attacker may send: member values of every JSON type (lone
+    surrogates written as escapes, or raw, which is not UTF-8), non-objects, deep
+    nesting, duplicate members, bytes that are not UTF-8, mutations of a valid one."""
+    kind = draw(st.integers(0, 6))
+    if kind == 0:
+        members = draw(_members())
+        ascii_only = draw(st.booleans())
+        text = json.dumps(members, ensure_ascii=ascii_only)
+        return text.encode("utf-8", "surrogatepass")
+    if kind == 1:
+        return json.dumps(draw(_json_value)).encode("utf-8", "surrogatepass")
+    if kind == 2:
+        depth = draw(st.integers(1, 3000))
+        opener = draw(st.sampled_from(["[", '{"a":']))
+        closer = "]" if opener == "[" else "}"
+        inner = opener * depth + "1" + closer * draw(st.integers(0, depth))
+        return ('{"type":"webauthn.get","challenge":%s,"origin":"%s"}' % (inner, ORIGIN)).encode()
+    if kind == 3:
+        name = draw(st.sampled_from(["type", "challenge", "origin", "crossOrigin", "topOrigin"]))
+        return (client_json()[:-1] + b',"%s":%s}' % (name.encode(), json.dumps(draw(_json_leaf)).encode(
+            "utf-8", "surrogatepass")))
+    if kind == 4:
+        return draw(st.binary(max_size=80))
+    valid = client_json(crossOrigin=draw(st.sampled_from([None, False, True])),
+                        topOrigin=draw(st.sampled_from([None, TOP_ORIGIN])))
+    if kind == 5:
+        at = draw(st.integers(0, len(valid)))
+        return valid[:at] + draw(st.binary(min_size=1, max_size=4)) + valid[at + draw(st.integers(0, 4)):]
+    return valid[:draw(st.integers(0, len(valid)))]
+
+
+def _only_rejections(client: bytes) -> None:
+    for top in (None, TOP_ORIGIN):
+        result = outcome(auth_data(UP), client, top)
+        assert result == 7 or result in (
+            "clientDataJSON", "type", "challenge", "origin", "topOrigin"), result
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hostile_client_data())
+@example(SURROGATE_CASES["challenge"])
+@example(b'{"type":"webauthn.get","challenge":"\xed\xa0\x80","origin":"x"}')  # CESU-8 surrogate
+@example(b'{"type":"webauthn.get","challenge":' + b"[" * 100000 + b"]" * 100000 + b"}")
+@example(client_json(crossOrigin="true", topOrigin=5))
+def test_hostile_client_data_is_only_ever_rejected(client):
+    """Whatever clientDataJSON holds, verify_assertion returns the count or raises
+    AssertionRejected at a client data step: never another exception."""
+    _only_rejections(client)
+
+
+def test_the_client_data_property_catches_a_planted_encode(monkeypatch):
+    """Negative control: a member reader that lets a lone surrogate through (the
+    challenge then meets str.encode) makes the property fail with UnicodeEncodeError."""
+    def unchecked(client_data, name):
+        value = client_data.get(name)
+        if not isinstance(value, str):
+            raise webauthn.AssertionRejected(name, "not a string")
+        return value
+
+    monkeypatch.setattr(webauthn, "_member", unchecked)
+    with pytest.raises(UnicodeEncodeError):
+        _only_rejections(SURROGATE_CASES["challenge"])
 
 
 # -- verify_assertion and parse_authenticator_data: hostile authenticator data --------------

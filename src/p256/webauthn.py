@@ -303,11 +303,26 @@ def _expected(value: Union[str, Collection[str], None], what: str) -> Collection
     return tuple(value)
 
 
+def _unicode_problem(text: str) -> Optional[str]:
+    """Why text is not Unicode text (a lone surrogate, which a JSON escape such as
+    "\\ud800" can write and UTF-8 cannot encode), or None."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return "a lone surrogate (U+%04X at index %d)" % (ord(text[exc.start]), exc.start)
+    return None
+
+
 def _member(client_data: Dict[str, Any], name: str) -> str:
+    """The client data's member name: a string of Unicode text, else AssertionRejected."""
     value = client_data.get(name)
     if not isinstance(value, str):
         raise AssertionRejected(name, "the client data's %r must be a string, not %s"
                                 % (name, "absent" if value is None else type(value).__name__))
+    problem = _unicode_problem(value)
+    if problem:
+        raise AssertionRejected(name, "the client data's %r is not Unicode text: it holds %s"
+                                % (name, problem))
     return value
 
 
@@ -347,6 +362,7 @@ def verify_assertion(public_key: PublicKey, authenticator_data: Buffer, client_d
         PossibleClone: the signature is valid but the counter did not increase (an
             AssertionRejected with step "signCount").
         TypeError: an argument of the wrong type.
+        ValueError: rp_id is not Unicode text (a lone surrogate).
     """
     if not isinstance(public_key, PublicKey):
         raise TypeError("public_key must be a p256.PublicKey, not %s" % type(public_key).__name__)
@@ -356,6 +372,8 @@ def verify_assertion(public_key: PublicKey, authenticator_data: Buffer, client_d
     expected_challenge = as_bytes(challenge, "challenge")
     if not isinstance(rp_id, str):
         raise TypeError("rp_id must be a str, not %s" % type(rp_id).__name__)
+    if _unicode_problem(rp_id):
+        raise ValueError("rp_id is not Unicode text: it holds %s" % _unicode_problem(rp_id))
     origins = _expected(origin, "origin")
     top_origins = _expected(top_origin, "top_origin")
     if type(require_user_verification) is not bool:

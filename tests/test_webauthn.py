@@ -3,7 +3,8 @@
 6.1: attested credential data exactly when AT is set, extensions exactly when ED is, in
 that order, each CBOR map delimited by its own encoding, then nothing), and
 verify_assertion, which refuses every malformed clientDataJSON or authenticatorData with
-AssertionRejected and nothing else.
+AssertionRejected and nothing else, and names a wrong sign_count as ValueError or
+TypeError.
 
 The assertions made by real authenticators and the step-by-step refusals are in
 tests/test_cose.py; this file holds the rules of the structure and the properties over
@@ -15,6 +16,7 @@ import base64
 import hashlib
 import io
 import json
+import re
 
 import cbor2
 import pytest
@@ -472,3 +474,29 @@ def test_the_authenticator_data_property_catches_a_lax_reader(monkeypatch):
     monkeypatch.setattr(webauthn, "parse_authenticator_data", lax)
     with pytest.raises(AssertionError):
         check_authenticator_data(auth_data(UP | ED))
+
+
+# -- verify_assertion's sign_count argument --------------------------------------------------
+
+
+@pytest.mark.parametrize("value,shown", [(-1, "-1"), (2**32, "4294967296"), (-2**63, str(-2**63)),
+                                         (2**100, "a 101-bit integer"), (10**5000, "a 16610-bit integer")],
+                         ids=["-1", "2^32", "-2^63", "2^100", "10^5000"])
+def test_sign_count_out_of_range_is_a_value_error_naming_it(value, shown):
+    with pytest.raises(ValueError, match=r"sign_count must be in 0\.\.2\^32-1 .*not %s$" % re.escape(shown)) as info:
+        rp_check(auth_data(UP), sign_count=value)
+    assert type(info.value) is ValueError  # an argument error, not a refused assertion
+
+
+@pytest.mark.parametrize("value,type_name", [(True, "bool"), (False, "bool"), (1.0, "float"),
+                                             ("5", "str"), (None, "NoneType")])
+def test_sign_count_of_another_type_is_a_type_error_naming_it(value, type_name):
+    with pytest.raises(TypeError, match=r"sign_count must be an int .*not %s$" % type_name):
+        rp_check(auth_data(UP), sign_count=value)
+
+
+def test_sign_count_bounds_are_inclusive():
+    assert rp_check(auth_data(UP, count=2**32 - 1), sign_count=2**32 - 2) == 2**32 - 1
+    with pytest.raises(webauthn.PossibleClone):
+        rp_check(auth_data(UP, count=2**32 - 1), sign_count=2**32 - 1)
+    assert rp_check(auth_data(UP, count=0), sign_count=0) == 0

@@ -326,6 +326,18 @@ def _member(client_data: Dict[str, Any], name: str) -> str:
     return value
 
 
+def _sign_count(value: object) -> int:
+    """The stored signature counter argument, checked: an int in 0..2^32-1."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError("sign_count must be an int (the stored counter), not %s"
+                        % type(value).__name__)
+    if not 0 <= value < 1 << 32:
+        shown = str(value) if value.bit_length() <= 64 else "a %d-bit integer" % value.bit_length()
+        raise ValueError("sign_count must be in 0..2^32-1 (the stored counter, a uint32), "
+                         "not %s" % shown)
+    return value
+
+
 def verify_assertion(public_key: PublicKey, authenticator_data: Buffer, client_data_json: Buffer,
                      signature: Buffer, *, rp_id: str, origin: Union[str, Collection[str]],
                      challenge: Buffer, require_user_verification: bool, sign_count: int,
@@ -361,8 +373,10 @@ def verify_assertion(public_key: PublicKey, authenticator_data: Buffer, client_d
         AssertionRejected: a step failed; its ``step`` names which (a ValueError).
         PossibleClone: the signature is valid but the counter did not increase (an
             AssertionRejected with step "signCount").
-        TypeError: an argument of the wrong type.
-        ValueError: rp_id is not Unicode text (a lone surrogate).
+        TypeError: an argument of the wrong type (the message names it and its type;
+            a bool is not an int).
+        ValueError: sign_count outside 0..2^32-1, or rp_id not Unicode text (a lone
+            surrogate); the message names the argument and its value.
     """
     if not isinstance(public_key, PublicKey):
         raise TypeError("public_key must be a p256.PublicKey, not %s" % type(public_key).__name__)
@@ -377,9 +391,9 @@ def verify_assertion(public_key: PublicKey, authenticator_data: Buffer, client_d
     origins = _expected(origin, "origin")
     top_origins = _expected(top_origin, "top_origin")
     if type(require_user_verification) is not bool:
-        raise TypeError("require_user_verification must be True or False")
-    if type(sign_count) is not int or not 0 <= sign_count < 1 << 32:
-        raise TypeError("sign_count must be an int in 0..2^32-1 (the stored counter)")
+        raise TypeError("require_user_verification must be True or False, not %s"
+                        % type(require_user_verification).__name__)
+    sign_count = _sign_count(sign_count)
 
     # 7.2: JSONtext = UTF-8 decode(clientDataJSON); C = parse JSON (strictly).
     try:

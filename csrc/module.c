@@ -123,10 +123,13 @@ static PyObject *core_scalar_base_mult(PyObject *self, PyObject *kobj)
     return PyBytes_FromStringAndSize((const char *)out, 65);
 }
 
+/* scalar_mult(k, point) -> 65-byte k*Q: the point decoded and validated once, into the
+ * core's key form, and multiplied in it. */
 static PyObject *core_scalar_mult(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     byteview k, q;
-    uint8_t point[65], out[65];
+    p256_pubkey point, out;
+    uint8_t sec1[65];
     int ok;
     (void)self;
     if (check_nargs(nargs, 2, "scalar_mult") < 0)
@@ -137,7 +140,7 @@ static PyObject *core_scalar_mult(PyObject *self, PyObject *const *args, Py_ssiz
         byteview_release(&k);
         return NULL;
     }
-    ok = p256_pubkey_parse(point, q.buf, (size_t)q.len);
+    ok = p256_pubkey_load(&point, q.buf, (size_t)q.len) == P256_POINT_OK;
     byteview_release(&q);
     if (!ok) {
         byteview_release(&k);
@@ -145,16 +148,16 @@ static PyObject *core_scalar_mult(PyObject *self, PyObject *const *args, Py_ssiz
         return NULL;
     }
     RELEASE_GIL
-    ok = p256_mult(out, k.buf, point, sizeof point);
+    ok = p256_pubkey_mult(&out, k.buf, &point);
     ACQUIRE_GIL
     byteview_release(&k);
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "scalar is 0 mod n: the result is the point at infinity");
         return NULL;
     }
-    return PyBytes_FromStringAndSize((const char *)out, 65);
+    p256_pubkey_serialize(sec1, &out, 0);
+    return PyBytes_FromStringAndSize((const char *)sec1, 65);
 }
-
 
 /*
  * p256verify(data) -> 32-byte 0..01 or b"": EIP-7951 P256VERIFY. data = h || r || s || qx
@@ -206,6 +209,9 @@ static PyMethodDef core_methods[] = {
      "aes_cbc(decrypt, key, iv, data, impl) -> bytes: AES-CBC, no padding (impl 0 auto, "
      "1 portable, 2 AES-NI)."},
     {"aes_impl", p256py_aes_impl, METH_NOARGS, "The AES implementation in use: \"aes-ni\" or \"portable\"."},
+    {"sig_args", (PyCFunction)(void (*)(void))p256py_sig_args, METH_FASTCALL,
+     "sig_args(data, is_digest, hash, encoding, deterministic=False, low_s=False) -> (hash "
+     "id, digest size, RFC 6979 id, raw, deterministic, low_s), or the documented error."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -241,6 +247,42 @@ static PyObject *nonce_hash_ids(void)
     return d;
 }
 
+/* The core's reason codes (p256.h), by the name the Python layer uses for each:
+ * POINT_* why a SEC1 point is refused, SIG_* why a signature is, RECOVER_* why recovery
+ * finds no key (tests/test_structure.py ties each to its #define). */
+static const struct {
+    const char *name;
+    int value;
+} core_reasons[] = {
+    {"POINT_OK", P256_POINT_OK},
+    {"POINT_INFINITY", P256_POINT_INFINITY},
+    {"POINT_HYBRID", P256_POINT_HYBRID},
+    {"POINT_X_RANGE", P256_POINT_X_RANGE},
+    {"POINT_Y_RANGE", P256_POINT_Y_RANGE},
+    {"POINT_NOT_ON_CURVE", P256_POINT_NOT_ON_CURVE},
+    {"POINT_COMPRESSED_RANGE", P256_POINT_COMPRESSED_RANGE},
+    {"POINT_NO_POINT", P256_POINT_NO_POINT},
+    {"POINT_ENCODING", P256_POINT_ENCODING},
+    {"SIG_OK", P256_SIG_OK},
+    {"SIG_RAW_LENGTH", P256_SIG_RAW_LENGTH},
+    {"SIG_DER_EMPTY", P256_SIG_DER_EMPTY},
+    {"SIG_DER_NOT_SEQUENCE", P256_SIG_DER_NOT_SEQUENCE},
+    {"SIG_DER_LENGTH", P256_SIG_DER_LENGTH},
+    {"SIG_DER_OVERRUN", P256_SIG_DER_OVERRUN},
+    {"SIG_DER_TRAILING", P256_SIG_DER_TRAILING},
+    {"SIG_DER_NOT_INTEGER", P256_SIG_DER_NOT_INTEGER},
+    {"SIG_DER_INTEGER", P256_SIG_DER_INTEGER},
+    {"SIG_DER_EXTRA", P256_SIG_DER_EXTRA},
+    {"SIG_R_RANGE", P256_SIG_R_RANGE},
+    {"SIG_S_RANGE", P256_SIG_S_RANGE},
+    {"RECOVER_OK", P256_RECOVER_OK},
+    {"RECOVER_R_PLUS_N", P256_RECOVER_R_PLUS_N},
+    {"RECOVER_NO_POINT", P256_RECOVER_NO_POINT},
+    {"RECOVER_INFINITY", P256_RECOVER_INFINITY},
+    {"RECOVER_UNVERIFIED", P256_RECOVER_UNVERIFIED},
+    {"RECOVER_RANGE", P256_RECOVER_RANGE},
+};
+
 PyMODINIT_FUNC PyInit__core(void)
 {
     PyObject *m, *ids;
@@ -252,7 +294,7 @@ PyMODINIT_FUNC PyInit__core(void)
             return NULL;
         }
     }
-    if (p256py_selftest_run(P256_SELFTEST_CORRUPT) < 0)
+    if (p256py_selftest_run(P256_SELFTEST_CORRUPT) < 0 || p256py_args_init() < 0)
         return NULL;
     m = PyModule_Create(&core_module);
     if (m == NULL)
@@ -267,6 +309,12 @@ PyMODINIT_FUNC PyInit__core(void)
         Py_XDECREF(ids);
         Py_DECREF(m);
         return NULL;
+    }
+    for (size_t i = 0; i < sizeof core_reasons / sizeof core_reasons[0]; i++) {
+        if (PyModule_AddIntConstant(m, core_reasons[i].name, core_reasons[i].value) < 0) {
+            Py_DECREF(m);
+            return NULL;
+        }
     }
     if (PyModule_AddStringConstant(m, "__version__", P256_VERSION) < 0 ||
         PyModule_AddStringConstant(m, "compiler", P256_COMPILER) < 0 ||

@@ -6,10 +6,13 @@
  *   module.c        the module: functions (verify, point_decode, ...) and PyInit__core
  *   py_secretkey.c  the SecretKey type (the private scalar, held and wiped in C)
  *   py_pubkey.c     the PublicPoint type, the native object of p256.PublicKey
- *   py_batch.c      the Batch type behind p256.verify_many and the *_many work with secrets
+ *   py_batch*.c     the Batch type: the machinery of every *_many call, the engine, and
+ *                   each kind's items in a file of its own (py_batch.h lists them)
  *   py_pubtable.c   the PublicTable type behind p256.PublicKey.precompute
  *   py_selftest.c   the known-answer self-test run at import
  *   py_aes.c        AES-CBC for password-encrypted keys
+ *
+ *   py_args.c       the one normalizer of sign's and verify's arguments
  *
  * The binding reaches the core only through p256.h (and backend.h, for the choice of
  * variant at import); it compiles no core code of its own.
@@ -138,6 +141,33 @@ static inline int p256py_digest(uint8_t out[P256_DIGEST_MAX], size_t *len, PyObj
     return 0;
 }
 
+/*
+ * py_args.c: the arguments of a sign or verify call, normalized: hash= (a name; None for a
+ * digest of any non-empty length), encoding= ("der" or "raw"), the message (hashed here)
+ * or digest (its size checked against the hash's), deterministic= and low_s= (bools).
+ * p256py_sig_input_get fills *in, or returns -1 with the documented error of the first
+ * argument that is wrong (in that order); then digest[0..digest_len) is what the core
+ * signs or verifies, held until p256py_sig_input_release. p256py_sig_args is
+ * _core.sig_args, the same for the Python layer.
+ */
+typedef struct {
+    int hash;            /* a message's hash, a P256_NONCE_SHA* id; -1 for hash=None */
+    Py_ssize_t size;     /* the hash's digest size; -1 for hash=None */
+    int nonce;           /* the RFC 6979 HMAC's hash id (SHA-256 for hash=None) */
+    int raw, deterministic, low_s;
+    const uint8_t *digest;
+    size_t digest_len;
+    uint8_t buf[P256_DIGEST_MAX]; /* a message's digest */
+    byteview view;                /* a digest argument, while held */
+    int held;
+} p256py_sig_input;
+int p256py_sig_input_get(p256py_sig_input *in, PyObject *data, int is_digest, PyObject *hash,
+                         PyObject *encoding, PyObject *deterministic, PyObject *low_s);
+void p256py_sig_input_release(p256py_sig_input *in);
+PyObject *p256py_sig_args(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+/* The names it knows, made once at import: 0, or -1 with an exception. */
+int p256py_args_init(void);
+
 /* For METH_FASTCALL functions: 0, or -1 with TypeError unless nargs == want. */
 static inline int check_nargs(Py_ssize_t nargs, Py_ssize_t want, const char *name)
 {
@@ -168,10 +198,11 @@ int p256py_add_point(PyObject *module);
 int p256py_add_batch(PyObject *module);
 int p256py_add_pubtable(PyObject *module);
 
-/* py_secretkey.c: a new SecretKey holding d (a valid key: not checked here), or NULL with
- * an exception; the scalar of a SecretKey (it lives as long as the object), or NULL for any
- * other object. */
-PyObject *p256py_secretkey_new(const uint8_t d[32]);
+/* py_secretkey.c: a new key object of `type` (_core.SecretKey or a subclass:
+ * p256.PrivateKey) holding d (a valid key: not checked here) and, unless NULL, its public
+ * key pub (a reference stolen, also on failure), or NULL with an exception; the scalar of
+ * a key object (it lives as long as the object), or NULL for any other object. */
+PyObject *p256py_secretkey_new(PyTypeObject *type, const uint8_t d[32], PyObject *pub);
 const uint8_t *p256py_secretkey_get(PyObject *obj);
 
 /* py_pubkey.c: a new key object of `type` (_core.PublicPoint or a subclass: p256.PublicKey)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * py_pubkey.c: p256._core.PublicPoint, the native object of a p256.PublicKey (which
- * subclasses it in src/p256/_public.py).
+ * subclasses it in src/p256/_keys.py).
  *
  * It holds the validated point in the core's form (p256_pubkey: decoded once, never
  * again per call) and, once precomputed, a reference to its PublicTable. Its byte form
@@ -10,10 +10,8 @@
  * is replaced only under the GIL and read under it by every user (a verification takes
  * its own reference before releasing the GIL), so any thread may use a key at any time.
  *
- * The methods here take the normalized arguments of the Python layer (_args.py): a
- * hash id or a digest size, the `raw` flag, low_s as True or False. Anything else is a
- * TypeError or ValueError that the Python layer turns into its documented message (it
- * checks the arguments again on that path only). Public data only: variable time.
+ * Verification takes its arguments as PublicKey.verify does, normalized by py_args.c
+ * (the documented error for a wrong one). Public data only: variable time.
  */
 #include "py_binding.h"
 
@@ -160,54 +158,20 @@ static PyObject *point_verify_rs(PublicPointObject *self, PyObject *sig_obj, int
 }
 
 /*
- * _verify(sig, msg, hash_id, raw, low_s) -> bool: msg hashed by the core with hash_id (a
- * P256_NONCE_SHA* id). _verify_digest(sig, digest, size, raw, low_s): the digest must be
- * exactly size bytes (size -1: any length but 0); ValueError otherwise.
+ * _verify(sig, data, is_digest, hash, encoding, low_s) -> bool: data the message, or with
+ * is_digest the digest; the other arguments as PublicKey.verify and verify_digest take
+ * them, normalized by py_args.c (the documented error for a wrong one).
  */
-static int verify_args(PyObject *const *args, Py_ssize_t nargs, const char *name, long *mode,
-                       int *raw, int *low_s)
-{
-    if (check_nargs(nargs, 5, name) < 0)
-        return -1;
-    *mode = PyLong_AsLong(args[2]);
-    if (*mode == -1 && PyErr_Occurred())
-        return -1;
-    if ((*raw = flag_get(args[3], "raw")) < 0 || (*low_s = flag_get(args[4], "low_s")) < 0)
-        return -1;
-    return 0;
-}
-
 static PyObject *point_verify(PublicPointObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    uint8_t digest[P256_DIGEST_MAX];
-    size_t len;
-    long hash;
-    int raw, low_s;
-    if (verify_args(args, nargs, "_verify", &hash, &raw, &low_s) < 0)
-        return NULL;
-    if (p256py_digest(digest, &len, args[1], hash) < 0)
-        return NULL;
-    return point_verify_rs(self, args[0], raw, low_s, digest, len);
-}
-
-static PyObject *point_verify_digest(PublicPointObject *self, PyObject *const *args,
-                                     Py_ssize_t nargs)
-{
-    byteview dg;
-    long size;
-    int raw, low_s;
+    p256py_sig_input in;
     PyObject *res;
-    if (verify_args(args, nargs, "_verify_digest", &size, &raw, &low_s) < 0)
+    int is_digest;
+    if (check_nargs(nargs, 6, "_verify") < 0 || (is_digest = flag_get(args[2], "is_digest")) < 0 ||
+        p256py_sig_input_get(&in, args[1], is_digest, args[3], args[4], Py_False, args[5]) < 0)
         return NULL;
-    if (byteview_get(&dg, args[1], "digest") < 0)
-        return NULL;
-    if (size >= 0 ? dg.len != size : dg.len == 0) {
-        byteview_release(&dg);
-        PyErr_SetString(PyExc_ValueError, "digest of the wrong size");
-        return NULL;
-    }
-    res = point_verify_rs(self, args[0], raw, low_s, dg.buf, (size_t)dg.len);
-    byteview_release(&dg);
+    res = point_verify_rs(self, args[0], in.raw, in.low_s, in.digest, in.digest_len);
+    p256py_sig_input_release(&in);
     return res;
 }
 
@@ -314,9 +278,7 @@ static PyMethodDef point_methods[] = {
      "_load(sec1) -> key, or the int reason the core refuses it (P256_POINT_*)."},
     {"_encode", (PyCFunction)point_encode, METH_O, "_encode(compressed) -> SEC1 bytes."},
     {"_verify", (PyCFunction)(void (*)(void))point_verify, METH_FASTCALL,
-     "_verify(sig, msg, hash_id, raw, low_s) -> bool (the core hashes msg)."},
-    {"_verify_digest", (PyCFunction)(void (*)(void))point_verify_digest, METH_FASTCALL,
-     "_verify_digest(sig, digest, size, raw, low_s) -> bool."},
+     "_verify(sig, data, is_digest, hash, encoding, low_s) -> bool."},
     {"_table_bits", (PyCFunction)point_table_bits, METH_NOARGS, "The table's window, 0 for none."},
     {"_make_table", (PyCFunction)point_make_table, METH_O, "_make_table(bits) -> PublicTable."},
     {"_set_table", (PyCFunction)point_set_table, METH_O, "_set_table(PublicTable)."},

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * py_secretkey.c: p256._core.SecretKey, the private scalar of a p256.PrivateKey.
+ * py_secretkey.c: p256._core.SecretKey, the native object of a p256.PrivateKey (which
+ * subclasses it in src/p256/_keys.py, as PublicKey subclasses PublicPoint).
  *
  * The scalar lives in the object's own memory, is never handed to Python except by an
- * explicit to_bytes(), and is wiped when the object dies. Its methods release the GIL
- * while the core computes.
+ * explicit to_bytes(), and is wiped when the object dies; the public key d*G is made on
+ * first use and kept. Its methods release the GIL while the core computes. Objects come
+ * from the class methods _load and generate (and the batch's generate_many), never from
+ * calling the class. Pickling and copying are refused.
  */
 #include "py_binding.h"
 
@@ -14,26 +17,37 @@
 typedef struct {
     PyObject_HEAD
     uint8_t d[32];
+    PyObject *pub; /* d*G as a key object, made on first use, or NULL */
 } SecretKeyObject;
 
 static PyTypeObject SecretKey_Type;
 
-static SecretKeyObject *secretkey_alloc(void)
+/* A new object of `type` (SecretKey or a subclass), d zeroed, or NULL with TypeError. */
+static SecretKeyObject *secretkey_alloc(PyTypeObject *type)
 {
-    return PyObject_New(SecretKeyObject, &SecretKey_Type);
+    if (!PyType_IsSubtype(type, &SecretKey_Type)) {
+        PyErr_SetString(PyExc_TypeError, "not a SecretKey type");
+        return NULL;
+    }
+    return (SecretKeyObject *)type->tp_alloc(type, 0);
 }
 
 static void secretkey_dealloc(SecretKeyObject *self)
 {
     p256_wipe(self->d, sizeof self->d);
-    PyObject_Free(self);
+    Py_CLEAR(self->pub);
+    Py_TYPE(self)->tp_free((PyObject *)self); /* a subclass's type is released by CPython */
 }
 
-PyObject *p256py_secretkey_new(const uint8_t d[32])
+PyObject *p256py_secretkey_new(PyTypeObject *type, const uint8_t d[32], PyObject *pub)
 {
-    SecretKeyObject *self = secretkey_alloc();
-    if (self != NULL)
-        memcpy(self->d, d, 32);
+    SecretKeyObject *self = secretkey_alloc(type);
+    if (self == NULL) {
+        Py_XDECREF(pub);
+        return NULL;
+    }
+    memcpy(self->d, d, 32);
+    self->pub = pub;
     return (PyObject *)self;
 }
 
@@ -44,17 +58,19 @@ const uint8_t *p256py_secretkey_get(PyObject *obj)
     return ((SecretKeyObject *)obj)->d;
 }
 
-static PyObject *secretkey_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+static PyObject *secretkey_new_refused(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    PyObject *data;
+    (void)type, (void)args, (void)kwargs;
+    PyErr_SetString(PyExc_TypeError,
+                    "use PrivateKey.generate(), PrivateKey.from_bytes() or PrivateKey.from_int()");
+    return NULL;
+}
+
+/* _load(cls, data) -> a key of class cls from 32 bytes, 1 <= d < n. */
+static PyObject *secretkey_load(PyObject *cls, PyObject *data)
+{
     byteview b;
     SecretKeyObject *self;
-    int ok;
-    static char *kwlist[] = {"data", NULL};
-
-    (void)type;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:SecretKey", kwlist, &data))
-        return NULL;
     if (byteview_get(&b, data, "private key") < 0)
         return NULL;
     if (b.len != 32) {
@@ -62,15 +78,14 @@ static PyObject *secretkey_new(PyTypeObject *type, PyObject *args, PyObject *kwa
         PyErr_Format(PyExc_ValueError, "private key must be 32 bytes, got %zd", b.len);
         return NULL;
     }
-    self = secretkey_alloc();
+    self = secretkey_alloc((PyTypeObject *)cls);
     if (self == NULL) {
         byteview_release(&b);
         return NULL;
     }
     memcpy(self->d, b.buf, 32);
     byteview_release(&b);
-    ok = p256_seckey_verify(self->d);
-    if (!ok) {
+    if (!p256_seckey_verify(self->d)) {
         Py_DECREF(self);
         PyErr_SetString(PyExc_ValueError, "private key must be an integer in [1, n-1]");
         return NULL;
@@ -78,17 +93,15 @@ static PyObject *secretkey_new(PyTypeObject *type, PyObject *args, PyObject *kwa
     return (PyObject *)self;
 }
 
+/* _generate(cls) -> a new key of class cls, d uniform in [1, n-1] from the OS CSPRNG. */
 static PyObject *secretkey_generate(PyObject *cls, PyObject *unused)
 {
     SecretKeyObject *self;
-    int ok;
-    (void)cls;
     (void)unused;
-    self = secretkey_alloc();
+    self = secretkey_alloc((PyTypeObject *)cls);
     if (self == NULL)
         return NULL;
-    ok = p256_seckey_generate(self->d);
-    if (!ok) {
+    if (!p256_seckey_generate(self->d)) {
         Py_DECREF(self);
         PyErr_SetString(PyExc_OSError, P256_RNG_FAILED);
         return NULL;
@@ -102,13 +115,18 @@ static PyObject *secretkey_to_bytes(SecretKeyObject *self, PyObject *unused)
     return PyBytes_FromStringAndSize((const char *)self->d, 32);
 }
 
-/* public_key(cls) -> d*G as a new key object of class cls (a _core.PublicPoint type). */
+/* _public_key(cls) -> d*G as a key object of class cls (a _core.PublicPoint type), made
+ * once and kept: later calls return the same object. Two threads asking at once may both
+ * compute it; the first one stored is the one every caller gets. */
 static PyObject *secretkey_public_key(SecretKeyObject *self, PyObject *cls)
 {
     p256_pubkey pk;
+    PyObject *pub;
     int ok;
+    if (self->pub != NULL)
+        return Py_INCREF(self->pub), self->pub;
     if (!PyType_Check(cls)) {
-        PyErr_SetString(PyExc_TypeError, "public_key() takes the PublicKey class");
+        PyErr_SetString(PyExc_TypeError, "_public_key() takes the PublicKey class");
         return NULL;
     }
     RELEASE_GIL
@@ -118,69 +136,42 @@ static PyObject *secretkey_public_key(SecretKeyObject *self, PyObject *cls)
         PyErr_SetString(PyExc_ValueError, "invalid private key");
         return NULL;
     }
-    return p256py_point_new((PyTypeObject *)cls, &pk);
+    if (self->pub != NULL) /* another thread made it meanwhile */
+        return Py_INCREF(self->pub), self->pub;
+    if ((pub = p256py_point_new((PyTypeObject *)cls, &pk)) == NULL)
+        return NULL;
+    self->pub = pub;
+    return Py_INCREF(pub), pub;
 }
 
 /*
- * sign(data, hash_id, size, nonce_id, raw, deterministic, low_s, recoverable) -> signature
- * (DER, or r||s when raw), or (signature, recovery id) when recoverable. hash_id >= 0:
- * data is the message, hashed by the core; -1: data is the digest, exactly `size` bytes
- * (size -1: any length but 0). The nonce: hedged when deterministic is False, RFC 6979
- * with HMAC over nonce_id when True. The arguments come normalized from the Python layer
- * (_args.py): anything else is a TypeError or ValueError it explains.
+ * _sign(data, is_digest, hash, encoding, deterministic, low_s, recoverable) -> signature
+ * (DER, or r||s for encoding "raw"), or (signature, recovery id) when recoverable. data:
+ * the message, or with is_digest the digest; the other arguments as PrivateKey.sign and
+ * sign_digest take them, normalized by py_args.c (the documented error for a wrong one).
+ * The nonce: hedged unless deterministic, then RFC 6979 with HMAC over the hash.
  */
 static PyObject *secretkey_sign(SecretKeyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    uint8_t digest[P256_DIGEST_MAX], rs[64], der[72];
-    const uint8_t *dg = digest;
-    size_t dg_len = 0;
-    byteview view;
-    long hash, size, nonce;
-    int raw, det, low_s, recoverable, ok, recid = 0;
+    p256py_sig_input in;
+    uint8_t rs[64], der[72];
+    int is_digest, recoverable, ok, recid = 0;
     PyObject *sig;
 
-    view.view.obj = NULL; /* released below whether or not a digest was taken */
-    view.copy = NULL;
-    if (check_nargs(nargs, 8, "sign") < 0)
+    if (check_nargs(nargs, 7, "_sign") < 0 || (is_digest = flag_get(args[1], "is_digest")) < 0 ||
+        (recoverable = flag_get(args[6], "recoverable")) < 0 ||
+        p256py_sig_input_get(&in, args[0], is_digest, args[2], args[3], args[4], args[5]) < 0)
         return NULL;
-    if ((hash = PyLong_AsLong(args[1])) == -1 && PyErr_Occurred())
-        return NULL;
-    if ((size = PyLong_AsLong(args[2])) == -1 && PyErr_Occurred())
-        return NULL;
-    if ((nonce = PyLong_AsLong(args[3])) == -1 && PyErr_Occurred())
-        return NULL;
-    if ((raw = flag_get(args[4], "raw")) < 0 || (det = flag_get(args[5], "deterministic")) < 0 ||
-        (low_s = flag_get(args[6], "low_s")) < 0 ||
-        (recoverable = flag_get(args[7], "recoverable")) < 0)
-        return NULL;
-    if (det && (nonce < P256_NONCE_SHA224 || nonce > P256_NONCE_SHA3_512)) {
-        PyErr_SetString(PyExc_ValueError, "unknown nonce mode");
-        return NULL;
-    }
-    if (hash >= 0) {
-        if (p256py_digest(digest, &dg_len, args[0], hash) < 0)
-            return NULL;
-    } else {
-        if (byteview_get(&view, args[0], "digest") < 0)
-            return NULL;
-        if (size >= 0 ? view.len != size : view.len == 0) {
-            byteview_release(&view);
-            PyErr_SetString(PyExc_ValueError, "digest of the wrong size");
-            return NULL;
-        }
-        dg = view.buf;
-        dg_len = (size_t)view.len;
-    }
     RELEASE_GIL
-    ok = p256_sign_recoverable(rs, &recid, self->d, dg, dg_len, det ? (int)nonce : P256_NONCE_HEDGED,
-                               low_s);
+    ok = p256_sign_recoverable(rs, &recid, self->d, in.digest, in.digest_len,
+                               in.deterministic ? in.nonce : P256_NONCE_HEDGED, in.low_s);
     ACQUIRE_GIL
-    byteview_release(&view);
+    p256py_sig_input_release(&in);
     if (!ok) {
         PyErr_SetString(PyExc_OSError, P256_RNG_FAILED);
         return NULL;
     }
-    if (raw)
+    if (in.raw)
         sig = PyBytes_FromStringAndSize((const char *)rs, 64);
     else
         sig = PyBytes_FromStringAndSize((const char *)der, (Py_ssize_t)p256_sig_to_der(der, rs));
@@ -224,26 +215,30 @@ static PyObject *secretkey_exchange(SecretKeyObject *self, PyObject *pub)
     return res;
 }
 
+/* Also refuses copy.copy and copy.deepcopy: the key is immutable, so a copy is never
+ * needed, and a deepcopy of a structure holding it must not duplicate the secret silently. */
 static PyObject *secretkey_reduce(PyObject *self, PyObject *unused)
 {
     (void)self;
     (void)unused;
-    PyErr_SetString(PyExc_TypeError, "private keys cannot be pickled or copied implicitly; "
-                                     "export them with to_bytes() or a key format");
+    PyErr_SetString(PyExc_TypeError, "private keys cannot be pickled or copied; export them "
+                                     "explicitly with to_bytes() or to_pem()");
     return NULL;
 }
 
 static PyMethodDef secretkey_methods[] = {
-    {"generate", secretkey_generate, METH_NOARGS | METH_CLASS,
-     "New key with d uniform in [1, n-1] from the OS CSPRNG."},
+    {"_load", secretkey_load, METH_O | METH_CLASS,
+     "_load(data) -> a key of this class from its 32-byte scalar, 1 <= d < n."},
+    {"_generate", secretkey_generate, METH_NOARGS | METH_CLASS,
+     "A new key of this class, d uniform in [1, n-1] from the OS CSPRNG."},
     {"to_bytes", (PyCFunction)secretkey_to_bytes, METH_NOARGS, "The 32-byte big-endian scalar."},
-    {"public_key", (PyCFunction)secretkey_public_key, METH_O,
-     "public_key(cls) -> the public key d*G as an object of class cls."},
-    {"sign", (PyCFunction)(void (*)(void))secretkey_sign, METH_FASTCALL,
-     "sign(data, hash_id, size, nonce_id, raw, deterministic, low_s, recoverable) -> "
+    {"_public_key", (PyCFunction)secretkey_public_key, METH_O,
+     "_public_key(cls) -> the public key d*G as an object of class cls, made once."},
+    {"_sign", (PyCFunction)(void (*)(void))secretkey_sign, METH_FASTCALL,
+     "_sign(data, is_digest, hash, encoding, deterministic, low_s, recoverable) -> "
      "signature, or (signature, recovery id)."},
-    {"exchange", (PyCFunction)secretkey_exchange, METH_O,
-     "exchange(key) -> 32-byte x coordinate of d*Q."},
+    {"_exchange", (PyCFunction)secretkey_exchange, METH_O,
+     "_exchange(key) -> 32-byte x coordinate of d*Q."},
     {"__reduce__", secretkey_reduce, METH_NOARGS, NULL},
     {"__reduce_ex__", (PyCFunction)secretkey_reduce, METH_O, NULL},
     {NULL, NULL, 0, NULL},
@@ -254,10 +249,10 @@ static PyTypeObject SecretKey_Type = {
     .tp_name = "p256._core.SecretKey",
     .tp_basicsize = sizeof(SecretKeyObject),
     .tp_dealloc = (destructor)secretkey_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "A P-256 private scalar held and wiped by the native core.",
     .tp_methods = secretkey_methods,
-    .tp_new = secretkey_new,
+    .tp_new = secretkey_new_refused,
 };
 
 int p256py_add_secretkey(PyObject *module)

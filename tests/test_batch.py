@@ -683,7 +683,8 @@ def test_memory_bound_catches_a_copy_of_the_stream():
     hash_id = _core.NONCE_HASH["sha256"]
 
     def copy_all():
-        batch = _core.Batch(cheap_stream(n), p256.PublicKey, False, hash_id)
+        batch = _core.Batch(_core.BATCH_VERIFY, cheap_stream(n), pk_type=p256.PublicKey,
+                            hash=hash_id)
         return batch.results()
     peak, out = peak_bytes(copy_all)
     assert len(out) == n

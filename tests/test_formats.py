@@ -669,7 +669,7 @@ def test_private_key_refuses_pickle_and_copy():
     with pytest.raises(TypeError):
         copy.deepcopy({"key": SK})
     with pytest.raises(TypeError):
-        pickle.dumps(SK._sk)
+        pickle.dumps(p256._core.SecretKey._load(SK.to_bytes()))
 
 
 # -- mutations: only ValueError, and accepted SPKIs are canonical ----------------------------

@@ -359,3 +359,47 @@ def test_c_style_reports_planted_violations(tmp_path):
     (tmp_path / "tab.c").write_text(plants["tab.c"][0])
     status, found = run_style(tmp_path)
     assert status == 1 and [line.split(":", 1)[1] for line in found] == ["2: tab"], found
+
+
+# ---- The core's reason codes, by name on both sides ---------------------------------------
+
+REASON = re.compile(r"^#define P256_((?:POINT|SIG|RECOVER)_\w+) (\d+)\b", re.MULTILINE)
+
+
+def reason_mismatches(header, core):
+    """[(name, in p256.h, in _core)] where the reason codes of p256.h's text and a module's
+    attributes (POINT_*, SIG_*, RECOVER_*) differ, either side missing included."""
+    declared = {name: int(value) for name, value in REASON.findall(header)}
+    exported = {name: getattr(core, name) for name in dir(core)
+                if re.match(r"(POINT|SIG|RECOVER)_", name)}
+    return sorted((name, declared.get(name), exported.get(name))
+                  for name in set(declared) | set(exported)
+                  if declared.get(name) != exported.get(name))
+
+
+def test_reason_codes_are_p256_h_s():
+    """_core exports every reason of p256.h under its name, with its value; the Python
+    layer's messages cover every reason but OK (and the point's ENCODING, worded from the
+    data, and recovery's RANGE, which the Python layer rules out before the core)."""
+    from p256 import _common, _core, _keys, _sig
+    with open(os.path.join(ROOT, "csrc", "p256.h"), encoding="utf-8") as f:
+        header = f.read()
+    assert len(REASON.findall(header)) >= 27
+    assert reason_mismatches(header, _core) == []
+    codes = lambda prefix: {getattr(_core, n) for n in dir(_core) if n.startswith(prefix)}
+    assert set(_common.POINT_PROBLEMS) == codes("POINT_") - {_core.POINT_OK, _core.POINT_ENCODING}
+    assert set(_sig.DER_PROBLEMS) == codes("SIG_DER_")
+    assert set(_keys._NO_KEY) == codes("RECOVER_") - {_core.RECOVER_OK, _core.RECOVER_RANGE}
+
+
+def test_reason_check_finds_plants():
+    """Negative control: a value changed on either side, a reason only one side has."""
+    class Core:
+        POINT_OK, POINT_HYBRID = 0, 2
+    header = "#define P256_POINT_OK 0\n#define P256_POINT_HYBRID 2\n"
+    assert reason_mismatches(header, Core) == []
+    assert reason_mismatches(header.replace("HYBRID 2", "HYBRID 3"), Core) == [
+        ("POINT_HYBRID", 3, 2)]
+    assert reason_mismatches(header + "#define P256_SIG_OK 0\n", Core) == [("SIG_OK", 0, None)]
+    Core.RECOVER_OK = 0
+    assert reason_mismatches(header, Core) == [("RECOVER_OK", None, 0)]

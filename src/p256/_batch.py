@@ -6,14 +6,12 @@ batch_backend. The machinery they share is _many's."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from . import _core, _many
-from ._common import Buffer, HashName, SigEncoding, flag_error
-from ._common import ENCODINGS as _ENCODINGS
-from ._common import HASHES as _HASHES
+from ._common import Buffer, HashName, SigEncoding
 from ._common import lookup as _lookup
-from ._keys import PrivateKey, PublicKey, native_pairs
+from ._keys import PrivateKey, PublicKey
 
 __all__ = ["verify_many", "p256verify", "p256verify_many", "batch_backend",
            "scalar_base_mult_many", "sign_many", "exchange_many"]
@@ -52,9 +50,9 @@ def verify_many(items: Iterable[Tuple[PublicKey, Buffer, Buffer]], *, hash: Hash
         ValueError: Unknown hash or encoding name (even for an empty batch), or
             threads < 1.
     """
-    hash_id = _lookup(_HASHES, hash, "hash")
-    raw = _lookup(_ENCODINGS, encoding, "encoding")
-    return _many.run(items, (PublicKey, raw, hash_id), (), _many.thread_count(threads),
+    hash_id, _, _, raw, _, _ = _core.sig_args(b"", False, hash, encoding)
+    return _many.run(items, _core.BATCH_VERIFY, {"pk_type": PublicKey, "raw": raw, "hash": hash_id},
+                     _many.thread_count(threads),
                      lanes=_many.lanes_of(_core.batch_backend()), what="items",
                      shape="(PublicKey, signature, message)", name="p256.verify_many")
 
@@ -80,7 +78,7 @@ def p256verify_many(inputs: Iterable[Buffer], *, threads: Optional[int] = None) 
             not iterable, or threads is not an int; for an iterator, as verify_many.
         ValueError: threads < 1.
     """
-    return _many.run(inputs, (None, True, _core.BATCH_EIP7951), (), _many.thread_count(threads),
+    return _many.run(inputs, _core.BATCH_EIP7951, {}, _many.thread_count(threads),
                      lanes=_many.lanes_of(_core.batch_backend()), what="inputs",
                      shape="bytes-like objects", name="p256.verify_many")
 
@@ -115,11 +113,10 @@ def batch_backend(operation: str = "verify_many") -> str:
     return _core.batch_backend() if op is None else _core.batch_secret_backend(op)
 
 
-def _secret_run(items: object, tail: Tuple[int, ...], threads: Optional[int], op: int,
-                what: str, shape: str, name: str, raw: bool = False,
-                hash_id: int = 0) -> List[Any]:
-    """_many.run for the work with secrets (kind, nonce and low-s in tail)."""
-    return _many.run(items, (PublicKey, raw, hash_id), tail, _many.thread_count(threads),
+def _secret_run(items: object, kind: int, params: Dict[str, Any], threads: Optional[int],
+                op: int, what: str, shape: str, name: str) -> List[Any]:
+    """_many.run for the work with secrets, on the engine of its operation `op`."""
+    return _many.run(items, kind, params, _many.thread_count(threads),
                      lanes=_many.lanes_of(_core.batch_secret_backend(op)), what=what,
                      shape=shape, name=name)
 
@@ -150,7 +147,7 @@ def scalar_base_mult_many(scalars: Iterable[Buffer], *,
             0 mod n (the point at infinity: the message names its index, and no list is
             returned), or threads < 1.
     """
-    return _secret_run(scalars, (_core.BATCH_BASE_MULT,), threads, _core.BATCH_OP_GEN,
+    return _secret_run(scalars, _core.BATCH_BASE_MULT, {}, threads, _core.BATCH_OP_GEN,
                        "scalars", "32-byte scalars", "p256.scalar_base_mult_many")
 
 
@@ -190,16 +187,12 @@ def sign_many(items: Iterable[Tuple[PrivateKey, Buffer]], *, hash: HashName = "s
             threads < 1.
         OSError: The OS random generator failed (hedged nonces only).
     """
-    hash_id = _lookup(_HASHES, hash, "hash")
-    raw = _lookup(_ENCODINGS, encoding, "encoding")
-    if deterministic is not True and deterministic is not False:
-        flag_error("deterministic", deterministic)
-    if low_s is not True and low_s is not False:
-        flag_error("low_s", low_s)
+    hash_id, _, _, raw, _, _ = _core.sig_args(b"", False, hash, encoding, deterministic, low_s)
     nonce = hash_id if deterministic else _core.NONCE_HEDGED
-    return _secret_run(native_pairs(items, False, "items"), (_core.BATCH_SIGN, nonce, low_s), threads,
+    return _secret_run(items, _core.BATCH_SIGN,
+                       {"raw": raw, "hash": hash_id, "nonce": nonce, "low_s": low_s}, threads,
                        _core.BATCH_OP_GEN, "items", "(PrivateKey, message) pairs",
-                       "p256.sign_many", raw, hash_id)
+                       "p256.sign_many")
 
 
 def exchange_many(pairs: Iterable[Tuple[PrivateKey, PublicKey]], *,
@@ -225,7 +218,7 @@ def exchange_many(pairs: Iterable[Tuple[PrivateKey, PublicKey]], *,
             any key is used, for any other iterable as sign_many.
         ValueError: threads < 1.
     """
-    return _secret_run(native_pairs(pairs, True, "pairs"), (_core.BATCH_EXCHANGE,), threads,
+    return _secret_run(pairs, _core.BATCH_EXCHANGE, {"pk_type": PublicKey}, threads,
                        _core.BATCH_OP_ECDH, "pairs", "(PrivateKey, PublicKey) pairs",
                        "p256.exchange_many")
 

@@ -5,7 +5,7 @@ native core, so any module may import it without a cycle."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Literal, Mapping, NoReturn, Optional, Tuple, TypeVar, Union
+from typing import Any, Dict, Literal, Mapping, NoReturn, TypeVar, Union
 
 from . import _core
 
@@ -29,13 +29,7 @@ N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
 # hash name -> the core's id for that hash (the core hashes every message, and keys RFC
 # 6979's HMAC with it)
 HASHES: Dict[str, int] = dict(_core.NONCE_HASH)
-# hash name (None: any length, the explicit opt-in) -> (digest size, or -1 for any
-# non-empty length; the RFC 6979 id)
-DIGESTS: Dict[Optional[str], Tuple[int, int]] = {
-    name: (len(_core.digest(ident, b"")), ident) for name, ident in HASHES.items()}
-DIGESTS[None] = (-1, HASHES["sha256"])
 ENCODINGS: Dict[str, bool] = {"der": False, "raw": True}  # name -> the core's `raw` flag
-HEDGED: int = _core.NONCE_HEDGED
 
 _V = TypeVar("_V")
 
@@ -97,27 +91,16 @@ def as_bytes(data: object, what: str) -> bytes:
     raise buffer_error(what, data)
 
 
-def byte_length(data: object, what: str) -> int:
-    """The size in bytes of a bytes-like argument (a memoryview of wide items counts its
-    bytes), else TypeError naming it."""
-    if isinstance(data, (bytes, bytearray)):
-        return len(data)
-    try:
-        return memoryview(data).nbytes  # type: ignore[arg-type]
-    except TypeError:
-        raise buffer_error(what, data) from None
-
-
-#: Why the core refuses a SEC1 point, by its reason (p256.h, P256_POINT_*; 8, a wrong
-#: length or prefix, is worded from the data by point_problem).
+#: Why the core refuses a SEC1 point, by its reason (p256.h, P256_POINT_*; POINT_ENCODING,
+#: a wrong length or prefix, is worded from the data by point_problem).
 POINT_PROBLEMS: Dict[int, str] = {
-    1: "the point at infinity is not a valid public key",
-    2: "hybrid SEC1 encoding (prefix 0x%02x) is not supported; use 04||X||Y or 02/03||X",
-    3: "invalid public key: coordinate x >= p",
-    4: "invalid public key: coordinate y >= p",
-    5: "invalid public key: the point (x, y) is not on the curve",
-    6: "invalid compressed public key: coordinate x >= p",
-    7: "invalid compressed public key: no point of the curve has this x",
+    _core.POINT_INFINITY: "the point at infinity is not a valid public key",
+    _core.POINT_HYBRID: "hybrid SEC1 encoding (prefix 0x%02x) is not supported; use 04||X||Y or 02/03||X",
+    _core.POINT_X_RANGE: "invalid public key: coordinate x >= p",
+    _core.POINT_Y_RANGE: "invalid public key: coordinate y >= p",
+    _core.POINT_NOT_ON_CURVE: "invalid public key: the point (x, y) is not on the curve",
+    _core.POINT_COMPRESSED_RANGE: "invalid compressed public key: coordinate x >= p",
+    _core.POINT_NO_POINT: "invalid compressed public key: no point of the curve has this x",
 }
 
 
@@ -125,7 +108,7 @@ def point_problem(reason: int, data: Buffer) -> str:
     """The message for SEC1 bytes that the core refused for `reason` (P256_POINT_*)."""
     b = bytes(data)
     if reason in POINT_PROBLEMS:
-        return POINT_PROBLEMS[reason] % b[0] if reason == 2 else POINT_PROBLEMS[reason]
+        return POINT_PROBLEMS[reason] % b[0] if reason == _core.POINT_HYBRID else POINT_PROBLEMS[reason]
     n = len(b)
     return ("invalid SEC1 public key: expected 65 bytes 04||X||Y or 33 bytes 02/03||X, got %d "
             "byte%s%s" % (n, "" if n == 1 else "s",

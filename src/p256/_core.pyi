@@ -18,30 +18,34 @@ NONCE_HASH: dict[str, int]
 NONCE_HEDGED: int
 
 _P = TypeVar("_P", bound="PublicPoint")
+_S = TypeVar("_S", bound="SecretKey")
 
-@final
+@disjoint_base
 class SecretKey:
-    """A P-256 private scalar held and wiped by the native core."""
+    """A P-256 private scalar held and wiped by the native core: the native part of a
+    PrivateKey. Not made by calling the class (TypeError): by _load and generate."""
 
-    # 32 bytes, 1 <= d < n, else ValueError; not bytes-like (or a str): TypeError.
-    def __new__(cls, data: Buffer) -> SecretKey: ...
+    # A key of this class from its 32-byte scalar, 1 <= d < n, else ValueError; not
+    # bytes-like (or a str): TypeError.
     @classmethod
-    def generate(cls) -> SecretKey: ...  # OSError if the OS generator fails
+    def _load(cls: type[_S], data: Buffer, /) -> _S: ...
+    @classmethod
+    def _generate(cls: type[_S]) -> _S: ...  # OSError if the OS generator fails
     def to_bytes(self) -> bytes: ...
-    def public_key(self, cls: type[_P], /) -> _P: ...  # d*G as an object of class cls
-    # hash_id >= 0: data is a message hashed by the core with it; -1: data is the digest,
-    # exactly `size` bytes (-1: any but none). The nonce: hedged when deterministic is
-    # False, RFC 6979 with HMAC over nonce_id when True. DER, or r||s when raw; with
-    # recoverable, (signature, recovery id). Flags must be bools, else TypeError.
+    # d*G as an object of class cls, made on the first call; later calls return it.
+    def _public_key(self, cls: type[_P], /) -> _P: ...
+    # data: the message, or with is_digest the digest; the rest as PrivateKey.sign takes
+    # them (the documented errors). DER, or r||s for "raw"; with recoverable,
+    # (signature, recovery id).
     @overload
-    def sign(self, data: Buffer, hash_id: int, size: int, nonce_id: int, raw: bool,
-             deterministic: bool, low_s: bool, recoverable: Literal[False], /) -> bytes: ...
+    def _sign(self, data: Buffer, is_digest: bool, hash: object, encoding: object,
+              deterministic: object, low_s: object, recoverable: Literal[False], /) -> bytes: ...
     @overload
-    def sign(self, data: Buffer, hash_id: int, size: int, nonce_id: int, raw: bool,
-             deterministic: bool, low_s: bool, recoverable: Literal[True], /
-             ) -> tuple[bytes, int]: ...
-    def exchange(self, key: PublicPoint, /) -> bytes: ...  # 32-byte x of d*Q
-    # Always TypeError: a private key is not pickled or copied implicitly.
+    def _sign(self, data: Buffer, is_digest: bool, hash: object, encoding: object,
+              deterministic: object, low_s: object, recoverable: Literal[True], /
+              ) -> tuple[bytes, int]: ...
+    def _exchange(self, key: PublicPoint, /) -> bytes: ...  # 32-byte x of d*Q
+    # Always TypeError: a private key is not pickled or copied.
     def __reduce__(self) -> NoReturn: ...
     def __reduce_ex__(self, protocol: SupportsIndex, /) -> NoReturn: ...
 
@@ -53,10 +57,10 @@ class PublicPoint:
     @classmethod
     def _load(cls: type[_P], sec1: Buffer, /) -> _P | int: ...
     def _encode(self, compressed: bool, /) -> bytes: ...  # TypeError unless a bool
-    # hash_id: a NONCE_HASH value (the core hashes msg); size: the digest's (-1: any).
-    def _verify(self, sig: Buffer, msg: Buffer, hash_id: int, raw: bool, low_s: bool, /) -> bool: ...
-    def _verify_digest(self, sig: Buffer, digest: Buffer, size: int, raw: bool, low_s: bool, /
-                       ) -> bool: ...
+    # data: the message, or with is_digest the digest; the rest as PublicKey.verify takes
+    # them (the documented errors).
+    def _verify(self, sig: Buffer, data: Buffer, is_digest: bool, hash: object, encoding: object,
+                low_s: object, /) -> bool: ...
     def _table_bits(self) -> int: ...  # the table's window in bits, 0 without one
     # A new table of this key; bits: 4..8 (ValueError otherwise); built without the GIL.
     def _make_table(self, bits: int, /) -> PublicTable: ...
@@ -82,47 +86,49 @@ class PublicTable:
     def nbytes(self) -> int: ...
     def __reduce__(self) -> NoReturn: ...
 
-# Batch's hash_id for EIP-7951 inputs (160 bytes, the hash used as the digest).
-BATCH_EIP7951: int
-# The largest Batch.group.
-BATCH_GROUP_MAX: int
-# Batch's kind: verification (the default), or the work with secrets.
+# Batch's kinds: verify_many, p256verify_many, generate_many, scalar_base_mult_many,
+# sign_many, exchange_many.
 BATCH_VERIFY: int
+BATCH_EIP7951: int
 BATCH_GENERATE: int
 BATCH_BASE_MULT: int
 BATCH_SIGN: int
 BATCH_EXCHANGE: int
+# The largest Batch.group.
+BATCH_GROUP_MAX: int
 # batch_secret_backend's operations: k*G (keys, base multiples, signatures), k*Q (ECDH).
 BATCH_OP_GEN: int
 BATCH_OP_ECDH: int
 
 @final
 class Batch:
-    """Batch(items, PublicKey, raw, hash_id, offset=0, group=8, limit=-1, kind=0, nonce=-1,
-    low_s=False): signatures to verify, or the work with secrets of kind, off the GIL."""
+    """One chunk of a *_many call's items, worked off the GIL."""
 
-    # items: (key, signature, message) triples, each key an instance of pk_type, or for
-    # hash_id BATCH_EIP7951 bytes-like inputs (pk_type ignored); hash_id: a NONCE_HASH
-    # value. limit < 0: all of items; else the next `limit` items of an iterator. Wrong
-    # types: TypeError naming the item's index + offset. The kinds with secrets take:
-    # GENERATE anything (a key per item), BASE_MULT 32-byte scalars, SIGN (SecretKey,
-    # message) and EXCHANGE (SecretKey, key of pk_type) pairs; nonce NONCE_HEDGED or a
-    # NONCE_HASH value.
+    # kind: a BATCH_* kind; items: its items (verify: (pk_type key, signature, message)
+    # triples; EIP7951: bytes-like inputs; GENERATE: anything, a key per item; BASE_MULT:
+    # 32-byte scalars; SIGN: (SecretKey, message) and EXCHANGE: (SecretKey, pk_type key)
+    # pairs). limit < 0: all of items; else the next `limit` items of an iterator. The
+    # parameters: pk_type (verify, generate, exchange), sk_type (generate), raw and hash
+    # (verify, sign: a NONCE_HASH value), nonce (sign: NONCE_HEDGED or a NONCE_HASH value)
+    # and low_s (sign). Wrong items: the error naming the item's index + offset.
     def __new__(
-        cls, items: Iterable[object], pk_type: type[object] | None, raw: bool, hash_id: int,
-        offset: int = 0, group: int = 8, limit: int = -1, kind: int = 0, nonce: int = -1,
-        low_s: bool = False, /
+        cls, kind: int, items: Iterable[object], *, offset: int = 0, limit: int = -1,
+        group: int = 8, pk_type: type[object] | None = None, sk_type: type[object] | None = None,
+        raw: bool = False, hash: int = -1, nonce: int = -1, low_s: bool = False,
     ) -> Batch: ...
     group: int  # items a thread claims at a time, 1..BATCH_GROUP_MAX
     def run(self) -> None: ...
-    # bools (verify), bytes (EIP-7951, points, signatures, shared secrets), or
-    # (SecretKey, PublicPoint of pk_type) pairs (GENERATE)
+    # bools (verify), bytes (EIP-7951, points, signatures, shared secrets), or keys of
+    # sk_type (GENERATE)
     def results(self) -> list[Any]: ...
     def __len__(self) -> int: ...
 
 # Batch()'s error for any item of a list or tuple, keeping nothing.
-def batch_check(items: list[object] | tuple[object, ...], pk_type: type[object] | None, raw: bool,
-                hash_id: int, kind: int = 0, /) -> None: ...
+def batch_check(
+    kind: int, items: list[object] | tuple[object, ...], *, offset: int = 0, limit: int = -1,
+    group: int = 8, pk_type: type[object] | None = None, sk_type: type[object] | None = None,
+    raw: bool = False, hash: int = -1, nonce: int = -1, low_s: bool = False,
+) -> None: ...
 def batch_backend() -> str: ...  # "avx512-ifma" or "scalar"
 # the engine of the work with secrets of a BATCH_OP_*; ValueError for another int
 def batch_secret_backend(op: int, /) -> str: ...
@@ -140,3 +146,38 @@ def _selftest(corrupt: int = 0, /) -> None: ...  # ImportError if an answer is w
 def p256verify(data: Buffer, /) -> bytes: ...  # 32-byte 0..01, or b"" on any failure
 def aes_cbc(decrypt: bool, key: Buffer, iv: Buffer, data: Buffer, impl: int, /) -> bytes: ...
 def aes_impl() -> str: ...  # "aes-ni" or "portable"
+# The arguments of sign and verify, normalized: (a message's hash id or -1 for a digest,
+# a digest's size or -1, the RFC 6979 hash id, raw, deterministic, low_s); the documented
+# error of the first argument that is wrong.
+def sig_args(data: object, is_digest: bool, hash: object, encoding: object,
+             deterministic: object = False, low_s: object = False, /
+             ) -> tuple[int, int, int, bool, bool, bool]: ...
+
+# The core's reason codes (p256.h): why a SEC1 point, a signature or a recovery is refused.
+POINT_OK: int
+POINT_INFINITY: int
+POINT_HYBRID: int
+POINT_X_RANGE: int
+POINT_Y_RANGE: int
+POINT_NOT_ON_CURVE: int
+POINT_COMPRESSED_RANGE: int
+POINT_NO_POINT: int
+POINT_ENCODING: int
+SIG_OK: int
+SIG_RAW_LENGTH: int
+SIG_DER_EMPTY: int
+SIG_DER_NOT_SEQUENCE: int
+SIG_DER_LENGTH: int
+SIG_DER_OVERRUN: int
+SIG_DER_TRAILING: int
+SIG_DER_NOT_INTEGER: int
+SIG_DER_INTEGER: int
+SIG_DER_EXTRA: int
+SIG_R_RANGE: int
+SIG_S_RANGE: int
+RECOVER_OK: int
+RECOVER_R_PLUS_N: int
+RECOVER_NO_POINT: int
+RECOVER_INFINITY: int
+RECOVER_UNVERIFIED: int
+RECOVER_RANGE: int

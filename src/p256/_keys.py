@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """PrivateKey and PublicKey: the public API over the native key objects (docs/api.md).
 
-The scalar lives in _core.SecretKey, which hashes and signs (the recovery id and the
-low-s form included); the point lives in the core's form in _core.PublicPoint, which
-PublicKey extends: verification, recovery, equality and hashing run there, the byte
-forms are made on demand. Arguments go to the core through _args' fast tables, and
-_args explains any the core refuses; it also checks the others (a scalar or
-coordinates as ints, a table window, a recovery id). The key formats are read and written by _formats
+Both classes extend their native objects: PrivateKey the core's _core.SecretKey, which
+holds the scalar, hashes, signs (the recovery id and the low-s form included) and keeps
+the public key once made; PublicKey the core's _core.PublicPoint, which holds the point
+in the core's form: verification, recovery, equality and hashing run there, the byte
+forms are made on demand. The arguments of sign and verify go to the core as the caller
+gave them, and its one normalizer (csrc/py_args.c) checks them; _args checks the others
+(a scalar or coordinates as ints, a table window, a recovery id). The key formats are read and written by _formats
 and the per-format modules, on bytes; each format method here is a delegation to one of
 them, and the classes check what they return (the scalar's range, a stored public key
 against d*G)."""
@@ -15,15 +16,9 @@ from __future__ import annotations
 
 import threading
 from itertools import repeat as _repeat
-from typing import TYPE_CHECKING, Any, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Tuple, Union
 
 from . import _args, _bridge, _core, _cose, _formats, _jose, _jwk, _pbes2, _many, _sig, _spki, _x509
-from ._args import DIGEST_NONCES as _DIGEST_NONCES
-from ._args import DIGEST_SIZES as _DIGEST_SIZES
-from ._args import MESSAGE as _MESSAGE
-from ._args import normalize as _normalize
-from ._common import ENCODINGS as _ENCODINGS
-from ._common import HASHES as _HASHES
 from ._common import (
     JWK,
     Buffer,
@@ -38,7 +33,6 @@ from ._common import (
 )
 
 if TYPE_CHECKING:
-    from typing import NoReturn
 
     from cryptography.hazmat.primitives.asymmetric.ec import (
         EllipticCurvePrivateKey,
@@ -48,9 +42,6 @@ if TYPE_CHECKING:
     from ._sec1 import Parts
 
 __all__ = ["PrivateKey", "PublicKey", "scalar_base_mult", "scalar_mult", "normalize_s", "N", "P"]
-
-_new = object.__new__
-_generate = _core.SecretKey.generate
 
 
 def _build_table(key: _core.PublicPoint, bits: int) -> _core.PublicTable:
@@ -66,7 +57,7 @@ _BUILD_LOCKS = tuple(threading.Lock() for _ in range(16))
 normalize_s = _sig.normalize_s
 
 
-class PrivateKey:
+class PrivateKey(_core.SecretKey):
     """A P-256 private key: a scalar d in [1, n-1] held by the native core.
 
     Keys come from the class methods, not from ``PrivateKey(...)`` (which raises
@@ -78,22 +69,17 @@ class PrivateKey:
     ``repr`` never shows it, and the key refuses to be pickled or copied.
     """
 
-    __slots__ = ("_sk", "_pub")
-    _sk: _core.SecretKey
-    _pub: Optional[PublicKey]
+    # The scalar and the public key, once made, live in the native object
+    # (csrc/py_secretkey.c): a PrivateKey has no attributes of its own.
+    __slots__ = ()
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         """Not a constructor: always raises TypeError. Use PrivateKey.generate(),
         from_bytes(), from_int() or a key-format reader (from_pem, from_der, from_jwk,
         from_cryptography)."""
+        # The native object refuses PrivateKey(...) before this runs (the same message);
+        # this is what help(p256.PrivateKey) shows of the constructor.
         raise TypeError("use PrivateKey.generate(), PrivateKey.from_bytes() or PrivateKey.from_int()")
-
-    @classmethod
-    def _wrap(cls, sk: _core.SecretKey) -> PrivateKey:
-        self = _new(cls)
-        self._sk = sk
-        self._pub = None
-        return self
 
     @classmethod
     def generate(cls) -> PrivateKey:
@@ -105,10 +91,7 @@ class PrivateKey:
         Raises:
             OSError: The operating system's random generator failed.
         """
-        self = _new(cls)  # _wrap inlined: keygen is a hot path
-        self._sk = _generate()
-        self._pub = None
-        return self
+        return cls._generate()
 
     @classmethod
     def from_bytes(cls, data: Buffer) -> PrivateKey:
@@ -124,7 +107,7 @@ class PrivateKey:
             ValueError: Not 32 bytes (the message says how many came), or d = 0 or d >= n.
             TypeError: data is not bytes-like.
         """
-        return cls._wrap(_core.SecretKey(data))
+        return cls._load(data)
 
     @classmethod
     def from_int(cls, d: int) -> PrivateKey:
@@ -140,7 +123,7 @@ class PrivateKey:
             ValueError: d is not in [1, n-1].
             TypeError: d is not an int (a bool is refused too).
         """
-        return cls._wrap(_core.SecretKey(_args.scalar(d)))
+        return cls._load(_args.scalar(d))
 
     @classmethod
     def generate_many(cls, n: int, *, threads: Optional[int] = None) -> List[PrivateKey]:
@@ -170,25 +153,12 @@ class PrivateKey:
             raise TypeError("n must be an int, not %s" % type(n).__name__)
         if not 0 <= n <= _many.GENERATE_MAX:
             raise ValueError("n must be in 0..%d, got %d" % (_many.GENERATE_MAX, n))
-        pairs = _many.run(_repeat(None, n), (PublicKey, False, 0), (_core.BATCH_GENERATE,),
-                          _many.thread_count(threads),
-                          lanes=_many.lanes_of(_core.batch_secret_backend(_core.BATCH_OP_GEN)),
-                          what="n", shape="keys", name="p256.generate_many")
-        keys = []
-        for sk, pub in pairs:
-            self = _new(cls)
-            self._sk = sk
-            self._pub = pub
-            keys.append(self)
-        return keys
+        return _many.run(_repeat(None, n), _core.BATCH_GENERATE,
+                         {"pk_type": PublicKey, "sk_type": cls}, _many.thread_count(threads),
+                         lanes=_many.lanes_of(_core.batch_secret_backend(_core.BATCH_OP_GEN)),
+                         what="n", shape="keys", name="p256.generate_many")
 
-    def to_bytes(self) -> bytes:
-        """The scalar d.
-
-        Returns:
-            32 bytes, big-endian.
-        """
-        return self._sk.to_bytes()
+    # to_bytes() -> the 32-byte big-endian scalar d: the native object's.
 
     def to_int(self) -> int:
         """The scalar d as an integer.
@@ -199,17 +169,12 @@ class PrivateKey:
         Returns:
             d, in [1, n-1].
         """
-        return int.from_bytes(self._sk.to_bytes(), "big")
+        return int.from_bytes(self.to_bytes(), "big")
 
     @property
     def public_key(self) -> PublicKey:
         """The public key d*G (computed once, then cached)."""
-        pub = self._pub
-        if pub is None:
-            # Made complete by the core, then published: threads racing here at worst
-            # both compute it.
-            pub = self._pub = self._sk.public_key(PublicKey)
-        return pub
+        return self._public_key(PublicKey)
 
     def sign(self, msg: Buffer, *, hash: HashName = "sha256", encoding: SigEncoding = "der",
              deterministic: bool = False, low_s: bool = False) -> bytes:
@@ -237,13 +202,7 @@ class PrivateKey:
             ValueError: Unknown hash or encoding name.
             OSError: The OS random generator failed (hedged nonces only).
         """
-        try:  # the common case: two dict probes and the core; _normalize explains failures
-            ident = _HASHES[hash]
-            return self._sk.sign(msg, ident, _MESSAGE, ident, _ENCODINGS[encoding], deterministic,
-                                 low_s, False)
-        except (KeyError, TypeError, ValueError):
-            args = _normalize(msg, False, hash, encoding, deterministic, low_s)
-            return self._sk.sign(msg, *args, False)
+        return self._sign(msg, False, hash, encoding, deterministic, low_s, False)
 
     def sign_digest(self, digest: Buffer, *, hash: Optional[HashName] = "sha256",
                     encoding: SigEncoding = "der", deterministic: bool = False,
@@ -280,12 +239,7 @@ class PrivateKey:
                 deterministic or low_s is not a bool.
             OSError: The OS random generator failed (hedged nonces only).
         """
-        try:
-            return self._sk.sign(digest, -1, _DIGEST_SIZES[hash], _DIGEST_NONCES[hash],
-                                 _ENCODINGS[encoding], deterministic, low_s, False)
-        except (KeyError, TypeError, ValueError):
-            args = _normalize(digest, True, hash, encoding, deterministic, low_s)
-            return self._sk.sign(digest, *args, False)
+        return self._sign(digest, True, hash, encoding, deterministic, low_s, False)
 
     def sign_recoverable(self, msg: Buffer, *, hash: HashName = "sha256",
                          encoding: SigEncoding = "raw", deterministic: bool = False,
@@ -313,8 +267,7 @@ class PrivateKey:
             ValueError: Unknown hash or encoding name.
             OSError: The OS random generator failed (hedged nonces only).
         """
-        args = _normalize(msg, False, hash, encoding, deterministic, low_s)
-        sig, recovery_id = self._sk.sign(msg, *args, True)
+        sig, recovery_id = self._sign(msg, False, hash, encoding, deterministic, low_s, True)
         return sig, recovery_id
 
     def sign_digest_recoverable(self, digest: Buffer, *, hash: Optional[HashName] = "sha256",
@@ -341,8 +294,7 @@ class PrivateKey:
             TypeError: digest is not bytes-like, a name is not a str, or a flag not a bool.
             OSError: The OS random generator failed (hedged nonces only).
         """
-        args = _normalize(digest, True, hash, encoding, deterministic, low_s)
-        sig, recovery_id = self._sk.sign(digest, *args, True)
+        sig, recovery_id = self._sign(digest, True, hash, encoding, deterministic, low_s, True)
         return sig, recovery_id
 
     def exchange(self, public_key: PublicKey) -> bytes:
@@ -363,16 +315,14 @@ class PrivateKey:
         """
         if not isinstance(public_key, PublicKey):
             raise TypeError("exchange() takes a PublicKey, not %s" % type(public_key).__name__)
-        return self._sk.exchange(public_key)
+        return self._exchange(public_key)
 
     def __repr__(self) -> str:
         return "<p256.PrivateKey (secret)>"
 
-    def __reduce__(self) -> NoReturn:
-        # Also refuses copy.copy/deepcopy: the key is immutable, so a copy is never needed,
-        # and a deepcopy of a structure holding it must not duplicate the secret silently.
-        raise TypeError("private keys cannot be pickled or copied; export them explicitly "
-                        "with to_bytes() or to_pem()")
+    # Pickling and copying (copy.copy, copy.deepcopy) raise TypeError in the native
+    # object: the key is immutable, so a copy is never needed, and a deepcopy of a structure
+    # holding it must not duplicate the secret silently.
 
     # Key formats (the code is in _formats and the modules it names).
 
@@ -396,7 +346,7 @@ class PrivateKey:
             OSError: With a password, the operating system's random generator failed
                 (it gives the salt and the IV); nothing is returned.
         """
-        return _formats.private_to_der(self._sk.to_bytes(), self.public_key.to_bytes(), format, password)
+        return _formats.private_to_der(self.to_bytes(), self.public_key.to_bytes(), format, password)
 
     def to_pem(self, format: PrivateFormat = "pkcs8", password: Optional[Password] = None) -> bytes:
         """The key in PEM: "PRIVATE KEY" (PKCS#8), "EC PRIVATE KEY" (``format="sec1"``) or,
@@ -416,7 +366,7 @@ class PrivateKey:
             OSError: With a password, the operating system's random generator failed
                 (it gives the salt and the IV); nothing is returned.
         """
-        return _formats.private_to_pem(self._sk.to_bytes(), self.public_key.to_bytes(), format, password)
+        return _formats.private_to_pem(self.to_bytes(), self.public_key.to_bytes(), format, password)
 
     def to_jwk(self) -> JWK:
         """The key as an RFC 7517 JWK.
@@ -424,7 +374,7 @@ class PrivateKey:
         Returns:
             {"kty": "EC", "crv": "P-256", "x", "y", "d"}, values in base64url.
         """
-        return _jwk.encode(self.public_key.to_bytes(), self._sk.to_bytes())
+        return _jwk.encode(self.public_key.to_bytes(), self.to_bytes())
 
     @classmethod
     def from_der(cls, data: Buffer, password: Optional[Password] = None) -> PrivateKey:
@@ -528,7 +478,7 @@ class PrivateKey:
         Raises:
             ImportError: cryptography is not installed (``pip install cryptography``).
         """
-        return _bridge.private_to_cryptography(self._sk.to_bytes())
+        return _bridge.private_to_cryptography(self.to_bytes())
 
     @classmethod
     def _from_parts(cls, parts: Parts) -> PrivateKey:
@@ -652,11 +602,7 @@ class PublicKey(_core.PublicPoint):
                 a bool.
             ValueError: Unknown hash or encoding name.
         """
-        try:
-            return self._verify(sig, msg, _HASHES[hash], _ENCODINGS[encoding], low_s)
-        except (KeyError, TypeError, ValueError):
-            ident, _, _, raw, _, low_s = _normalize(msg, False, hash, encoding, False, low_s)
-            return self._verify(sig, msg, ident, raw, low_s)
+        return self._verify(sig, msg, False, hash, encoding, low_s)
 
     def verify_digest(self, sig: Buffer, digest: Buffer, *, hash: Optional[HashName] = "sha256",
                       encoding: SigEncoding = "der", low_s: bool = False) -> bool:
@@ -682,11 +628,7 @@ class PublicKey(_core.PublicPoint):
             TypeError: sig or digest is not bytes-like, a name is not a str, or low_s is
                 not a bool.
         """
-        try:
-            return self._verify_digest(sig, digest, _DIGEST_SIZES[hash], _ENCODINGS[encoding], low_s)
-        except (KeyError, TypeError, ValueError):
-            _, size, _, raw, _, low_s = _normalize(digest, True, hash, encoding, False, low_s)
-            return self._verify_digest(sig, digest, size, raw, low_s)
+        return self._verify(sig, digest, True, hash, encoding, low_s)
 
     # Precomputed keys (docs/precompute.md).
 
@@ -1000,41 +942,11 @@ class PublicKey(_core.PublicPoint):
 
 # Why the core recovers no key, by its reason (p256.h, P256_RECOVER_*).
 _NO_KEY = {
-    1: "recovery id %(id)d needs R.x = r + n < p, and r + n >= p here",
-    2: "no curve point has x = %(x)s",
-    3: "recovery id %(id)d gives the point at infinity",
-    4: "the key for recovery id %(id)d does not verify it",
+    _core.RECOVER_R_PLUS_N: "recovery id %(id)d needs R.x = r + n < p, and r + n >= p here",
+    _core.RECOVER_NO_POINT: "no curve point has x = %(x)s",
+    _core.RECOVER_INFINITY: "recovery id %(id)d gives the point at infinity",
+    _core.RECOVER_UNVERIFIED: "the key for recovery id %(id)d does not verify it",
 }
-
-
-def native_pairs(items: object, peer: bool, what: str) -> Iterable[Tuple[_core.SecretKey, Any]]:
-    """sign_many's (PrivateKey, message) or, peer, exchange_many's (PrivateKey, PublicKey)
-    pairs with each key's native scalar in its place, for _core.Batch: a list, every item
-    checked (the TypeError naming its index before any work), for a list or tuple; else
-    a generator that checks each item as the batch takes it."""
-    shape = "a (PrivateKey, PublicKey) pair" if peer else "a (PrivateKey, message) pair"
-
-    def native(i: int, item: Any) -> Tuple[_core.SecretKey, Any]:
-        try:
-            sk, other = item
-        except (TypeError, ValueError):
-            raise TypeError("%s[%d] must be %s, not %s" % (
-                what, i, shape, type(item).__name__)) from None
-        if not isinstance(sk, PrivateKey):
-            raise TypeError("%s[%d][0] must be a PrivateKey, not %s" % (what, i, type(sk).__name__))
-        if peer and not isinstance(other, PublicKey):
-            raise TypeError("%s[%d][1] must be a PublicKey, not %s" % (
-                what, i, type(other).__name__))
-        return sk._sk, other
-
-    if isinstance(items, (list, tuple)):
-        return [native(i, item) for i, item in enumerate(items)]
-    try:
-        it = iter(items)  # type: ignore[call-overload]
-    except TypeError:
-        raise TypeError("%s must be an iterable of %ss, not %s" % (
-            what, shape[2:], type(items).__name__)) from None
-    return (native(i, item) for i, item in enumerate(it))
 
 
 def scalar_base_mult(k: Buffer) -> bytes:

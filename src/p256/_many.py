@@ -10,7 +10,7 @@ import os
 import queue
 import threading
 
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from . import _core
 
@@ -116,28 +116,26 @@ class _Workers:
             t.join()
 
 
-def run(items: object, head: Tuple[Any, ...], tail: Tuple[Any, ...], threads: int, *,
-        lanes: int, what: str, shape: str, name: str) -> List[Any]:
-    """The answers for a stream of items, taken CHUNK at a time: each chunk is
-    ``_core.Batch(items, *head, offset, group, CHUNK, *tail)`` (head: the PublicKey class,
-    raw, the hash id; tail: the kind, nonce and low-s of the work with secrets). A list or
-    tuple is checked whole first (batch_check: every TypeError before any work); `what`
-    and `shape` name the items in the TypeError of a non-iterable; `name` the helper
-    threads."""
+def chunks(items: object, kind: int, params: Dict[str, Any], threads: int, *, lanes: int,
+           what: str, shape: str, name: str) -> Iterator[List[Any]]:
+    """The answers for a stream of items, a list per chunk of CHUNK items, in order: each
+    chunk is ``_core.Batch(kind, items, offset=..., limit=CHUNK, **params)``, worked by
+    this thread and the helpers while the next chunk is taken. A list or tuple is checked
+    whole first (batch_check: every error of its items before any work); `what` and
+    `shape` name the items in the TypeError of a non-iterable; `name` the helper threads.
+    The helpers end when the stream does, fails, or the generator is closed."""
     if isinstance(items, (list, tuple)):
-        _core.batch_check(items, *head, *tail[:1])  # a TypeError before any work
+        _core.batch_check(kind, items, **params)  # an error before any work
     try:
         it = iter(items)  # type: ignore[call-overload]
     except TypeError:
         raise TypeError("%s must be an iterable of %s, not %s" % (
             what, shape, type(items).__name__)) from None
-    out: List[Any] = []
     offset = 0
 
     def take() -> _core.Batch:
         nonlocal offset
-        args: Tuple[Any, ...] = (it, *head, offset, 1, CHUNK, *tail)
-        batch = _core.Batch(*args)
+        batch = _core.Batch(kind, it, offset=offset, limit=CHUNK, group=1, **params)
         offset += len(batch)
         return batch
     batch = take()
@@ -149,15 +147,26 @@ def run(items: object, head: Tuple[Any, ...], tail: Tuple[Any, ...], threads: in
             if len(batch) == CHUNK and len(workers):
                 nxt = take()  # while the helpers work on this one
                 workers.give(nxt)  # they start on it when this one has nothing left
-            out.extend(batch.results())  # works on what is unclaimed, waits for the rest
+            answers = batch.results()  # works on what is unclaimed, waits for the rest
             if nxt is None and len(batch) == CHUNK:
                 nxt = take()
                 workers.give(nxt)
+            yield answers
             if nxt is None:
-                return out
+                return
             batch = nxt
     finally:
         workers.close()
+
+
+def run(items: object, kind: int, params: Dict[str, Any], threads: int, *, lanes: int,
+        what: str, shape: str, name: str) -> List[Any]:
+    """Every answer of ``chunks(...)`` in one list."""
+    out: List[Any] = []
+    for answers in chunks(items, kind, params, threads, lanes=lanes, what=what, shape=shape,
+                          name=name):
+        out.extend(answers)
+    return out
 
 
 def lanes_of(engine: str) -> int:

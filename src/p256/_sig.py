@@ -17,19 +17,17 @@ from ._common import ENCODINGS, Buffer, N, SigEncoding, as_bytes, lookup
 #: The largest s of a low-s signature: floor(n/2) (n is odd).
 HALF_N = N // 2
 
-# The core's reasons (p256.h, P256_SIG_*).
-RAW_LENGTH, R_RANGE, S_RANGE = 1, 10, 11
 #: What is wrong with bytes that are not a strict DER SEQUENCE { INTEGER r, INTEGER s }, by
-#: the core's reason (P256_SIG_DER_*, 2..9).
+#: the core's reason (p256.h, P256_SIG_DER_*).
 DER_PROBLEMS: Dict[int, str] = {
-    2: "data ends where an element was expected",
-    3: "it does not start with a SEQUENCE",
-    4: "a length that is not DER (indefinite, not minimal, or cut short)",
-    5: "an element runs past the end of the data",
-    6: "unexpected octets after the SEQUENCE",
-    7: "expected two INTEGERs (r, s) in the SEQUENCE",
-    8: "an empty or non-minimal INTEGER",
-    9: "unexpected octets after s in the SEQUENCE",
+    _core.SIG_DER_EMPTY: "data ends where an element was expected",
+    _core.SIG_DER_NOT_SEQUENCE: "it does not start with a SEQUENCE",
+    _core.SIG_DER_LENGTH: "a length that is not DER (indefinite, not minimal, or cut short)",
+    _core.SIG_DER_OVERRUN: "an element runs past the end of the data",
+    _core.SIG_DER_TRAILING: "unexpected octets after the SEQUENCE",
+    _core.SIG_DER_NOT_INTEGER: "expected two INTEGERs (r, s) in the SEQUENCE",
+    _core.SIG_DER_INTEGER: "an empty or non-minimal INTEGER",
+    _core.SIG_DER_EXTRA: "unexpected octets after s in the SEQUENCE",
 }
 
 
@@ -59,12 +57,13 @@ def decode(sig: object, raw: bool) -> Tuple[int, int]:
     got = _core.sig_parse(b, raw)
     if not isinstance(got, int):
         return int.from_bytes(got[:32], "big"), int.from_bytes(got[32:], "big")
-    if got == RAW_LENGTH:
+    if got == _core.SIG_RAW_LENGTH:
         raise ValueError("a raw signature is r||s, 64 bytes; got %d byte%s%s"
                          % (len(b), "" if len(b) == 1 else "s",
                             ' (it looks like DER: encoding="der")' if b[:1] == b"\x30" else ""))
-    if got in (R_RANGE, S_RANGE):
-        raise ValueError("invalid signature: %s is not in [1, n-1]" % ("r" if got == R_RANGE else "s"))
+    if got in (_core.SIG_R_RANGE, _core.SIG_S_RANGE):
+        raise ValueError("invalid signature: %s is not in [1, n-1]"
+                         % ("r" if got == _core.SIG_R_RANGE else "s"))
     hint = '; a raw r||s signature? encoding="raw"' if len(b) == 64 else ""
     raise ValueError("malformed DER signature: %s%s" % (DER_PROBLEMS[got], hint))
 

@@ -14,6 +14,7 @@ against d*G)."""
 
 from __future__ import annotations
 
+import os
 import threading
 from itertools import repeat as _repeat
 from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Tuple, Union
@@ -54,6 +55,19 @@ def _build_table(key: _core.PublicPoint, bits: int) -> _core.PublicTable:
 # precompute() builds under one of these, chosen by the key's hash: two threads
 # precomputing one key build one table, different keys mostly build in parallel.
 _BUILD_LOCKS = tuple(threading.Lock() for _ in range(16))
+
+
+def _new_build_locks() -> None:
+    """Gives a forked child build locks of its own. A lock that another thread of the
+    parent held at the fork would stay held in the child, where that thread does not exist;
+    the key it was building has no table there (a table is published only once complete),
+    so the child's precompute() builds it again."""
+    global _BUILD_LOCKS
+    _BUILD_LOCKS = tuple(threading.Lock() for _ in range(16))
+
+
+if hasattr(os, "register_at_fork"):  # POSIX; looked up at each fork, so tests can replace it
+    os.register_at_fork(after_in_child=lambda: _new_build_locks())
 normalize_s = _sig.normalize_s
 
 

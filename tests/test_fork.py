@@ -1,0 +1,213 @@
+# SPDX-License-Identifier: Apache-2.0
+"""A process forked while another thread is inside p256 works in the child.
+
+os.fork() copies only the thread that calls it, as multiprocessing's fork start method
+and prefork servers (gunicorn or celery with --preload) do: a lock that another thread
+held at that moment stays held in the child, where nobody will release it. Each scenario
+here puts another thread of this process inside an entry point on purpose (here a table
+builder that blocks while it holds its build lock), forks, and has the child do the same
+operation and check its answers. The child reports through a pipe and its exit status;
+one that has not finished within a timeout is killed, so a hang fails its test and
+never the run.
+
+Negative control: with the package's renewal of its locks in the child replaced by a
+no-op, the child hangs and the same scenario says so.
+"""
+
+import contextlib
+import multiprocessing as mp
+import os
+import pickle
+import select
+import signal
+import threading
+import time
+import traceback
+import warnings
+
+import pytest
+
+import p256
+import p256._keys as keys_module
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX-only")
+
+# A child that works finishes in well under a second; this only bounds a broken one.
+TIMEOUT = 20.0
+# What a negative control waits before it calls its (deadlocked) child hung.
+HANG_TIMEOUT = 0.5
+MSG = b"forked"
+
+
+def run_in_child(work, timeout=TIMEOUT):
+    """Runs work() in a forked child: ("ok", its result), ("raised", the child's
+    traceback), ("died", its exit status) or ("hung", ...) if it had not finished within
+    timeout seconds (it is then killed)."""
+    r, w = os.pipe()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # 3.12+: a fork with threads
+        pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code = 1
+        try:
+            os.close(r)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+            signal.alarm(int(timeout) + 10)  # should the parent be gone
+            out = ("ok", work())
+            code = 0
+        except BaseException:
+            out = ("raised", traceback.format_exc())
+        try:
+            with os.fdopen(w, "wb") as f:
+                f.write(pickle.dumps(out))
+        finally:
+            os._exit(code)
+    os.close(w)
+    chunks, deadline = [], time.monotonic() + timeout
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([r], [], [], left)[0]:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return ("hung", "still running after %.1f s: killed" % timeout)
+            chunk = os.read(r, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(r)
+    _, status = os.waitpid(pid, 0)
+    if not chunks:
+        return ("died", os.waitstatus_to_exitcode(status))
+    return pickle.loads(b"".join(chunks))
+
+
+def expect_ok(outcome):
+    kind, detail = outcome
+    assert kind == "ok", "the child %s: %s" % (kind, detail)
+    return detail
+
+
+@contextlib.contextmanager
+def another_thread_inside(target):
+    """Runs target(entered, release) on another thread, which sets `entered` once it is
+    inside what the scenario needs and then waits for `release`; the body runs while it is
+    there (the fork), after which the thread is released and joined."""
+    entered, release = threading.Event(), threading.Event()
+    errors = []
+
+    def run():
+        try:
+            target(entered, release)
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+            entered.set()
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    try:
+        assert entered.wait(TIMEOUT), "the other thread never got inside"
+        assert not errors, errors
+        yield
+    finally:
+        release.set()
+        t.join(TIMEOUT)
+    assert not t.is_alive() and not errors, errors
+
+
+def block_builds(monkeypatch, entered, release):
+    """precompute()'s builder, in this process only, announces that it is inside (its
+    build lock held) and waits for release; a forked child gets the real one."""
+    real, parent = keys_module._build_table, os.getpid()
+
+    def blocking(key, bits):
+        if os.getpid() == parent:
+            entered.set()
+            release.wait(TIMEOUT)
+        return real(key, bits)
+
+    monkeypatch.setattr(keys_module, "_build_table", blocking)
+
+
+def keys_in_every_bucket():
+    """Keys whose hashes cover all of precompute()'s lock buckets."""
+    keys = {}
+    while len(keys) < 16:
+        pk = p256.PrivateKey.generate().public_key
+        keys.setdefault(hash(pk) & 15, pk)
+    return list(keys.values())
+
+
+# ---- PublicKey.precompute -------------------------------------------------------------
+
+
+def precompute_while_another_builds(monkeypatch, timeout=TIMEOUT):
+    """Forks while another thread builds a key's table (its build lock held); the child
+    precomputes that key (no table in the child: it builds it) and a key of every lock
+    bucket, and verifies through them."""
+    sk = p256.PrivateKey.generate()
+    held = p256.PublicKey.from_bytes(sk.public_key.to_bytes())
+    sig = sk.sign(MSG)
+    others = keys_in_every_bucket()
+
+    def child():
+        assert not held.is_precomputed
+        assert held.precompute() is held and held.is_precomputed
+        assert held.verify(sig, MSG) and not held.verify(sig, MSG + b"!")
+        for pk in others:
+            assert pk.precompute(window=4).is_precomputed
+        return True
+
+    def inside(entered, release):
+        block_builds(monkeypatch, entered, release)
+        held.precompute()
+
+    with another_thread_inside(inside):
+        outcome = run_in_child(child, timeout)
+    assert held.is_precomputed and held.verify(sig, MSG)  # the parent's build completed
+    return outcome
+
+
+def test_fork_while_another_thread_builds_a_table(monkeypatch):
+    assert expect_ok(precompute_while_another_builds(monkeypatch)) is True
+
+
+def test_fork_while_building_hangs_without_new_build_locks(monkeypatch):
+    """Negative control: without the child's new build locks, the child waits forever
+    for the lock of the key the parent's thread was building."""
+    monkeypatch.setattr(keys_module, "_new_build_locks", lambda: None)
+    kind, _ = precompute_while_another_builds(monkeypatch, HANG_TIMEOUT)
+    assert kind == "hung"
+
+
+def test_multiprocessing_fork_while_another_thread_builds_a_table(monkeypatch):
+    """The same through multiprocessing's fork start method (a prefork worker pool)."""
+    if "fork" not in mp.get_all_start_methods():
+        pytest.skip("no fork start method")
+    sk = p256.PrivateKey.generate()
+    held = p256.PublicKey.from_bytes(sk.public_key.to_bytes())
+
+    def inside(entered, release):
+        block_builds(monkeypatch, entered, release)
+        held.precompute()
+
+    with another_thread_inside(inside):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            proc = mp.get_context("fork").Process(target=_precompute_and_verify,
+                                                  args=(held, sk.sign(MSG)))
+            proc.start()
+        proc.join(TIMEOUT)
+        if proc.is_alive():
+            proc.kill()
+            proc.join()
+            pytest.fail("the worker hung")
+    assert proc.exitcode == 0
+
+
+def _precompute_and_verify(pk, sig):
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    signal.alarm(int(TIMEOUT) + 10)
+    ok = pk.precompute().is_precomputed and pk.verify(sig, MSG)
+    os._exit(0 if ok else 1)

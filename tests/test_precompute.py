@@ -495,6 +495,31 @@ def test_public_key_cache_errors():
     assert len(cache) == 0
 
 
+def test_public_key_cache_membership_takes_what_get_takes():
+    """`in` accepts every form `get` accepts (a PublicKey, its SEC1 encoding compressed or
+    not, as any bytes-like object); anything else is False, never an exception; and it
+    leaves the LRU order alone."""
+    sk, other = p256.PrivateKey.generate(), p256.PrivateKey.generate()
+    pk = sk.public_key
+    cache = p256.PublicKeyCache(max_keys=2)
+    forms = [pk, _fresh(pk), pk.to_bytes(), pk.to_bytes(compressed=True),
+             bytearray(pk.to_bytes()), memoryview(pk.to_bytes(compressed=True))]
+    assert not any(f in cache for f in forms)
+    kept = cache.get(pk.to_bytes())
+    assert all(f in cache for f in forms) and all(cache.get(f) is kept for f in forms)
+    released = memoryview(pk.to_bytes())
+    released.release()
+    hybrid = bytes([6 + (pk.y & 1)]) + pk.to_bytes()[1:]
+    not_keys = [other.public_key, other.public_key.to_bytes(compressed=True), b"", b"not a key",
+                b"\x04" + bytes(64), pk.to_bytes()[:-1], hybrid, released, pk.to_bytes().hex(),
+                7, None, 1.5, [pk], (pk,), {"kty": "EC"}]
+    assert not any(x in cache for x in not_keys)
+    cache.get(other.public_key)  # pk is now the least recently used ...
+    assert pk.to_bytes() in cache  # ... and stays so
+    cache.get(p256.PrivateKey.generate().public_key)
+    assert pk not in cache and other.public_key in cache and len(cache) == 2
+
+
 def test_public_key_cache_threads_share_one_build(monkeypatch):
     real = keys_module._build_table
     built = []

@@ -95,9 +95,24 @@ class PublicKeyCache:
         return len(self._keys)
 
     def __contains__(self, key: object) -> bool:
-        if isinstance(key, PublicKey):
-            return key.to_bytes() in self._keys
-        return False
+        """Whether the cache holds `key`'s point; its place in the LRU order is unchanged.
+
+        Args:
+            key: What `get` takes: a PublicKey, or its SEC1 encoding (compressed or
+                uncompressed, any bytes-like object).
+
+        Returns:
+            True if the point is cached; False otherwise, and for anything that is not a
+            valid key (never an exception).
+        """
+        if not isinstance(key, PublicKey):
+            try:
+                key = PublicKey.from_bytes(key)  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                return False
+        sec1 = key.to_bytes()
+        with self._lock:
+            return sec1 in self._keys
 
     def clear(self) -> None:
         """Forget every key.

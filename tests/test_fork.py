@@ -4,11 +4,11 @@
 os.fork() copies only the thread that calls it, as multiprocessing's fork start method
 and prefork servers (gunicorn or celery with --preload) do: a lock that another thread
 held at that moment stays held in the child, where nobody will release it. Each scenario
-here puts another thread of this process inside an entry point on purpose (here a table
-builder that blocks while it holds its build lock), forks, and has the child do the same
-operation and check its answers. The child reports through a pipe and its exit status;
-one that has not finished within a timeout is killed, so a hang fails its test and
-never the run.
+here puts another thread of this process inside an entry point on purpose (a table
+builder that blocks while it holds its build lock, a thread that holds a
+PublicKeyCache's lock), forks, and has the child do the same operation and check its
+answers. The child reports through a pipe and its exit status; one that has not
+finished within a timeout is killed, so a hang fails its test and never the run.
 
 Negative control: with the package's renewal of its locks in the child replaced by a
 no-op, the child hangs and the same scenario says so.
@@ -28,6 +28,7 @@ import warnings
 import pytest
 
 import p256
+import p256._cache as cache_module
 import p256._keys as keys_module
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX-only")
@@ -211,3 +212,55 @@ def _precompute_and_verify(pk, sig):
     signal.alarm(int(TIMEOUT) + 10)
     ok = pk.precompute().is_precomputed and pk.verify(sig, MSG)
     os._exit(0 if ok else 1)
+
+
+# ---- PublicKeyCache -------------------------------------------------------------------
+
+
+def cache_get_while_others_inside(monkeypatch, timeout=TIMEOUT):
+    """Forks while one thread is inside cache.get(a new key) building its table and
+    another is inside the cache's lock, having added a key and not yet evicted one (as
+    get does); the child gets the key being built (the same object, which it
+    precomputes) and a new one, by every encoding, and the cache is back to its bound."""
+    cache = p256.PublicKeyCache(max_keys=1)
+    sk, sk2, sk3 = (p256.PrivateKey.generate() for _ in range(3))
+    sig = sk.sign(MSG)
+    got = []
+
+    def child():
+        building = cache.get(sk.public_key.to_bytes(compressed=True))
+        assert building is got[0] and building.is_precomputed
+        assert building.verify(sig, MSG)
+        new = cache.get(sk2.public_key)
+        assert new.is_precomputed and cache.get(sk2.public_key.to_bytes()) is new
+        assert sk2.public_key.to_bytes(compressed=True) in cache and len(cache) == 1
+        return True
+
+    def building(entered, release):
+        block_builds(monkeypatch, entered, release)
+        got.append(cache.get(sk.public_key))
+
+    def holding(entered, release):
+        with cache._lock:
+            cache._keys[sk3.public_key.to_bytes()] = sk3.public_key
+            entered.set()
+            release.wait(TIMEOUT)
+
+    with another_thread_inside(building), another_thread_inside(holding):
+        assert len(cache) == 2
+        got.append(cache._keys[sk.public_key.to_bytes()])  # the object the builder has
+        outcome = run_in_child(child, timeout)
+    assert got[1] is got[0] and cache.get(sk.public_key) is got[0]
+    return outcome
+
+
+def test_fork_while_other_threads_are_inside_the_cache(monkeypatch):
+    assert expect_ok(cache_get_while_others_inside(monkeypatch)) is True
+
+
+def test_fork_inside_the_cache_hangs_without_new_cache_locks(monkeypatch):
+    """Negative control: without the child's new cache locks, the child's get waits
+    forever for the lock the parent's other thread held."""
+    monkeypatch.setattr(cache_module, "_new_locks", lambda: None)
+    kind, _ = cache_get_while_others_inside(monkeypatch, HANG_TIMEOUT)
+    assert kind == "hung"

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import os
 import threading
+import weakref
 from collections import OrderedDict
 from typing import Any, Mapping, Union
 
@@ -11,6 +13,9 @@ from ._common import Buffer
 from ._keys import PublicKey
 
 __all__ = ["PublicKeyCache"]
+
+# Every live cache, for a forked child's new locks (_new_locks).
+_CACHES: weakref.WeakSet[PublicKeyCache] = weakref.WeakSet()
 
 
 class PublicKeyCache:
@@ -20,9 +25,10 @@ class PublicKeyCache:
     precomputed `PublicKey` per point, built the first time it is asked for. Memory is
     bounded by `max_keys` tables (152 KB each at the default window). Thread-safe:
     threads asking for the same new key at once share one key object and one table build.
+    A child forked while another thread was inside `get` gets a cache that works.
     """
 
-    __slots__ = ("_keys", "_max", "_window", "_lock")
+    __slots__ = ("_keys", "_max", "_window", "_lock", "__weakref__")
 
     def __init__(self, max_keys: int = 64, *, window: int = 7) -> None:
         """Args:
@@ -44,6 +50,7 @@ class PublicKeyCache:
         self._max = max_keys
         self._window = window
         self._lock = threading.Lock()
+        _CACHES.add(self)
 
     def get(self, key: Union[PublicKey, Buffer]) -> PublicKey:
         """The cached precomputed key equal to `key`, made (and cached) if new.
@@ -64,7 +71,7 @@ class PublicKeyCache:
             hit = self._keys.get(sec1)
             if hit is None:
                 hit = self._keys[sec1] = PublicKey.from_bytes(sec1)
-                if len(self._keys) > self._max:
+                while len(self._keys) > self._max:  # (a fork can leave one more: _new_locks)
                     self._keys.popitem(last=False)
             else:
                 self._keys.move_to_end(sec1)
@@ -122,3 +129,17 @@ class PublicKeyCache:
         """
         with self._lock:
             self._keys.clear()
+
+
+def _new_locks() -> None:
+    """Gives every cache of a forked child a lock of its own. A lock that another thread of
+    the parent held at the fork would stay held in the child, where that thread does not
+    exist. That thread's dictionary operations were each complete (they run under the GIL);
+    between two of them it may have left one key more than max_keys, which the child's
+    next new key evicts."""
+    for cache in list(_CACHES):
+        cache._lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX; looked up at each fork, so tests can replace it
+    os.register_at_fork(after_in_child=lambda: _new_locks())

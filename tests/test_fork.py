@@ -6,18 +6,31 @@ and prefork servers (gunicorn or celery with --preload) do: a lock that another 
 held at that moment stays held in the child, where nobody will release it. Each scenario
 here puts another thread of this process inside an entry point on purpose (a table
 builder that blocks while it holds its build lock, a thread that holds a
-PublicKeyCache's lock), forks, and has the child do the same operation and check its
-answers. The child reports through a pipe and its exit status; one that has not
-finished within a timeout is killed, so a hang fails its test and never the run.
+PublicKeyCache's lock, a batch whose item stream blocks in the middle while its helper
+thread works), forks, and has the child do the same operation and check its answers.
+The child reports through a pipe and its exit status; one that has not finished within
+a timeout is killed, so a hang fails its test and never the run.
 
-Negative control: with the package's renewal of its locks in the child replaced by a
-no-op, the child hangs and the same scenario says so.
+Negative controls: with the package's renewal of its locks in the child replaced by a
+no-op, the child hangs and the same scenario says so; a batch function that holds a
+process-wide lock while it works makes the batch scenario hang.
+
+Randomness: keys, hedged nonces (the r of signing one message with one key) and batch
+draws made in the child after the fork never repeat those the parent makes after it.
+The core keeps no random state in user space (csrc/random_impl.h asks the kernel for
+every byte), so there is nothing to reseed. Negative control: a generator whose state
+the child inherits is flagged.
+
+The batch scenarios run after the batch engine's first use in this process, which
+builds its tables: a fork during that first build is not covered here.
 """
 
 import contextlib
+import hashlib
 import multiprocessing as mp
 import os
 import pickle
+import random
 import select
 import signal
 import threading
@@ -30,6 +43,8 @@ import pytest
 import p256
 import p256._cache as cache_module
 import p256._keys as keys_module
+import p256._many as many_module
+from p256 import _core
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX-only")
 
@@ -264,3 +279,181 @@ def test_fork_inside_the_cache_hangs_without_new_cache_locks(monkeypatch):
     monkeypatch.setattr(cache_module, "_new_locks", lambda: None)
     kind, _ = cache_get_while_others_inside(monkeypatch, HANG_TIMEOUT)
     assert kind == "hung"
+
+
+# ---- The batch functions --------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def batch_world():
+    """Inputs of every batch function and their answers, computed one at a time."""
+    rng = random.Random(11)
+    sks = [p256.PrivateKey.from_int(rng.randrange(1, p256.N)) for _ in range(48)]
+    msgs = [b"m%d" % i for i in range(48)]
+    sigs = [sk.sign(m, deterministic=True) for sk, m in zip(sks, msgs)]
+    w = {"sks": sks, "msgs": msgs}
+    w["verify"] = [(sk.public_key, s, m if i % 5 else m + b"!")
+                   for i, (sk, s, m) in enumerate(zip(sks, sigs, msgs))]
+    w["verify_want"] = [i % 5 != 0 for i in range(48)]
+    w["eip"] = []
+    for sk, m in zip(sks, msgs):
+        rs = sk.sign(m, encoding="raw", deterministic=True)
+        w["eip"].append(hashlib.sha256(m).digest() + rs + sk.public_key.to_bytes()[1:])
+    w["eip_want"] = [p256.p256verify(x) for x in w["eip"]]
+    w["pairs"] = [(sk, sks[(i + 1) % 48].public_key) for i, sk in enumerate(sks)]
+    w["pairs_want"] = [sk.exchange(pk) for sk, pk in w["pairs"]]
+    w["scalars"] = [sk.to_bytes() for sk in sks]
+    w["scalars_want"] = [sk.public_key.to_bytes() for sk in sks]
+    p256.verify_many(w["verify"], threads=2)  # the batch engine's tables are built here
+    return w
+
+
+def every_batch_call(w):
+    """Each batch function with threads=2 on the world's inputs, checked; their draws."""
+    assert p256.verify_many(w["verify"], threads=2) == w["verify_want"]
+    assert p256.p256verify_many(w["eip"], threads=2) == w["eip_want"]
+    assert p256.exchange_many(w["pairs"], threads=2) == w["pairs_want"]
+    assert p256.scalar_base_mult_many(w["scalars"], threads=2) == w["scalars_want"]
+    items = list(zip(w["sks"], w["msgs"]))
+    sigs = p256.sign_many(items, threads=2)
+    assert all(sk.public_key.verify(s, m) for (sk, m), s in zip(items, sigs))
+    keys = p256.PrivateKey.generate_many(40, threads=2)
+    assert all(k.public_key.to_bytes() == p256.scalar_base_mult(k.to_bytes()) for k in keys)
+    assert (p256.backend(), p256.batch_backend()) == STATE
+    return True
+
+
+STATE = (p256.backend(), p256.batch_backend())
+
+# The streaming batch functions, each fed a stream that blocks inside its second chunk
+# (the first one being worked by the helper thread).
+STREAMS = {
+    "verify_many": (lambda it: p256.verify_many(it, threads=2), lambda w: w["verify"][1]),
+    "p256verify_many": (lambda it: p256.p256verify_many(it, threads=2), lambda w: w["eip"][0]),
+    "sign_many": (lambda it: p256.sign_many(it, threads=2),
+                  lambda w: (w["sks"][0], w["msgs"][0])),
+    "exchange_many": (lambda it: p256.exchange_many(it, threads=2), lambda w: w["pairs"][0]),
+    "scalar_base_mult_many": (lambda it: p256.scalar_base_mult_many(it, threads=2),
+                              lambda w: w["scalars"][0]),
+}
+
+
+def batch_while_another_streams(w, name, timeout=TIMEOUT):
+    call, item = STREAMS[name]
+
+    def stream(entered, release):
+        x = item(w)
+        for _ in range(many_module.CHUNK + 5):
+            yield x
+        entered.set()  # the second chunk is being read; the helper has the first
+        release.wait(TIMEOUT)
+        yield x
+
+    def inside(entered, release):
+        assert len(call(stream(entered, release))) == many_module.CHUNK + 6
+
+    with another_thread_inside(inside):
+        return run_in_child(lambda: every_batch_call(w), timeout)
+
+
+@pytest.mark.parametrize("name", sorted(STREAMS))
+def test_fork_while_another_thread_runs_a_batch(batch_world, name):
+    assert expect_ok(batch_while_another_streams(batch_world, name)) is True
+
+
+def test_fork_while_batches_run_in_c(batch_world):
+    """Forks while another thread loops over the batch functions (in the core, without
+    the GIL, at whatever point the fork finds it): every child's batches are right."""
+    stop = threading.Event()
+    errors = []
+
+    def loop():
+        try:
+            while not stop.is_set():
+                every_batch_call(batch_world)
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    t = threading.Thread(target=loop, daemon=True)
+    t.start()
+    try:
+        for delay in (0.0, 0.003, 0.011, 0.023):
+            time.sleep(delay)
+            assert expect_ok(run_in_child(lambda: every_batch_call(batch_world))) is True
+    finally:
+        stop.set()
+        t.join(TIMEOUT)
+    assert not errors, errors
+
+
+def test_a_batch_that_holds_a_shared_lock_is_caught(batch_world, monkeypatch):
+    """Negative control: batch machinery that keeps a process-wide lock while it works
+    (a shared pool's lock, say) hangs the child, and the scenario says so."""
+    shared, real = threading.Lock(), many_module.run
+
+    def run_locked(*args, **kwargs):
+        with shared:
+            return real(*args, **kwargs)
+
+    monkeypatch.setattr(many_module, "run", run_locked)
+    kind, _ = batch_while_another_streams(batch_world, "verify_many", HANG_TIMEOUT)
+    assert kind == "hung"
+
+
+# ---- Randomness ----------------------------------------------------------------------
+
+
+SIGNER = p256.PrivateKey.from_int(0xC0FFEE)
+
+
+def draws():
+    """Everything p256 draws from the OS: keys (one by one and in a batch) and hedged
+    nonces, as the r of signing one message with one key (by each signing function)."""
+    digest = hashlib.sha256(MSG).digest()
+    keys = [p256.PrivateKey.generate().to_bytes() for _ in range(8)]
+    keys += [k.to_bytes() for k in p256.PrivateKey.generate_many(16, threads=2)]
+    rs = [SIGNER.sign(MSG, encoding="raw")[:32] for _ in range(8)]
+    rs += [SIGNER.sign_digest(digest, encoding="raw")[:32] for _ in range(4)]
+    rs += [SIGNER.sign_recoverable(MSG)[0][:32] for _ in range(4)]
+    rs += [s[:32] for s in p256.sign_many([(SIGNER, MSG)] * 16, encoding="raw", threads=2)]
+    return {"keys": keys, "r": rs}
+
+
+def repeats(parent, child):
+    """The draws that occur twice among the parent's and the child's, by kind."""
+    found = {}
+    for kind in parent:
+        seen, twice = set(), set()
+        for x in parent[kind] + child[kind]:
+            (twice if x in seen else seen).add(x)
+        if twice:
+            found[kind] = len(twice)
+    return found
+
+
+def draws_across_a_fork():
+    child = run_in_child(draws)
+    return draws(), expect_ok(child)
+
+
+def test_draws_after_a_fork_never_repeat():
+    parent, child = draws_across_a_fork()
+    assert len(parent["keys"]) == 24 and len(parent["r"]) == 32
+    assert repeats(parent, child) == {}
+
+
+def test_inherited_random_state_is_flagged(monkeypatch):
+    """Negative control: a generator with state in user space, which the child inherits
+    (a DRBG never reseeded after the fork), repeats the parent's keys and nonces."""
+    rng = random.Random(2024)
+    sign = p256.PrivateKey.sign
+
+    def inherited_hedge(self, msg, **kwargs):
+        kwargs["deterministic"] = True
+        return sign(self, msg + rng.getrandbits(128).to_bytes(16, "big"), **kwargs)
+
+    monkeypatch.setattr(keys_module, "_generate",
+                        lambda: _core.SecretKey(rng.getrandbits(255).to_bytes(32, "big")))
+    monkeypatch.setattr(p256.PrivateKey, "sign", inherited_hedge)
+    parent, child = draws_across_a_fork()
+    assert repeats(parent, child) == {"keys": 8, "r": 8}

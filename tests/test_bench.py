@@ -24,6 +24,8 @@ TABLE1_P256 = TABLE1_ROWS[:6]  # the generic rows have no p256 figure
 TABLE1_HEAD = ["benchmark", "reference time/op", "p256 time/op", "reference alloc/op",
                "p256 alloc/op", "reference allocs/op", "p256 allocs/op"]
 TABLE2_LABELS = [label for _, label in _bench.TABLE2_OPS]
+# A time cell: the median, with its spread when there were two repeats or more.
+TIME_CELL = r"[0-9.]+ (ms|µs)( ±[0-9.]+%)?"
 
 
 def run_p256(*args, timeout=120):
@@ -70,9 +72,9 @@ def test_table1_shape(smoke):
                           "ScalarMultP256", "ECDHP256", "SignP384", "BaseMult (P-224)"]
     for name, row in rows.items():
         assert len(row) == len(head)
-        assert re.fullmatch(r"[0-9.]+ (ms|µs)", row[1]), row  # the reference always runs
+        assert re.fullmatch(TIME_CELL, row[1]), row  # the reference always runs
         if name in TABLE1_P256:
-            assert re.fullmatch(r"[0-9.]+ (ms|µs)", row[2]), row
+            assert re.fullmatch(TIME_CELL, row[2]), row
             assert re.fullmatch(r"[-+][0-9.]+%", row[3]), row
             assert re.fullmatch(r"[0-9.]+ (B|kB|MB)", row[4]) and re.fullmatch(r"[0-9.]+ (B|kB|MB)", row[5])
         else:  # P-384 and P-224: reference only, explained by a note
@@ -288,3 +290,104 @@ def test_bench_reference_script_still_runs():
                            "--curves", "P-224"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert re.search(r"^P-224 .* ms", proc.stdout, re.M)
+
+
+# ---- how sure: the spread, the warnings, the header -------------------------------------
+
+
+def _row(name, label=None, **impls):
+    """A result row as run() builds it, from {impl: samples in ns}."""
+    return {"name": name, "label": label or name,
+            "results": {impl: _bench.summarize(samples) for impl, samples in impls.items()}}
+
+
+def test_summarize_spread():
+    r = _bench.summarize([100.0, 104.0, 96.0, 101.0, 99.0])
+    assert r["median_ns"] == r["ns_per_op"] == 100.0
+    assert (r["min_ns"], r["max_ns"], r["repeats"]) == (96.0, 104.0, 5)
+    assert r["spread"] == pytest.approx(0.04)  # half the range over the median
+    assert _bench.summarize([50.0])["spread"] == 0.0
+    assert _bench.fmt_spread(r) == "0.10 µs ±4.0%"
+    assert _bench.fmt_spread(_bench.summarize([30_000.0, 40_000.0, 50_000.0])) == "40.0 µs ±25%"
+    assert _bench.fmt_spread(_bench.summarize([30_000.0])) == "30.0 µs"  # one repeat: no spread
+
+
+def test_a_large_spread_warns():
+    rows = [_row("VerifyP256", p256=[35_600.0, 50_300.0, 36_000.0, 35_900.0],
+                 reference=[1.1e6, 1.11e6, 1.09e6])]
+    (warning,) = _bench.spread_warnings(rows)
+    assert warning.startswith("warning: VerifyP256: p256 ±20%") and "reference" not in warning
+
+
+def test_a_tight_spread_does_not_warn():
+    """Negative control of the one above: repeats within 2% of each other, no warning."""
+    rows = [_row("VerifyP256", p256=[35_600.0, 35_900.0, 36_000.0, 35_700.0],
+                 reference=[1.1e6, 1.11e6, 1.09e6])]
+    assert _bench.spread_warnings(rows) == []
+    assert _bench.spread_warnings([_row("X", p256=[1.0, 100.0])], limit=1.0) == []
+
+
+def test_the_tables_disagreeing_warns():
+    """Table 1's ECDHP256 at 63.0 µs and table 2's ECDH at 32.9 µs in one run, each tight."""
+    t1 = [_row("ECDHP256", p256=[63_000.0, 62_800.0, 63_300.0])]
+    t2 = [_row("ecdh", "ECDH (shared secret)", p256=[32_900.0, 33_000.0, 32_800.0])]
+    (warning,) = _bench.agreement_warnings(t1, t2)
+    assert "table 1's ECDHP256 (63.0 µs)" in warning and "table 2's ECDH (shared secret) (32.9 µs)" in warning
+    assert "differ by 91%" in warning
+
+
+def test_tables_that_agree_do_not_warn():
+    """Negative controls: the same call within the 5% floor, or apart by less than the two
+    spreads together, or a pair with one side missing."""
+    t1 = [_row("ECDHP256", p256=[31_600.0, 31_400.0, 31_800.0]),
+          _row("VerifyP256", p256=[30_000.0, 36_000.0, 33_000.0])]
+    t2 = [_row("ecdh", p256=[32_500.0, 32_400.0, 32_600.0]),
+          _row("verify", p256=[36_000.0, 36_400.0, 35_600.0]),
+          _row("sign", p256=[9_000.0, 9_100.0])]
+    assert _bench.agreement_warnings(t1, t2) == []
+    # The same figures with the floor and spreads taken away do disagree.
+    tight = [_row("VerifyP256", p256=[33_000.0] * 3)]
+    assert len(_bench.agreement_warnings(tight, t2[1:2], floor=0.0)) == 1
+
+
+def test_load_warning():
+    assert _bench.load_warnings({"others_busy_cpus": 1.56, "cpu_count": 2}) == [
+        "warning: other processes kept 1.6 of 2 CPUs busy during the run"]
+    assert _bench.load_warnings({"others_busy_cpus": 0.1, "cpu_count": 2}) == []
+    assert _bench.load_warnings({"others_busy_cpus": None}) == []
+
+
+def test_load_meter():
+    load = _bench.LoadMeter().stop()
+    assert set(load) == {"loadavg_before", "loadavg_after", "others_busy_cpus", "cpu_count"}
+    if sys.platform.startswith("linux"):
+        assert load["others_busy_cpus"] >= 0 and len(load["loadavg_after"]) == 3
+
+
+def test_header_names_cpu_load_and_versions(smoke):
+    proc, doc = smoke
+    env = doc["environment"]
+    head = proc.stdout.split("\n\n", 1)[0].splitlines()
+    assert head[0].startswith("p256 %s (backend %s" % (env["p256"], env["p256_backend"]))
+    assert env["cpu"] in head[0] and env["date"] in head[0]
+    assert head[1].startswith("peers: ")
+    for name, version in env["peers"].items():
+        if version:
+            assert "%s %s" % (name, version) in head[1]
+    assert head[2].startswith("load: average ") and "CPUs busy during the run" in head[2]
+    assert set(env["load"]) >= {"loadavg_before", "loadavg_after", "others_busy_cpus"}
+    assert "± is half the range of the repeats" in head[3]
+    assert isinstance(doc["warnings"], list)
+    for b in doc["benchmarks"]:
+        assert b["spread"] >= 0
+
+
+def test_warnings_are_printed_after_the_tables(capsys, monkeypatch):
+    """run() prints what the checks return, with the advice, after the tables."""
+    monkeypatch.setattr(_bench, "load_warnings", lambda load: ["warning: planted"])
+    doc = _bench.run(_bench.Settings("smoke"), with_peers=False, out=sys.stdout,
+                     err=open(os.devnull, "w"))
+    out = capsys.readouterr().out
+    assert "warning: planted" in doc["warnings"]
+    tail = out.split("Table 1", 1)[1]
+    assert "warning: planted\n" + _bench.WARNINGS_ADVICE in tail

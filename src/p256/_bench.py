@@ -35,6 +35,16 @@ objects created (tracemalloc is blind to them in the same way). tracemalloc supp
 memory above its level before one call (``tracemalloc_peak_bytes``), i.e. the most memory
 an operation holds at once. Allocation passes run apart from the timed batches (counting
 and tracing slow the code down), after them.
+
+How sure
+--------
+Beside each median the tables print its spread, ``±`` half the range of the repeats
+(max - min) / 2 as a share of the median: a second run's median should fall within it. A
+warning follows the tables when a spread is over ``SPREAD_WARN`` (10%), when the two
+tables disagree on an operation both measure (``SAME_OPERATION``: p256's sign, verify,
+keygen and ECDH) by more than their spreads and ``AGREE_FLOOR`` (5%) allow, and when
+other processes kept a CPU's worth of time or more busy while the benchmark ran
+(``/proc/stat``). The header names the CPU, the load and every version.
 """
 
 from __future__ import annotations
@@ -154,17 +164,23 @@ def time_interleaved(cands: Dict[str, Op], settings: Settings) -> Dict[str, Dict
             gc.enable()
     out = {}
     for name, s in samples.items():
-        med = statistics.median(s)
-        out[name] = {
-            "ns_per_op": med,
-            "median_ns": med,
-            "min_ns": min(s),
-            "max_ns": max(s),
-            "repeats": len(s),
-            "iterations": numbers[name],
-            "samples_ns": s,
-        }
+        out[name] = dict(summarize(s), iterations=numbers[name])
     return out
+
+
+def summarize(samples: List[float]) -> Dict[str, Any]:
+    """The figures of one implementation's repeats (ns per operation each): the median,
+    min, max and the spread, half the range as a share of the median (0 for one repeat)."""
+    med = statistics.median(samples)
+    return {
+        "ns_per_op": med,
+        "median_ns": med,
+        "min_ns": min(samples),
+        "max_ns": max(samples),
+        "spread": (max(samples) - min(samples)) / 2 / med if med > 0 else 0.0,
+        "repeats": len(samples),
+        "samples_ns": list(samples),
+    }
 
 
 def _noop() -> None:
@@ -590,6 +606,15 @@ def fmt_ratio(peer: Optional[float], ours: Optional[float]) -> str:
     return "%.2f" % (peer / ours)
 
 
+def fmt_spread(r: Dict[str, Any]) -> str:
+    """A time cell: the median and, over two or more repeats, its spread ("31.6 µs ±1.2%")."""
+    t = fmt_time(r.get("ns_per_op"))
+    if r.get("ns_per_op") is None or r.get("repeats", 1) < 2 or "spread" not in r:
+        return t
+    pct = r["spread"] * 100
+    return "%s ±%s%%" % (t, ("%.1f" % pct) if pct < 10 else ("%.0f" % pct))
+
+
 def markdown_table(head: List[str], rows: List[List[str]], align: List[str]) -> str:
     """A Markdown table padded to aligned columns ('l' or 'r' per column)."""
     widths = [max(len(str(r[i])) for r in [head] + rows) for i in range(len(head))]
@@ -614,7 +639,7 @@ def render_table1(results: List[Dict[str, Any]]) -> str:
         rt, pt = r.get("ns_per_op"), p.get("ns_per_op")
         rb, pb = r.get("alloc_bytes_per_op"), p.get("alloc_bytes_per_op")
         rc, pc = r.get("allocs_per_op"), p.get("allocs_per_op")
-        rows.append([row["label"], fmt_time(rt), fmt_time(pt), fmt_delta(rt, pt),
+        rows.append([row["label"], fmt_spread(r), fmt_spread(p), fmt_delta(rt, pt),
                      fmt_bytes(rb), fmt_bytes(pb), fmt_delta(rb, pb),
                      fmt_count(rc), fmt_count(pc), fmt_delta(rc, pc)])
     return markdown_table(head, rows, ["l"] + ["r"] * 9)
@@ -628,10 +653,10 @@ def render_table2(results: List[Dict[str, Any]], peer_versions: Dict[str, str]) 
     rows = []
     for row in results:
         ours = row["results"]["p256"]["ns_per_op"]
-        cells = [row["label"], fmt_time(ours)]
+        cells = [row["label"], fmt_spread(row["results"]["p256"])]
         for n in names:
-            t = row["results"].get(n, {}).get("ns_per_op")
-            cells += [fmt_time(t), fmt_ratio(t, ours)]
+            r = row["results"].get(n, {})
+            cells += [fmt_spread(r), fmt_ratio(r.get("ns_per_op"), ours)]
         rows.append(cells)
     return markdown_table(head, rows, ["l"] + ["r"] * (len(head) - 1))
 
@@ -647,6 +672,134 @@ generic code in both columns (left as they were); here only the reference figure
 TABLE2_NOTES = """\
 ratio = peer time / p256 time (2.00: the peer takes twice as long as p256; below 1: the
 peer is faster). Each library's own API and defaults (random or hedged nonces)."""
+
+
+# -- how sure ------------------------------------------------------------------------------
+
+SPREAD_WARN = 0.10  # a spread over this share of the median is named in a warning
+AGREE_FLOOR = 0.05  # the two tables' figures of one call may differ by this much at least
+BUSY_WARN = 0.5  # other processes' CPU time per second of the run that earns a warning
+# p256's calls that both tables time: (table 1's row, table 2's row). They differ only in
+# what surrounds the arithmetic (a 64-byte message hashed, DER), well under AGREE_FLOOR.
+SAME_OPERATION = (("SignP256", "sign"), ("VerifyP256", "verify"),
+                  ("KeyGeneration", "keygen"), ("ECDHP256", "ecdh"))
+
+
+def spread_warnings(results: List[Dict[str, Any]], limit: float = SPREAD_WARN) -> List[str]:
+    """A warning for each row with a figure whose repeats spread more than `limit` of its
+    median, naming those figures."""
+    out = []
+    for row in results:
+        wide = ["%s ±%.0f%%" % (impl, r["spread"] * 100) for impl, r in row["results"].items()
+                if r.get("repeats", 1) >= 2 and r["spread"] > limit]
+        if wide:
+            out.append("warning: %s: %s (a spread over %.0f%%)" % (row["label"], ", ".join(wide),
+                                                                  limit * 100))
+    return out
+
+
+def agreement_warnings(results1: List[Dict[str, Any]], results2: List[Dict[str, Any]],
+                       floor: float = AGREE_FLOOR) -> List[str]:
+    """A warning for each p256 call that the two tables time apart (SAME_OPERATION) when
+    their medians differ by more than their spreads together and `floor` of the smaller."""
+    t1 = {row["name"]: row["results"].get("p256") for row in results1}
+    t2 = {row["name"]: row["results"].get("p256") for row in results2}
+    labels = {row["name"]: row["label"] for row in results1 + results2}
+    out = []
+    for n1, n2 in SAME_OPERATION:
+        a, b = t1.get(n1), t2.get(n2)
+        if not a or not b:
+            continue
+        ma, mb = a["ns_per_op"], b["ns_per_op"]
+        allowed = max(floor * min(ma, mb), a.get("spread", 0) * ma + b.get("spread", 0) * mb)
+        if abs(ma - mb) > allowed:
+            out.append("warning: table 1's %s (%s) and table 2's %s (%s) time the same p256 "
+                       "call but differ by %.0f%%, more than their spreads allow"
+                       % (labels[n1], fmt_time(ma), labels[n2], fmt_time(mb),
+                          abs(ma - mb) / min(ma, mb) * 100))
+    return out
+
+
+def load_warnings(load: Dict[str, Any], limit: float = BUSY_WARN) -> List[str]:
+    """A warning when other processes kept `limit` CPUs or more busy during the run."""
+    busy = load.get("others_busy_cpus")
+    if busy is None or busy < limit:
+        return []
+    return ["warning: other processes kept %.1f of %s CPUs busy during the run"
+            % (busy, load.get("cpu_count") or "?")]
+
+
+WARNINGS_ADVICE = ("The figures named in a warning are not reliable: the machine was busy or "
+                   "changed speed during the run.\nRerun on an idle machine; compare ratios "
+                   "taken in one run rather than times of different runs.")
+
+
+def _busy_seconds() -> Optional[float]:
+    """CPU seconds the whole machine has spent busy since boot (Linux /proc/stat), or None."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            fields = [int(v) for v in f.readline().split()[1:]]
+        tick = os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, AttributeError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return (sum(fields[:8]) - idle) / tick
+
+
+def _loadavg() -> Optional[List[float]]:
+    try:
+        return [round(v, 2) for v in os.getloadavg()]
+    except (OSError, AttributeError):
+        return None
+
+
+class LoadMeter:
+    """The machine's load around a run: the load averages before and after, and the CPU
+    time other processes took per second of the run (machine busy time less ours)."""
+
+    def __init__(self) -> None:
+        self.before = _loadavg()
+        self.busy0 = _busy_seconds()
+        self.own0 = time.process_time()
+        self.wall0 = time.perf_counter()
+
+    def stop(self) -> Dict[str, Any]:
+        wall = time.perf_counter() - self.wall0
+        own = time.process_time() - self.own0
+        busy1 = _busy_seconds()
+        others = None
+        if self.busy0 is not None and busy1 is not None and wall > 0:
+            others = round(max(0.0, (busy1 - self.busy0 - own) / wall), 2)
+        return {"loadavg_before": self.before, "loadavg_after": _loadavg(),
+                "others_busy_cpus": others, "cpu_count": os.cpu_count()}
+
+
+def _fmt_loadavg(v: Optional[List[float]]) -> str:
+    return " ".join("%.2f" % x for x in v) if v else "n/a"
+
+
+def header(env: Dict[str, Any], settings: Settings) -> str:
+    """The lines above the tables: p256 and its build, the CPU, the peers' versions, the
+    load, how the figures were taken."""
+    d = env["cpu_details"]
+    cpu_id = ("family %s model %s, " % (d["family"], d["model"])) if d["family"] and d["model"] else ""
+    lines = ["p256 %s (backend %s, %s), %s %s, %s (%s%s CPUs), %s, %s" % (
+        env["p256"], env["p256_backend"], env["p256_compiler"], env["python_implementation"],
+        env["python"], env["cpu"], cpu_id, env["cpu_count"], env["machine"], env["date"])]
+    peers = ["%s %s" % (n, v) for n, v in env["peers"].items() if v]
+    if env.get("openssl"):
+        peers.append(env["openssl"] + " (cryptography's)")
+    lines.append("peers: %s" % (", ".join(peers) or "none installed"))
+    load = env.get("load") or {}
+    busy = load.get("others_busy_cpus")
+    lines.append("load: average %s before, %s after; other processes kept %s CPUs busy "
+                 "during the run" % (_fmt_loadavg(load.get("loadavg_before")),
+                                     _fmt_loadavg(load.get("loadavg_after")),
+                                     "n/a" if busy is None else "%.2f" % busy))
+    lines.append("medians of %d interleaved repeats of ~%g ms per implementation; ± is half "
+                 "the range of the repeats, as a share of the median" % (
+                     settings.repeats, settings.min_time * 1e3))
+    return "\n".join(lines) + "\n"
 
 
 # -- running -------------------------------------------------------------------------------
@@ -700,6 +853,7 @@ def run(settings: Settings, with_peers: bool = True, out: TextIO = sys.stdout,
         log.say("table 2: %s skipped: %s" % (name, why))
     log.total = len(rows1) + len(rows2)
     env = environment(peer_versions)
+    meter = LoadMeter()
 
     results1: List[Dict[str, Any]] = []
     results2: List[Dict[str, Any]] = []
@@ -714,17 +868,14 @@ def run(settings: Settings, with_peers: bool = True, out: TextIO = sys.stdout,
             for impl, r in res.items():
                 flat.append(dict({"table": row.table, "name": row.name, "impl": impl,
                                   "curve": row.curve, "operation": row.what}, **r))
+    env["load"] = meter.stop()
     elapsed = time.perf_counter() - t_start
     log.say("done in %.1f s" % elapsed)
+    warnings = (spread_warnings(results1 + results2) + agreement_warnings(results1, results2)
+                + load_warnings(env["load"]))
 
     w = out.write
-    d = env["cpu_details"]
-    cpu_id = ("family %s model %s, " % (d["family"], d["model"])) if d["family"] and d["model"] else ""
-    w("p256 %s (backend %s, %s), %s %s, %s (%s%s CPUs), %s\n" % (
-        env["p256"], env["p256_backend"], env["p256_compiler"], env["python_implementation"],
-        env["python"], env["cpu"], cpu_id, env["cpu_count"], env["machine"]))
-    w("medians of %d interleaved repeats of ~%g ms per implementation\n\n" % (
-        settings.repeats, settings.min_time * 1e3))
+    w(header(env, settings) + "\n")
     w("Table 1: generic reference (old) vs p256 (new), as Go's benchstat\n\n")
     w(render_table1(results1) + "\n\n" + TABLE1_NOTES + "\n")
     if env["alloc_counter"] is None:
@@ -737,6 +888,8 @@ def run(settings: Settings, with_peers: bool = True, out: TextIO = sys.stdout,
             w("(no peer library installed)\n")
         for name, why in skipped.items():
             w("skipped %s: %s\n" % (name, why))
+    if warnings:
+        w("\n" + "\n".join(warnings) + "\n" + WARNINGS_ADVICE + "\n")
     out.flush()
 
     return {
@@ -747,4 +900,5 @@ def run(settings: Settings, with_peers: bool = True, out: TextIO = sys.stdout,
         "skipped_peers": skipped,
         "ratio_definition": "table 2: peer ns_per_op / p256 ns_per_op; table 1 delta: (p256 - reference) / reference",
         "benchmarks": flat,
+        "warnings": warnings,
     }

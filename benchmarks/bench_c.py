@@ -3,6 +3,7 @@
 and `openssl speed` for ECDSA and ECDH P-256 in the same run, with ratios.
 
     python3 benchmarks/bench_c.py tests/c/bin/bench_core-portable tests/c/bin/bench_core-x86_64_adx
+    .venv/bin/python benchmarks/bench_c.py --json FILE BINARY...   # also the figures (plot.py)
 
 Rounds alternate OpenSSL and every backend (ROUNDS, default 3), printing the Go benchmark
 lines as they come. The summary takes, for every figure on both sides, its best round:
@@ -60,7 +61,11 @@ def best(dicts):
     return {k: min(d[k] for d in dicts) for k in dicts[0]}
 
 
-def main(binaries):
+def main(binaries, json_path=None):
+    run = None
+    if json_path:  # the venv's python: p256 describes the machine (benchmarks/_runinfo.py)
+        import _runinfo
+        run = _runinfo.Run("p256-bench-c/1", sys.argv[1:])
     ossl_runs, ours = [], {}
     for rnd in range(ROUNDS):
         print("\n# round %d of %d" % (rnd + 1, ROUNDS))
@@ -71,7 +76,20 @@ def main(binaries):
             name, ns = run_backend(b)
             ours.setdefault(name, []).append(ns)
     names = list(ours)
+    rounds = ours
     ours = {name: best(runs) for name, runs in ours.items()}
+    if run is not None:
+        _runinfo.write_json(json_path, run.doc(
+            rounds=ROUNDS, figure="best of the rounds, ns/op (thread CPU time)",
+            openssl_version=ossl_runs[0][0] if ossl_runs else None,
+            openssl={op: {"best_ns": min(r[1][op] for r in ossl_runs),
+                          "rounds_ns": [r[1][op] for r in ossl_runs],
+                          "spread": _runinfo.spread([r[1][op] for r in ossl_runs])}
+                     for op in ("sign", "verify", "ecdh")} if ossl_runs else None,
+            backends={name: {k: {"best_ns": ours[name][k], "rounds_ns": [r[k] for r in runs],
+                                 "spread": _runinfo.spread([r[k] for r in runs])}
+                             for k in ours[name]} for name, runs in rounds.items()},
+            ops=OPS))
 
     print("\n# best of %d rounds, ns/op" % ROUNDS)
     benches = list(ours[names[0]])
@@ -100,4 +118,10 @@ def main(binaries):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    args = sys.argv[1:]
+    json_path = None
+    if "--json" in args:  # --json FILE: also the figures, for benchmarks/plot.py
+        i = args.index("--json")
+        json_path = args[i + 1]
+        del args[i:i + 2]
+    sys.exit(main(args, json_path))

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Precomputed public keys (a benchmark, not a test): docs/precompute.md, docs/performance.md.
 
-    python benchmarks/bench_precompute.py [--rounds 15] [--number 200] [--tokens 10000]
+    python benchmarks/bench_precompute.py [--rounds 15] [--number 200] [--tokens 10000] [--json FILE]
 
 Part 1, in one process with alternating rounds (so that load from other processes hits
 every configuration alike): one verification of a DER ECDSA/SHA-256 signature over a
@@ -27,9 +27,11 @@ import base64
 import json
 import os
 import statistics
+import sys
 import time
 import timeit
 
+import _runinfo
 import p256
 
 WINDOWS = (4, 5, 6, 7, 8)
@@ -55,7 +57,15 @@ def _timed_rounds(cases, sec1, rounds, number, timer):
     for name in cases:
         print("%-20s %10.1f %12.2f %10.2f" % (name, med[name], med[name] / med["cryptography"],
                                                med[name] / med["plain"]))
-    return med
+    return med, times
+
+
+def _figures(times, pre):
+    """The JSON of one part: per case and build, the rounds' microseconds, their median
+    and spread; per window, the table's bytes."""
+    return {"cases": {name: {"us": v, "median_us": statistics.median(v),
+                             "spread": _runinfo.spread(v)} for name, v in times.items()},
+            "table_bytes": {str(w): pre[w]._t.nbytes for w in WINDOWS}}
 
 
 def part1(rounds, number):
@@ -77,12 +87,13 @@ def part1(rounds, number):
     cases = {"plain": lambda: plain.verify(sig, msg), "cryptography": crypto_verify}
     for w in WINDOWS:
         cases["precomputed w=%d" % w] = (lambda k: lambda: k.verify(sig, msg))(pre[w])
-    med = _timed_rounds(cases, sec1, rounds, number, time.perf_counter)
+    med, times = _timed_rounds(cases, sec1, rounds, number, time.perf_counter)
     print("%-20s %10s %12s %10s" % ("build", "median us", "plain verif.", "bytes"))
     for w in WINDOWS:
         name = "build w=%d" % w
         print("%-20s %10.1f %12.1f %10d" % (name, med[name], med[name] / med["plain"],
                                              pre[w]._t.nbytes))
+    return dict(_figures(times, pre), timer="wall (perf_counter)")
 
 
 def part_ecdh(rounds, number):
@@ -103,11 +114,12 @@ def part_ecdh(rounds, number):
     for w in WINDOWS:
         cases["precomputed w=%d" % w] = (lambda k: lambda: sk.exchange(k))(pre[w])
     print("ECDH with a reused peer key (CPU time of the thread)")
-    med = _timed_rounds(cases, sec1, rounds, number, time.thread_time)
+    med, times = _timed_rounds(cases, sec1, rounds, number, time.thread_time)
     print("%-20s %10s %12s" % ("build", "median us", "plain ecdh"))
     for w in WINDOWS:
         name = "build w=%d" % w
         print("%-20s %10.1f %12.1f" % (name, med[name], med[name] / med["plain"]))
+    return dict(_figures(times, pre), timer="CPU time of the thread (thread_time)")
 
 
 def _b64url(data):
@@ -162,6 +174,8 @@ def part2(ntokens):
             rates[name].append(ntokens / (time.perf_counter() - t0))
     for name, r in rates.items():
         print("%-26s %10.0f tokens/s (median of 3)" % (name, statistics.median(r)))
+    return {name: {"tokens_per_s": r, "median_tokens_per_s": statistics.median(r)}
+            for name, r in rates.items()}
 
 
 def main(argv=None):
@@ -170,15 +184,21 @@ def main(argv=None):
     ap.add_argument("--number", type=int, default=200)
     ap.add_argument("--tokens", type=int, default=10000)
     ap.add_argument("--no-verify", action="store_true", help="skip part 1 (verification)")
+    ap.add_argument("--json", metavar="FILE",
+                    help="also write the rounds' figures as JSON (benchmarks/plot.py)")
     args = ap.parse_args(argv)
+    run = _runinfo.Run("p256-bench-precompute/1", argv if argv is not None else sys.argv[1:])
     print("p256 %s, backend %s, load average %s" % (p256.__version__, p256.backend(),
                                                      " ".join("%.2f" % v for v in os.getloadavg())))
+    figures = {"rounds": args.rounds, "number": args.number}
     if not args.no_verify:
-        part1(args.rounds, args.number)
-    part_ecdh(args.rounds, args.number)
+        figures["verify"] = part1(args.rounds, args.number)
+    figures["ecdh"] = part_ecdh(args.rounds, args.number)
     if args.tokens:
-        part2(args.tokens)
+        figures["jwt"] = part2(args.tokens)
     print("load average after: %s" % " ".join("%.2f" % v for v in os.getloadavg()))
+    if args.json:
+        _runinfo.write_json(args.json, run.doc(**figures))
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ EXT_CC = $(if $(shell command -v ccache 2>/dev/null),ccache )$(CORE_CC)
 CCS     ?= $(sort $(CORE_CC) $(shell for c in gcc clang; do command -v $$c >/dev/null 2>&1 && echo $$c; done))
 
 .PHONY: test ci check check-c check-py bounded pytest pytest-portable venv ctest ctime fuzz bench bench-c install clean asan \
+        bench-c-bins bench-docs bench-plot \
         ctest-plants ctest-ifma-asan ctest-ifma-lanes ctest-precompute-random ctest-asan bench-batch \
         ctest-variants
 
@@ -137,18 +138,42 @@ bench: $(STAMP) | bootstrap-bench
 # Built like the extension (CORE_CC, -O3).
 BENCH_C_VARIANTS = $(RUN_VARIANTS)
 
-bench-c: | bootstrap-bench-c
+BENCH_C_BINS = $(foreach v,$(BENCH_C_VARIANTS),tests/c/bin/bench_core-$(v))
+
+bench-c-bins:
 	@mkdir -p tests/c/bin
 	@set -e; $(foreach v,$(BENCH_C_VARIANTS),\
 	    $(CORE_CC) -O3 -std=c99 -Icsrc -o tests/c/bin/bench_core-$(v) tests/c/bench_core.c $(VFLAGS_$(v));)
-	$(PYTHON) benchmarks/bench_c.py $(foreach v,$(BENCH_C_VARIANTS),tests/c/bin/bench_core-$(v))
+
+bench-c: bench-c-bins | bootstrap-bench-c
+	$(PYTHON) benchmarks/bench_c.py $(BENCH_C_BINS)
+
+# The performance page's figures, all anew (docs/performance.md, README.md; a few minutes):
+# p256 bench, the C core beside openssl speed, verify_many by batch size and threads, the
+# precomputed keys, each into benchmarks/results/*.json; then make bench-plot redraws
+# docs/img/*.svg and the pages' generated tables from them (benchmarks/plot.py). Run it
+# on an idle machine: every table says when, on what CPU and under what load it was taken.
+BENCH_RESULTS ?= benchmarks/results
+BENCH_DOCS_BATCH ?= --sizes 1,4,8,16,64,256,1000,10000,100000 --threads 1,2 --rounds 9 --budget 30000 --min-items 256
+BENCH_DOCS_PRECOMPUTE ?= --rounds 15 --number 200 --tokens 0
+
+bench-docs: $(STAMP) bench-c-bins | bootstrap-bench-c
+	$(VENV)/bin/p256 bench --json $(BENCH_RESULTS)/ops.json
+	$(VPY) benchmarks/bench_c.py --json $(BENCH_RESULTS)/c.json $(BENCH_C_BINS)
+	$(VPY) benchmarks/bench_batch.py $(BENCH_DOCS_BATCH) --json $(BENCH_RESULTS)/batch.json
+	$(VPY) benchmarks/bench_precompute.py $(BENCH_DOCS_PRECOMPUTE) --json $(BENCH_RESULTS)/precompute.json
+	$(MAKE) --no-print-directory bench-plot
+
+# Only the drawing: docs/img/*.svg and the generated tables from benchmarks/results/*.json.
+bench-plot: $(STAMP)
+	$(VPY) benchmarks/plot.py --results $(BENCH_RESULTS)
 
 # llvm-mca's cycles per call of each kernel, assembly and portable C, on every CPU model
-# of tools/mca.py; regenerates the table in docs/performance.md. ~1 min here.
+# of tools/mca.py; regenerates the table in docs/design.md. ~1 min here.
 mca: | bootstrap-mca
 	$(PYTHON) tools/mca.py --write
 
-# make test's part: the table in docs/performance.md is what this toolchain generates
+# make test's part: the table in docs/design.md is what this toolchain generates
 # (a change to an assembly kernel or to a C twin must come with `make mca`). llvm-mca
 # runs only when the digest the table records (of its streams, models, tools and text)
 # does not match: then the table is regenerated and compared in full.

@@ -391,3 +391,20 @@ def test_warnings_are_printed_after_the_tables(capsys, monkeypatch):
     assert "warning: planted" in doc["warnings"]
     tail = out.split("Table 1", 1)[1]
     assert "warning: planted\n" + _bench.WARNINGS_ADVICE in tail
+
+
+def test_bench_batch_script_runs_and_writes_json(tmp_path):
+    """benchmarks/bench_batch.py end to end on two tiny batches: its table, and the JSON
+    that benchmarks/plot.py draws from (one record per size and configuration)."""
+    script = os.path.join(os.path.dirname(__file__), "..", "benchmarks", "bench_batch.py")
+    out = tmp_path / "batch.json"
+    proc = subprocess.run([sys.executable, script, "--sizes", "1,8", "--threads", "1",
+                           "--rounds", "3", "--budget", "8", "--json", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"^\| 8 \| verify_many, 1 thread \|", proc.stdout, re.M)
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["schema"] == "p256-bench-batch/1" and doc["environment"]["cpu"]
+    assert sorted((r["size"], r["call"]) for r in doc["results"]) == [
+        (1, "verify"), (1, "verify_many"), (8, "verify"), (8, "verify_many")]
+    assert all(len(r["per_signature_s"]) == r["rounds"] == 3 for r in doc["results"])

@@ -44,7 +44,6 @@ import p256
 import p256._cache as cache_module
 import p256._keys as keys_module
 import p256._many as many_module
-from p256 import _core
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX-only")
 
@@ -452,8 +451,8 @@ def test_inherited_random_state_is_flagged(monkeypatch):
         kwargs["deterministic"] = True
         return sign(self, msg + rng.getrandbits(128).to_bytes(16, "big"), **kwargs)
 
-    monkeypatch.setattr(keys_module, "_generate",
-                        lambda: _core.SecretKey(rng.getrandbits(255).to_bytes(32, "big")))
+    monkeypatch.setattr(p256.PrivateKey, "generate", classmethod(
+        lambda cls: cls.from_bytes(rng.getrandbits(255).to_bytes(32, "big"))))
     monkeypatch.setattr(p256.PrivateKey, "sign", inherited_hedge)
     parent, child = draws_across_a_fork()
     assert repeats(parent, child) == {"keys": 8, "r": 8}

@@ -225,27 +225,25 @@ P256_API int p256_aes_cbc_decrypt(uint8_t *out, const uint8_t *key, size_t key_l
 P256_API const char *p256_aes_impl(void);
 
 /*
- * Batch verification, for many signatures at once (public data: variable time).
- * results[i] = p256_verify(items[i].pub, items[i].pub_len, items[i].rs, items[i].digest,
- * items[i].digest_len) for every i < n, whatever the engine: P256_BATCH_AUTO (the
- * AVX-512 IFMA 8-lane engine where the CPU and OS have it, else the scalar loop),
- * P256_BATCH_SCALAR (the loop of p256_verify) or P256_BATCH_IFMA. Returns 1, or 0 with
- * results untouched for an unknown engine, or IFMA asked for where it cannot run.
+ * The batch engines, for many signatures (and many secret-key operations) at once:
+ * P256_BATCH_AUTO (the AVX-512 IFMA 8-lane engine where the CPU and OS have it, else the
+ * scalar loop), P256_BATCH_SCALAR (one item at a time, the core's single calls) or
+ * P256_BATCH_IFMA.
  */
-typedef struct {
-    const uint8_t *pub;    /* SEC1 public key, as p256_verify takes it */
-    size_t pub_len;
-    const uint8_t *rs;     /* 64 bytes, r || s */
-    const uint8_t *digest; /* the message digest */
-    size_t digest_len;
-} p256_verify_item;
 #define P256_BATCH_AUTO 0
 #define P256_BATCH_SCALAR 1
 #define P256_BATCH_IFMA 2
-P256_API int p256_verify_batch_vartime(uint8_t *results, const p256_verify_item *items, size_t n,
-                                       int engine);
 /* "avx512-ifma" or "scalar": the engine P256_BATCH_AUTO uses on this CPU. */
 P256_API const char *p256_batch_engine(void);
+/*
+ * Makes now, once per process, what `engine` builds on its first use (the IFMA engine's
+ * tables, ~0.2 ms), so that no later call builds them. A call on an engine whose tables
+ * another thread is building waits for them; a process forked meanwhile would wait
+ * forever, so a program that may fork while its threads use the engine prepares it
+ * first, where no fork can happen (the binding: at import, under the GIL). Returns 1, or
+ * 0 for an engine that does not run here.
+ */
+P256_API int p256_batch_prepare(int engine);
 
 /*
  * A batch as callers hold it (the batch module, csrc/modules/batch, decides the rest):
@@ -388,10 +386,8 @@ P256_API void *p256_wipe(void *p, size_t n);
        const uint8_t *in, size_t len, int impl),                                          \
       (out, key, key_len, iv, in, len, impl))                                             \
     X(const char *, aes_impl, (void), ())                                                 \
-    X(int, verify_batch_vartime,                                                          \
-      (uint8_t *results, const p256_verify_item *items, size_t n, int engine),            \
-      (results, items, n, engine))                                                        \
     X(const char *, batch_engine, (void), ())                                             \
+    X(int, batch_prepare, (int engine), (engine))                                         \
     X(int, batch_verify_vartime,                                                          \
       (uint8_t *results, const p256_batch_item *items, size_t n, int raw, int hash,       \
        int engine),                                                                       \

@@ -109,6 +109,7 @@ static PyObject *batch_select(PyObject *self, PyObject *arg)
         return NULL;
     }
     batch_engine = batch_choice_engines[i];
+    (void)p256_batch_prepare(batch_engine); /* under the GIL: see batch_engine_init */
     Py_RETURN_NONE;
 }
 
@@ -135,5 +136,9 @@ int batch_engine_init(PyObject *module)
         return -1;
     }
     batch_engine = batch_choice_engines[i];
+    /* The engine's tables, built now with the GIL held: built lazily by the first batch, a
+     * fork by another thread during that build would leave the child waiting forever for
+     * a builder it does not have (os.fork needs the GIL, so none can happen now). */
+    (void)p256_batch_prepare(batch_engine);
     return PyModule_AddFunctions(module, batch_engine_functions);
 }

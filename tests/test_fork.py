@@ -33,6 +33,8 @@ import pickle
 import random
 import select
 import signal
+import subprocess
+import sys
 import threading
 import time
 import traceback
@@ -456,3 +458,34 @@ def test_inherited_random_state_is_flagged(monkeypatch):
     monkeypatch.setattr(p256.PrivateKey, "sign", inherited_hedge)
     parent, child = draws_across_a_fork()
     assert repeats(parent, child) == {"keys": 8, "r": 8}
+
+
+# The IFMA engine's tables: built at import under the GIL, so a fork taken while another
+# thread makes the first batch call cannot find them half built. Each trial is a fresh
+# interpreter (the tables are built once per process), which imports p256, starts a
+# batch on a thread and forks at a random moment of it; the grandchild's batch must
+# return. Before the tables were built at import, about one trial in five hung.
+IFMA_TRIAL = r"""
+import os, random, signal, sys, threading, time
+import p256
+random.seed(int(sys.argv[1]))
+sk = p256.PrivateKey.from_int(5)
+items = [(sk.public_key, sk.sign(b"m"), b"m")] * 64
+t = threading.Thread(target=p256.verify_many, args=(items,), kwargs={"threads": 1})
+t.start()
+time.sleep(random.random() * 1e-4)
+pid = os.fork()
+if pid == 0:
+    signal.alarm(5)
+    os._exit(0 if p256.verify_many(items, threads=1) == [True] * 64 else 3)
+t.join()
+sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+"""
+
+
+@pytest.mark.skipif(p256.batch_backend() != "avx512-ifma", reason="the IFMA engine does not run here")
+def test_fork_during_the_first_ifma_batch():
+    for seed in range(40):
+        proc = subprocess.run([sys.executable, "-c", IFMA_TRIAL, str(seed)], capture_output=True,
+                              timeout=60)
+        assert proc.returncode == 0, (seed, proc.returncode, proc.stderr[-500:])

@@ -12,7 +12,7 @@
 int main(void)
 {
     uint8_t d[32], pub[65], rs[64], digest[32], bad[32], res[9];
-    p256_verify_item items[9];
+    p256_batch_item items[9] = {{0}};
     memset(d, 0x42, sizeof d);
     memset(digest, 0x17, sizeof digest);
     memset(bad, 0x18, sizeof bad);
@@ -21,11 +21,12 @@ int main(void)
     for (int i = 0; i < 9; i++) {
         items[i].pub = pub;
         items[i].pub_len = 65;
-        items[i].rs = rs;
-        items[i].digest = i == 5 ? bad : digest;
-        items[i].digest_len = 32;
+        items[i].sig = rs;
+        items[i].sig_len = 64;
+        items[i].msg = i == 5 ? bad : digest;
+        items[i].msg_len = 32;
     }
-    if (!p256_verify_batch_vartime(res, items, 9, P256_BATCH_AUTO))
+    if (!p256_batch_verify_vartime(res, items, 9, 1, P256_BATCH_PREHASHED, P256_BATCH_AUTO))
         return 1;
     for (int i = 0; i < 9; i++)
         if (res[i] != (i != 5))

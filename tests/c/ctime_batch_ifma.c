@@ -109,7 +109,7 @@ static void engine_on_secrets(void)
 static int batch_verification(void)
 {
     uint8_t d[32], pub[2][65], rs[24][64], digest[24][32], res[24];
-    p256_verify_item items[24];
+    p256_batch_item items[24] = {{0}};
     for (int i = 0; i < 24; i++) {
         int key = i % 2;
         memset(d, 0x21 + key, sizeof d);
@@ -119,17 +119,18 @@ static int batch_verification(void)
             return 0;
         items[i].pub = pub[key];
         items[i].pub_len = 65;
-        items[i].rs = rs[i];
-        items[i].digest = digest[i];
-        items[i].digest_len = 32;
+        items[i].sig = rs[i];
+        items[i].sig_len = 64;
+        items[i].msg = digest[i];
+        items[i].msg_len = 32;
     }
     digest[5][0] ^= 1;
     memset(rs[11], 0, 32);
     rs[20][63] ^= 4;
-    if (!p256_verify_batch_vartime(res, items, 24, P256_BATCH_IFMA))
+    if (!p256_batch_verify_vartime(res, items, 24, 1, P256_BATCH_PREHASHED, P256_BATCH_IFMA))
         return 0;
     for (int i = 0; i < 24; i++)
-        if (res[i] != p256_verify(items[i].pub, 65, items[i].rs, items[i].digest, 32) ||
+        if (res[i] != p256_verify(items[i].pub, 65, rs[i], digest[i], 32) ||
             res[i] != (i != 5 && i != 11 && i != 20))
             return 0;
     return strcmp(p256_batch_engine(), P256_IFMA_ENGINE_NAME) == 0;

@@ -4,7 +4,7 @@
  * core. Field mul/sqr/add/sub on random and edge lanes (0, 1, p-1, unreduced inputs up to
  * the contract's bounds), every lane a different case; point doubling and additions,
  * with lanes at a == b and a == -b that must be flagged; the joint multiplication; and
- * p256_verify_batch_vartime with the IFMA engine against p256_verify on mixed items
+ * p256_batch_verify_vartime with the IFMA engine against p256_verify on mixed items
  * (valid, tampered, r/s = 0, n, > n, high s, keys +-G, exceptional constructions,
  * r + n < p, bad keys), every batch length 1..17 and every case at every lane position;
  * the constant-time k*G (p256_ifma_ecmult_gen8) against p256_ecmult_gen, lane by lane, on
@@ -874,25 +874,28 @@ static void make_item(item_buf *it, int kind)
     }
 }
 
-static void to_items(p256_verify_item *v, const item_buf *b, size_t n)
+/* The items as p256_batch_verify_vartime takes them: SEC1 keys, r||s, the digests. */
+static void to_items(p256_batch_item *v, const item_buf *b, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         v[i].pub = b[i].pub;
         v[i].pub_len = b[i].pub_len;
-        v[i].rs = b[i].rs;
-        v[i].digest = b[i].digest;
-        v[i].digest_len = b[i].digest_len;
+        v[i].sig = b[i].rs;
+        v[i].sig_len = 64;
+        v[i].msg = b[i].digest;
+        v[i].msg_len = b[i].digest_len;
     }
 }
 
 static int run_compare(const item_buf *b, size_t n, const char *what)
 {
-    p256_verify_item v[64] = {{0}};
+    p256_batch_item v[64] = {{0}};
     uint8_t res[64];
     int bad = 0;
     to_items(v, b, n);
     memset(res, 0xaa, sizeof res);
-    CHECK(p256_verify_batch_vartime(res, v, n, P256_BATCH_IFMA) == 1, "engine refused");
+    CHECK(p256_batch_verify_vartime(res, v, n, 1, P256_BATCH_PREHASHED, P256_BATCH_IFMA) == 1,
+          "engine refused");
     for (size_t i = 0; i < n; i++) {
         int want = p256_verify(b[i].pub, b[i].pub_len, b[i].rs, b[i].digest, b[i].digest_len);
         if (res[i] != want)
@@ -1028,7 +1031,7 @@ int main(int argc, char **argv)
 int main(void)
 {
     uint8_t res[1];
-    CHECK(p256_verify_batch_vartime(res, NULL, 0, P256_BATCH_IFMA) == 0,
+    CHECK(p256_batch_verify_vartime(res, NULL, 0, 1, P256_BATCH_PREHASHED, P256_BATCH_IFMA) == 0,
           "IFMA accepted where it is not built");
     CHECK(strcmp(p256_batch_engine(), "scalar") == 0, "engine name");
     printf("test_batch_ifma: SKIP: AVX-512 IFMA engine not built here (%ld checks, %ld failures)\n",

@@ -153,6 +153,9 @@ P256_IFMA_FN void p256_ifma_ecmult_const8(p256_fe x[8], p256_fe y[8], p256_fe z[
 /* 1 if the engine is built and this CPU and OS run it: cpu.h's answer, which it
  * detects once and caches (no detection here); always 1 on the emulation. */
 P256_FN int p256_ifma_available(void);
+/* Builds the engine's tables now if no thread has (p256_batch_prepare); a no-op where
+ * the engine is not built. */
+P256_FN void p256_ifma_prepare(void);
 /* p256_batch_engine()'s name for it (the emulated one never reaches the extension). */
 #if defined(P256_IFMA_EMULATE)
 #define P256_IFMA_ENGINE_NAME "avx512-ifma-emulated"

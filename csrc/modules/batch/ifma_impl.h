@@ -667,6 +667,13 @@ P256_FN int p256_ifma_available(void)
 #endif
 }
 
+P256_FN void p256_ifma_prepare(void)
+{
+#if defined(P256_HAVE_IFMA)
+    p256_ifma_gtab_init();
+#endif
+}
+
 P256_FN void p256_ifma_verify_batch_vartime(uint8_t *results, const p256_batch_point_item *items,
                                             size_t n)
 {

@@ -35,43 +35,18 @@ P256_FN int p256_batch_engine_run_vartime(uint8_t *results, const p256_batch_poi
     return 1;
 }
 
-/* The engine checked first (nothing written for one that does not run); then per group of
- * P256_BATCH_GROUP, each key decoded once (an invalid one is 0) and the rest to the engine. */
-int p256_verify_batch_vartime(uint8_t *results, const p256_verify_item *items, size_t n,
-                              int engine)
-{
-    p256_aff q[P256_BATCH_GROUP];
-    p256_batch_point_item todo[P256_BATCH_GROUP];
-    uint8_t res[P256_BATCH_GROUP];
-    size_t where[P256_BATCH_GROUP];
-
-    if (!p256_batch_engine_runs(engine))
-        return 0;
-    for (size_t g = 0; g < n; g += P256_BATCH_GROUP) {
-        const size_t count = n - g < P256_BATCH_GROUP ? n - g : P256_BATCH_GROUP;
-        size_t m = 0;
-        for (size_t i = 0; i < count; i++) {
-            const p256_verify_item *it = &items[g + i];
-            results[g + i] = 0;
-            if (!p256_aff_decode_vartime(&q[m], it->pub, it->pub_len))
-                continue;
-            todo[m].q = &q[m];
-            todo[m].rs = it->rs;
-            todo[m].digest = it->digest;
-            todo[m].digest_len = it->digest_len;
-            where[m++] = g + i;
-        }
-        if (m > 0)
-            (void)p256_batch_engine_run_vartime(res, todo, m, engine); /* checked above */
-        for (size_t j = 0; j < m; j++)
-            results[where[j]] = res[j];
-    }
-    return 1;
-}
-
 const char *p256_batch_engine(void)
 {
     return p256_ifma_available() ? P256_IFMA_ENGINE_NAME : "scalar";
+}
+
+int p256_batch_prepare(int engine)
+{
+    if (!p256_batch_engine_runs(engine))
+        return 0;
+    if (engine == P256_BATCH_IFMA || (engine == P256_BATCH_AUTO && p256_ifma_available()))
+        p256_ifma_prepare();
+    return 1;
 }
 
 /*

@@ -71,7 +71,7 @@ install: $(STAMP)
 TEST_PARTS    ?= ctest pytest pytest-portable typecheck docs pythons package
 TEST_PARTS_BG ?= test-arm64 asan ctime test-arm64-python mca-check
 CI_PARTS      ?= fuzz-smoke
-CI_PARTS_BG   ?= timing ctest-ifma-lanes ctest-precompute-random fuzz
+CI_PARTS_BG   ?= timing ctest-ifma-lanes ctest-precompute-random fuzz tsan
 # Last, alone on the machine: the parts whose checks compare times (tests/test_bounded_work.py
 # requires 10x the input to cost at most 15x the time; beside valgrind on the other core,
 # a 1 MiB input's cache misses alone broke that).
@@ -435,6 +435,14 @@ asan: $(ASAN_STAMP) | bootstrap-asan
 	@ASAN_CC="$(ASAN_CC)" ASAN_FLAGS="$(ASAN_FLAGS)" ASAN_RT="$(ASAN_RT)" ASAN_VENV=$(ASAN_VENV) \
 	    ASAN_LOGS=$(ASAN_LOGS) MAKE="$(MAKE)" tools/asan.sh $(ASAN_PYTEST_ARGS)
 
+# make tsan (tools/tsan.py, whose header says how): the extension built with gcc's
+# ThreadSanitizer in .venv-tsan, its planted race reported first, then TSAN_TESTS (pytest
+# arguments; default the thread-hammer tests, tools/tsan.py's TESTS): any report fails.
+TSAN_TESTS ?=
+.PHONY: tsan
+tsan: | bootstrap-tsan
+	$(PYTHON) tools/tsan.py $(TSAN_TESTS)
+
 # A short libFuzzer campaign (clang, with ASan and UBSan) over every parser of untrusted
 # bytes, checking round-trip and strictness properties, not only the absence of crashes
 # (tests/c/fuzz_parse.c). Seeds: tests/c/fuzz_corpus (tools/gen_fuzz_corpus.py); what the
@@ -507,7 +515,7 @@ fuzz-smoke: $(FUZZ_STAMP) | bootstrap-fuzz-smoke
 	@VPY="$(VPY)" tools/fuzz_smoke.sh
 
 clean:
-	rm -rf $(VENV) $(ASAN_VENV) build dist tests/c/bin
+	rm -rf $(VENV) $(ASAN_VENV) .venv-tsan build dist tests/c/bin
 
 # ---- AArch64 (arm64) -----------------------------------------------------------------
 # make test-arm64 (tools/test_arm64.sh, whose header says what runs and why): the arm64

@@ -51,6 +51,7 @@ struct BatchObject {
     PyThread_type_lock finished; /* held from creation until done reaches n (a semaphore:
                                   * the thread finishing the last group releases it) */
     PyObject *answers;       /* the list results() made */
+    int making;              /* a results() call is making it (one at a time) */
 };
 
 /* Claims are atomic increments: a thread preempted while holding a lock would stall the
@@ -58,6 +59,15 @@ struct BatchObject {
  * -DP256_BATCH_NO_ATOMICS, to test that path), a PyThread lock. */
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(P256_BATCH_NO_ATOMICS)
 #define BATCH_ATOMICS 1
+#endif
+
+/* make tsan's negative control, in its builds only (-DP256_PLANT_RACE; tools/tsan.py):
+ * armed by P256_PLANT_RACE=1 in the environment at import, every claim also counts
+ * itself in a plain static from whichever thread claims, with no lock or atomic: the data
+ * race ThreadSanitizer must report in batch_claim, or the check is blind. */
+#ifdef P256_PLANT_RACE
+static int batch_race_armed; /* set at import, under the GIL, before any helper thread */
+static long batch_race_claims;
 #endif
 
 /* -- taking items in ---------------------------------------------------------------------- */
@@ -239,6 +249,7 @@ static PyObject *batch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->lock = NULL;
     self->finished = NULL;
     self->answers = NULL;
+    self->making = 0;
     self->items = (char *)PyMem_Calloc(cap > 0 ? (size_t)cap : 1, kind->item_size);
 #ifndef BATCH_ATOMICS
     self->lock = PyThread_allocate_lock();
@@ -294,6 +305,10 @@ static Py_ssize_t batch_claim(BatchObject *self, Py_ssize_t finished, int failed
                               Py_ssize_t *count)
 {
     Py_ssize_t i = -1, g;
+#ifdef P256_PLANT_RACE
+    if (batch_race_armed)
+        batch_race_claims++;
+#endif
 #ifdef BATCH_ATOMICS
     if (failed)
         __atomic_store_n(&self->failed, 1, __ATOMIC_RELAXED);
@@ -360,19 +375,44 @@ static PyObject *batch_run(BatchObject *self, PyObject *unused)
     Py_RETURN_NONE;
 }
 
+/* Whether this call may make the answers: one results() at a time does (the list made,
+ * it frees the items), another meanwhile is refused rather than reading freed items. */
+static int batch_results_enter(BatchObject *self)
+{
+#ifdef BATCH_ATOMICS
+    int idle = 0;
+    return __atomic_compare_exchange_n(&self->making, &idle, 1, 0, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE);
+#else
+    return self->making ? 0 : (self->making = 1); /* under the GIL */
+#endif
+}
+
+#ifdef BATCH_ATOMICS
+#define BATCH_ANSWERS(b) __atomic_load_n(&(b)->answers, __ATOMIC_ACQUIRE)
+#define BATCH_ANSWERS_SET(b, v) __atomic_store_n(&(b)->answers, (v), __ATOMIC_RELEASE)
+#else
+#define BATCH_ANSWERS(b) ((b)->answers)
+#define BATCH_ANSWERS_SET(b, v) ((b)->answers = (v))
+#endif
+
 static PyObject *batch_results(BatchObject *self, PyObject *unused)
 {
-    PyObject *list, *r;
-    if (self->answers != NULL)
-        return PyList_GetSlice(self->answers, 0, self->n);
+    PyObject *list, *r, *answers = BATCH_ANSWERS(self);
+    if (answers != NULL)
+        return PyList_GetSlice(answers, 0, self->n);
+    if (!batch_results_enter(self)) {
+        PyErr_SetString(PyExc_RuntimeError, "results() of this batch is running in another thread");
+        return NULL;
+    }
     r = batch_run(self, unused); /* whatever is still unclaimed, on this thread */
     if (r == NULL)
-        return NULL;
+        goto failed;
     Py_DECREF(r);
     if (batch_wait(self)) { /* the groups other threads still work */
         PyErr_Format(PyExc_RuntimeError, "the %s batch engine refused to run",
                      batch_engine_name(self->engine));
-        return NULL;
+        goto failed;
     }
     list = PyList_New(self->n);
     for (Py_ssize_t i = 0; list != NULL && i < self->n; i++) {
@@ -383,13 +423,20 @@ static PyObject *batch_results(BatchObject *self, PyObject *unused)
             PyList_SET_ITEM(list, i, a);
     }
     if (list == NULL)
-        return NULL;
+        goto failed;
     /* Every item is claimed and done: no run() reads them again. Free them now, so that
      * a batch still referenced (by a helper thread scheduled late) holds only this list. */
     batch_items_free(self->kind, self->items, self->n);
     self->items = NULL;
-    self->answers = list;
+    BATCH_ANSWERS_SET(self, list);
     return PyList_GetSlice(list, 0, self->n);
+failed: /* nothing freed: a later call may try again */
+#ifdef BATCH_ATOMICS
+    __atomic_store_n(&self->making, 0, __ATOMIC_RELEASE);
+#else
+    self->making = 0;
+#endif
+    return NULL;
 }
 
 static Py_ssize_t batch_len(BatchObject *self)
@@ -483,6 +530,9 @@ int p256py_add_batch(PyObject *module)
         {"BATCH_EXCHANGE", BATCH_EXCHANGE},   {"BATCH_OP_GEN", P256_BATCH_OP_GEN},
         {"BATCH_OP_ECDH", P256_BATCH_OP_ECDH},
     };
+#ifdef P256_PLANT_RACE
+    batch_race_armed = getenv("P256_PLANT_RACE") != NULL && strcmp(getenv("P256_PLANT_RACE"), "1") == 0;
+#endif
     if (batch_engine_init(module) < 0 || PyModule_AddFunctions(module, batch_functions) < 0)
         return -1;
     for (size_t c = 0; c < sizeof constants / sizeof constants[0]; c++)

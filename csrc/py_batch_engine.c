@@ -26,12 +26,20 @@ static const p256_choice batch_choices[] = {
 static const int batch_choice_engines[] = {P256_BATCH_IFMA, P256_BATCH_SCALAR};
 #define BATCH_N_ENGINES (sizeof batch_choices / sizeof batch_choices[0])
 
-/* Set at import, under the GIL (and by _batch_select); each Batch copies it when made. */
+/* Set at import (and by _batch_select, a test hook); each Batch copies it when made. Read
+ * and written as a relaxed atomic: a GIL build needs none, a free-threaded one would. */
 static int batch_engine = P256_BATCH_SCALAR;
+#if defined(__GNUC__) || defined(__clang__)
+#define BATCH_ENGINE() __atomic_load_n(&batch_engine, __ATOMIC_RELAXED)
+#define BATCH_ENGINE_SET(e) __atomic_store_n(&batch_engine, (e), __ATOMIC_RELAXED)
+#else
+#define BATCH_ENGINE() batch_engine
+#define BATCH_ENGINE_SET(e) (batch_engine = (e))
+#endif
 
 int batch_engine_now(void)
 {
-    return batch_engine;
+    return BATCH_ENGINE();
 }
 
 const char *batch_engine_name(int engine)
@@ -51,7 +59,7 @@ static PyObject *batch_secret_backend(PyObject *self, PyObject *arg)
     (void)self;
     if (op == -1 && PyErr_Occurred())
         return NULL;
-    name = p256_batch_secret_engine((int)op, batch_engine);
+    name = p256_batch_secret_engine((int)op, BATCH_ENGINE());
     if (name == NULL) {
         PyErr_SetString(PyExc_ValueError, "unknown batch operation");
         return NULL;
@@ -64,7 +72,7 @@ static PyObject *batch_backend(PyObject *self, PyObject *unused)
 {
     (void)self;
     (void)unused;
-    return PyUnicode_FromString(batch_engine_name(batch_engine));
+    return PyUnicode_FromString(batch_engine_name(BATCH_ENGINE()));
 }
 
 /* batch_engines() -> tuple of the engine names that run here, preferred first. */
@@ -108,8 +116,8 @@ static PyObject *batch_select(PyObject *self, PyObject *arg)
         PyErr_SetString(PyExc_ValueError, err);
         return NULL;
     }
-    batch_engine = batch_choice_engines[i];
-    (void)p256_batch_prepare(batch_engine); /* under the GIL: see batch_engine_init */
+    (void)p256_batch_prepare(batch_choice_engines[i]); /* under the GIL: see batch_engine_init */
+    BATCH_ENGINE_SET(batch_choice_engines[i]);
     Py_RETURN_NONE;
 }
 
@@ -135,10 +143,10 @@ int batch_engine_init(PyObject *module)
         PyErr_SetString(PyExc_ImportError, err);
         return -1;
     }
-    batch_engine = batch_choice_engines[i];
+    BATCH_ENGINE_SET(batch_choice_engines[i]);
     /* The engine's tables, built now with the GIL held: built lazily by the first batch, a
      * fork by another thread during that build would leave the child waiting forever for
      * a builder it does not have (os.fork needs the GIL, so none can happen now). */
-    (void)p256_batch_prepare(batch_engine);
+    (void)p256_batch_prepare(batch_choice_engines[i]);
     return PyModule_AddFunctions(module, batch_engine_functions);
 }

@@ -29,6 +29,18 @@
 #define RELEASE_GIL Py_BEGIN_ALLOW_THREADS
 #define ACQUIRE_GIL Py_END_ALLOW_THREADS
 
+/* Around the few fields an object changes after construction (a PublicPoint's cached
+ * bytes and its table): a per-object critical section where 3.13+ has one, which in the
+ * free-threaded build locks the object and in a GIL build is nothing (the GIL is the
+ * guard there). docs/development.md, Threads, lists the binding's shared state. */
+#if PY_VERSION_HEX >= 0x030D0000
+#define P256PY_LOCK(obj) Py_BEGIN_CRITICAL_SECTION(obj)
+#define P256PY_UNLOCK Py_END_CRITICAL_SECTION()
+#else
+#define P256PY_LOCK(obj) {
+#define P256PY_UNLOCK }
+#endif
+
 /* A read-only view of a bytes-like argument; release it with byteview_release. */
 typedef struct {
     Py_buffer view; /* view.obj is NULL for a bytes object (no buffer taken) */

@@ -6,9 +6,10 @@
  * It holds the validated point in the core's form (p256_pubkey: decoded once, never
  * again per call) and, once precomputed, a reference to its PublicTable. Its byte form
  * is made on demand and kept (an immutable bytes object: a 65-byte bytes input is kept
- * as it came). Nothing of it changes after construction but the table reference, which
- * is replaced only under the GIL and read under it by every user (a verification takes
- * its own reference before releasing the GIL), so any thread may use a key at any time.
+ * as it came). Nothing of it changes after construction but those two references, each
+ * read and written under P256PY_LOCK (the GIL, or the object's lock in a free-threaded
+ * build); a user of the table takes its own reference before releasing the GIL, so any
+ * thread may use a key at any time, while another precomputes it.
  *
  * Verification takes its arguments as PublicKey.verify does, normalized by py_args.c
  * (the documented error for a wrong one). Public data only: variable time.
@@ -65,8 +66,11 @@ const p256_pubkey *p256py_point_get(PyObject *obj)
 
 PyObject *p256py_point_table(PyObject *obj)
 {
-    PyObject *t = ((PublicPointObject *)obj)->table;
+    PyObject *t;
+    P256PY_LOCK(obj)
+    t = ((PublicPointObject *)obj)->table;
     Py_XINCREF(t);
+    P256PY_UNLOCK
     return t;
 }
 
@@ -94,15 +98,17 @@ static PyObject *point_load(PyObject *cls, PyObject *data)
 /* The uncompressed bytes, made on first use (a new reference). */
 static PyObject *point_sec1(PublicPointObject *self)
 {
+    PyObject *b;
+    P256PY_LOCK(self)
     if (self->sec1 == NULL) {
         uint8_t out[65];
         p256_pubkey_serialize(out, &self->pk, 0);
         self->sec1 = PyBytes_FromStringAndSize((const char *)out, 65);
-        if (self->sec1 == NULL)
-            return NULL;
     }
-    Py_INCREF(self->sec1);
-    return self->sec1;
+    b = self->sec1;
+    Py_XINCREF(b);
+    P256PY_UNLOCK
+    return b;
 }
 
 PyObject *p256py_point_sec1(PyObject *obj)
@@ -141,10 +147,10 @@ static PyObject *point_verify_rs(PublicPointObject *self, PyObject *sig_obj, int
         ok = 0;
     if (!ok)
         Py_RETURN_FALSE;
-    table = self->table;
+    table = p256py_point_table((PyObject *)self); /* a reference: a precompute() of
+                                                   * another window may replace it meanwhile */
     if (table != NULL) {
         const void *t = p256py_pubtable_get(table);
-        Py_INCREF(table); /* a precompute() of another window may replace it meanwhile */
         RELEASE_GIL
         ok = p256_verify_pubtable_vartime(t, rs, digest, digest_len);
         ACQUIRE_GIL
@@ -178,8 +184,11 @@ static PyObject *point_verify(PublicPointObject *self, PyObject *const *args, Py
 /* _table_bits() -> the table's window in bits, 0 without one. */
 static PyObject *point_table_bits(PublicPointObject *self, PyObject *unused)
 {
+    PyObject *table = p256py_point_table((PyObject *)self);
+    long bits = table == NULL ? 0 : p256py_pubtable_bits(table);
     (void)unused;
-    return PyLong_FromLong(self->table == NULL ? 0 : p256py_pubtable_bits(self->table));
+    Py_XDECREF(table);
+    return PyLong_FromLong(bits);
 }
 
 /* _make_table(bits) -> a new PublicTable of this key (ValueError unless bits is 4..8). */
@@ -195,16 +204,19 @@ static PyObject *point_make_table(PublicPointObject *self, PyObject *bits_obj)
 }
 
 /* _set_table(table): publish a PublicTable built from this key (the caller's lock makes
- * one build per key; the swap itself is atomic under the GIL). */
+ * one build per key; the swap itself is under P256PY_LOCK). */
 static PyObject *point_set_table(PublicPointObject *self, PyObject *table)
 {
-    PyObject *old = self->table;
+    PyObject *old;
     if (p256py_pubtable_get(table) == NULL) {
         PyErr_SetString(PyExc_TypeError, "_set_table() takes a PublicTable");
         return NULL;
     }
     Py_INCREF(table);
+    P256PY_LOCK(self)
+    old = self->table;
     self->table = table;
+    P256PY_UNLOCK
     Py_XDECREF(old);
     Py_RETURN_NONE;
 }
@@ -242,11 +254,11 @@ static PyObject *point_recover(PyObject *cls, PyObject *const *args, Py_ssize_t 
 
 static PyObject *point_get_table(PublicPointObject *self, void *closure)
 {
+    PyObject *table = p256py_point_table((PyObject *)self);
     (void)closure;
-    if (self->table == NULL)
+    if (table == NULL)
         Py_RETURN_NONE;
-    Py_INCREF(self->table);
-    return self->table;
+    return table;
 }
 
 static PyObject *point_richcompare(PyObject *a, PyObject *b, int op)

@@ -5,7 +5,8 @@
  *
  * The scalar lives in the object's own memory, is never handed to Python except by an
  * explicit to_bytes(), and is wiped when the object dies; the public key d*G is made on
- * first use and kept. Its methods release the GIL while the core computes. Objects come
+ * first use and kept (under P256PY_LOCK). Its methods release the GIL while the core
+ * computes. Objects come
  * from the class methods _load and generate (and the batch's generate_many), never from
  * calling the class. Pickling and copying are refused.
  */
@@ -115,16 +116,32 @@ static PyObject *secretkey_to_bytes(SecretKeyObject *self, PyObject *unused)
     return PyBytes_FromStringAndSize((const char *)self->d, 32);
 }
 
+/* The kept public key (a new reference), or NULL; with pub, stores it first unless one is
+ * kept already. Under P256PY_LOCK: the GIL, or the object's lock in a free-threaded build. */
+static PyObject *secretkey_kept_public(SecretKeyObject *self, PyObject *pub)
+{
+    PyObject *kept;
+    P256PY_LOCK(self)
+    if (self->pub == NULL && pub != NULL) {
+        Py_INCREF(pub);
+        self->pub = pub;
+    }
+    kept = self->pub;
+    Py_XINCREF(kept);
+    P256PY_UNLOCK
+    return kept;
+}
+
 /* _public_key(cls) -> d*G as a key object of class cls (a _core.PublicPoint type), made
  * once and kept: later calls return the same object. Two threads asking at once may both
  * compute it; the first one stored is the one every caller gets. */
 static PyObject *secretkey_public_key(SecretKeyObject *self, PyObject *cls)
 {
     p256_pubkey pk;
-    PyObject *pub;
+    PyObject *pub, *kept = secretkey_kept_public(self, NULL);
     int ok;
-    if (self->pub != NULL)
-        return Py_INCREF(self->pub), self->pub;
+    if (kept != NULL)
+        return kept;
     if (!PyType_Check(cls)) {
         PyErr_SetString(PyExc_TypeError, "_public_key() takes the PublicKey class");
         return NULL;
@@ -136,12 +153,11 @@ static PyObject *secretkey_public_key(SecretKeyObject *self, PyObject *cls)
         PyErr_SetString(PyExc_ValueError, "invalid private key");
         return NULL;
     }
-    if (self->pub != NULL) /* another thread made it meanwhile */
-        return Py_INCREF(self->pub), self->pub;
     if ((pub = p256py_point_new((PyTypeObject *)cls, &pk)) == NULL)
         return NULL;
-    self->pub = pub;
-    return Py_INCREF(pub), pub;
+    kept = secretkey_kept_public(self, pub); /* another thread's, if it stored one first */
+    Py_DECREF(pub);
+    return kept;
 }
 
 /*

@@ -99,7 +99,8 @@ class PublicKeyCache:
         return self._max
 
     def __len__(self) -> int:
-        return len(self._keys)
+        with self._lock:
+            return len(self._keys)
 
     def __contains__(self, key: object) -> bool:
         """Whether the cache holds `key`'s point; its place in the LRU order is unchanged.

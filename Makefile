@@ -618,10 +618,12 @@ typecheck: $(STAMP)
 
 # ---- package ----
 # make pythons: the quick subset of the suite (import, self-test, API, vectors, CLI) on
-# every other CPython 3.9-3.13 this machine has, one nox session per interpreter, each
-# building p256 into its own venv (noxfile.py; interpreters from pyenv; a missing one is
-# reported, and fails with P256_STRICT=1; the default python is skipped there: make test
-# runs the full suite on it). NOX_ARGS e.g. "-s py3.12" or "-- tests/test_cli.py".
+# every other CPython 3.9-3.15, one nox session per interpreter, each building p256 into
+# its own venv, 3.14 and 3.15 with the type check and the package checks too (noxfile.py;
+# interpreters from pyenv, PATH, or a kept chroot of Debian's testing suite for 3.13-3.15,
+# tools/debian_pythons.py; a missing one is reported, and fails with P256_STRICT=1; the
+# default python is skipped there: make test runs the full suite on it; no interpreter
+# run fails). NOX_ARGS e.g. "-s py3.12" or "-- tests/test_cli.py".
 # make package: `python -m build` makes the sdist and, from it, the wheel in build/dist;
 # tools/check_package.py checks the wheel's files, its manylinux tag (auditwheel), the
 # sdist's files, and installs the sdist into a fresh venv to import and self-test it.

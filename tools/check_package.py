@@ -227,7 +227,12 @@ def sdist_junk(names: list[str]) -> list[str]:
 
 
 def git_head_files() -> list[str] | None:
-    r = run(["git", "-C", ROOT, "ls-tree", "-r", "--name-only", "HEAD"])
+    """git HEAD's files, or None outside a git checkout (or where git is not installed:
+    make pythons runs this in a chroot with neither)."""
+    try:
+        r = run(["git", "-C", ROOT, "ls-tree", "-r", "--name-only", "HEAD"])
+    except OSError:
+        return None
     return r.stdout.split() if r.returncode == 0 else None
 
 

@@ -65,7 +65,8 @@ from p256 import _core
 k = p256.PrivateKey.from_int(5)
 items = [(k.public_key, k.sign(b"%d" % i), b"%d" % i) for i in range(3000)]
 for _ in range(20):
-    b = _core.Batch(iter(items), p256.PublicKey, False, _core.NONCE_HASH["sha256"], 0, 8, 4096)
+    b = _core.Batch(_core.BATCH_VERIFY, iter(items), limit=4096, pk_type=p256.PublicKey,
+                    hash=_core.NONCE_HASH["sha256"])
     out, errors = [], []
     def call():
         try:

@@ -83,6 +83,11 @@ class Certificate(NamedTuple):
     """The complete SubjectPublicKeyInfo encoding (``PublicKey.from_der`` reads it)."""
     extensions: Tuple[Extension, ...] = ()
     """The extensions in their order (none before v3)."""
+    version: int = 0
+    """The version field's value: 0 for v1 (absent), 1 for v2, 2 for v3."""
+    subject: Tuple[Tuple[bytes, bytes], ...] = ()
+    """The subject's attributes in their order: (attribute type OID contents, the value's
+    complete DER encoding), every RelativeDistinguishedName's in turn."""
 
 
 def _der_of(data: Data) -> bytes:
@@ -110,9 +115,11 @@ def _algorithm(r: Reader, name: str) -> Tuple[bytes, bytes]:
     return r.buf[start:r.pos], oid
 
 
-def _name(r: Reader, name: str) -> None:
+def _name(r: Reader, name: str) -> Tuple[Tuple[bytes, bytes], ...]:
     """Name (RFC 5280 4.1.2.4): SEQUENCE OF RelativeDistinguishedName, each a non-empty
-    SET OF AttributeTypeAndValue { type OBJECT IDENTIFIER, value ANY }, in DER order."""
+    SET OF AttributeTypeAndValue { type OBJECT IDENTIFIER, value ANY }, in DER order.
+    Returns the (type, value encoding) pairs in order."""
+    attributes: List[Tuple[bytes, bytes]] = []
     rdns = r.enter(der.SEQUENCE, name)
     while not rdns.at_end():
         rdn = rdns.enter(der.SET, "a RelativeDistinguishedName of the %s" % name)
@@ -123,14 +130,15 @@ def _name(r: Reader, name: str) -> None:
         while not rdn.at_end():
             start = rdn.pos
             atv = rdn.enter(der.SEQUENCE, "an AttributeTypeAndValue of the %s" % name)
-            atv.oid("an attribute type of the %s" % name)
-            atv.any_der("an attribute value of the %s" % name)
+            kind = atv.oid("an attribute type of the %s" % name)
+            attributes.append((kind, atv.any_der("an attribute value of the %s" % name)))
             atv.finish()
             encoding = r.buf[start:rdn.pos]
             if previous is not None and encoding < previous:
                 raise rdn.error("a RelativeDistinguishedName of the %s not in DER order "
                                 "(SET OF, X.690 11.6)" % name)
             previous = encoding
+    return tuple(attributes)
 
 
 def _validity(r: Reader) -> None:
@@ -233,7 +241,7 @@ def parse(data: Data) -> Certificate:
     inner_alg, _ = _algorithm(tbs, "signature")
     _name(tbs, "issuer")
     _validity(tbs)
-    _name(tbs, "subject")
+    subject = _name(tbs, "subject")
     spki = _subject_public_key_info(tbs)
     for tag, name in ((0x81, "issuerUniqueID"), (0x82, "subjectUniqueID")):
         if tbs.optional(tag):
@@ -252,7 +260,7 @@ def parse(data: Data) -> Certificate:
     if inner_alg != outer_der:
         raise tbs.error("the signature algorithm inside the TBSCertificate differs from the "
                         "certificate's (RFC 5280 4.1.1.2)")
-    return Certificate(tbs_der, oid, signature, spki, extensions)
+    return Certificate(tbs_der, oid, signature, spki, extensions, version, subject)
 
 
 def subject_public_key_info(data: Data) -> bytes:

@@ -37,32 +37,42 @@ whole verification.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-from typing import Any, Collection, Dict, NamedTuple, Optional, Tuple, Union, cast
+import hashlib as _hashlib
+import hmac as _hmac
+import typing as _typing
 
-from . import _cose
-from ._common import Buffer, as_bytes
-from ._jose import b64url_encode, parse_json_object
-from ._keys import PublicKey
+from . import _attestation, _cose
+from ._common import as_bytes as _as_bytes
+from ._jose import b64url_encode as _b64url_encode, parse_json_object as _parse_json_object
+from . import _keys
 
-__all__ = ["AuthenticatorData", "AssertionRejected", "PossibleClone", "parse_authenticator_data",
-           "verify_assertion", "verify_assertion_signature"]
+if _typing.TYPE_CHECKING:  # names of annotations only: the namespace holds the public ones
+    from typing import Any, Collection, Dict, Optional, Sequence, Tuple, Union
+
+    from ._common import Buffer
+    from ._keys import PublicKey
+
+__all__ = ["AuthenticatorData", "AssertionRejected", "PossibleClone", "Registration",
+           "AttestationCertificate", "RegistrationRejected", "UnsupportedAttestation",
+           "parse_authenticator_data", "verify_assertion", "verify_assertion_signature",
+           "verify_registration"]
 
 #: Flags of authenticator data (WebAuthn 6.1).
-FLAG_UP, FLAG_UV, FLAG_BE, FLAG_BS, FLAG_AT, FLAG_ED = 0x01, 0x04, 0x08, 0x10, 0x40, 0x80
+_UP, _UV, _BE, _BS, _AT, _ED = 0x01, 0x04, 0x08, 0x10, 0x40, 0x80
 
 
 class AssertionRejected(ValueError):
     """An assertion that the relying party must refuse (a ``ValueError``).
 
     ``step`` names the check of WebAuthn 7.2 that failed: "clientDataJSON", "type",
-    "challenge", "origin", "topOrigin", "authenticatorData", "rpIdHash", "UP", "UV",
+    "challenge", "origin", "tokenBinding" (an object whose status is not
+    "present" or "supported"), "topOrigin", "authenticatorData", "rpIdHash", "UP", "UV",
     "BS", "signature" or "signCount"."""
 
     def __init__(self, step: str, message: str) -> None:
         super().__init__("WebAuthn assertion refused at %s: %s" % (step, message))
         self.step = step
+        self.reason = message
 
 
 class PossibleClone(AssertionRejected):
@@ -79,9 +89,9 @@ class PossibleClone(AssertionRejected):
 
 
 #: The fixed part of authenticator data: rpIdHash (32), flags (1), signCount (4).
-FIXED_LENGTH = 37
+_FIXED_LENGTH = 37
 #: The longest credential ID (WebAuthn 6.1: credentialIdLength "MUST be <= 1023").
-MAX_CREDENTIAL_ID_LENGTH = 1023
+_MAX_CREDENTIAL_ID_LENGTH = 1023
 _COSE_KTY, _COSE_ALG = 1, 3
 
 
@@ -90,7 +100,7 @@ def _has_label(pairs: _cose.CborMap, label: int) -> bool:
     return any(type(key) is int and key == label for key, _ in pairs)
 
 
-class AuthenticatorData(NamedTuple):
+class AuthenticatorData(_typing.NamedTuple):
     """Authenticator data (WebAuthn Level 3 6.1), as :func:`parse_authenticator_data`
     reads it: the fixed fields, then the attested credential data (present exactly when
     the AT flag is set) and the extensions (exactly when ED is set). Immutable."""
@@ -115,32 +125,32 @@ class AuthenticatorData(NamedTuple):
     @property
     def user_present(self) -> bool:
         """The UP flag (bit 0): the user was present."""
-        return bool(self.flags & FLAG_UP)
+        return bool(self.flags & _UP)
 
     @property
     def user_verified(self) -> bool:
         """The UV flag (bit 2): the user was verified."""
-        return bool(self.flags & FLAG_UV)
+        return bool(self.flags & _UV)
 
     @property
     def backup_eligible(self) -> bool:
         """The BE flag (bit 3): the credential may be backed up (a multi-device one)."""
-        return bool(self.flags & FLAG_BE)
+        return bool(self.flags & _BE)
 
     @property
     def backed_up(self) -> bool:
         """The BS flag (bit 4): the credential is backed up now."""
-        return bool(self.flags & FLAG_BS)
+        return bool(self.flags & _BS)
 
     @property
     def attested_credential_data(self) -> bool:
         """The AT flag (bit 6): attested credential data follows the fixed fields."""
-        return bool(self.flags & FLAG_AT)
+        return bool(self.flags & _AT)
 
     @property
     def extension_data(self) -> bool:
         """The ED flag (bit 7): extensions end the authenticator data."""
-        return bool(self.flags & FLAG_ED)
+        return bool(self.flags & _ED)
 
     @property
     def public_key(self) -> PublicKey:
@@ -155,8 +165,9 @@ class AuthenticatorData(NamedTuple):
         if self.credential_public_key is None:
             raise ValueError("this authenticator data has no attested credential data (the AT "
                              "flag is not set), so no credential public key")
-        key = PublicKey.from_cose(self.credential_public_key)  # kty, crv and alg if present
-        if not _has_label(cast(_cose.CborMap, _cose.loads(self.credential_public_key)), _COSE_ALG):
+        key = _keys.PublicKey.from_cose(self.credential_public_key)  # kty, crv and alg if present
+        pairs = _typing.cast(_cose.CborMap, _cose.loads(self.credential_public_key))
+        if not _has_label(pairs, _COSE_ALG):
             raise ValueError("the credential's COSE_Key has no alg (3); WebAuthn keys carry "
                              "one, and this reads alg -7 (ES256) only")
         return key
@@ -168,7 +179,7 @@ def _malformed(problem: str) -> ValueError:
 
 def _fixed_fields(raw: bytes) -> None:
     """Refuse authenticator data shorter than its fixed fields."""
-    if len(raw) < FIXED_LENGTH:
+    if len(raw) < _FIXED_LENGTH:
         raise _malformed("%d bytes; it has at least 37 (rpIdHash 32, flags 1, signCount 4)"
                          % len(raw))
 
@@ -180,7 +191,7 @@ def _cbor_map(raw: bytes, pos: int, what: str) -> Tuple[_cose.CborMap, int]:
                          "(major type %d)" % (what, pos, raw[pos], raw[pos] >> 5))
     value, end = _cose.read_item(raw, pos, "authenticator data: the %s at offset %d"
                                  % (what, pos))
-    return cast(_cose.CborMap, value), end  # major type 5: a map
+    return _typing.cast(_cose.CborMap, value), end  # major type 5: a map
 
 
 def parse_authenticator_data(data: Buffer) -> AuthenticatorData:
@@ -206,21 +217,21 @@ def parse_authenticator_data(data: Buffer) -> AuthenticatorData:
         TypeError: data is not bytes-like.
         ValueError: data breaks a rule above; the message says which and at which offset.
     """
-    raw = as_bytes(data, "authenticator data")
+    raw = _as_bytes(data, "authenticator data")
     _fixed_fields(raw)
     flags, end = raw[32], len(raw)
-    pos, after = FIXED_LENGTH, "signCount"
+    pos, after = _FIXED_LENGTH, "signCount"
     aaguid = credential_id = credential_key = extensions = None
-    if flags & FLAG_AT:
+    if flags & _AT:
         if end - pos < 18:
             raise _malformed("the AT flag is set, and the attested credential data at offset %d "
                              "has %d bytes where aaguid (16) and credentialIdLength (2) take 18"
                              % (pos, end - pos))
         aaguid = raw[pos:pos + 16]
         length = int.from_bytes(raw[pos + 16:pos + 18], "big")
-        if length > MAX_CREDENTIAL_ID_LENGTH:
+        if length > _MAX_CREDENTIAL_ID_LENGTH:
             raise _malformed("credentialIdLength %d at offset %d; at most %d"
-                             % (length, pos + 16, MAX_CREDENTIAL_ID_LENGTH))
+                             % (length, pos + 16, _MAX_CREDENTIAL_ID_LENGTH))
         pos += 18
         if end - pos < length:
             raise _malformed("the credentialId of %d bytes at offset %d runs past the end of "
@@ -235,7 +246,7 @@ def parse_authenticator_data(data: Buffer) -> AuthenticatorData:
                 raise _malformed("the credentialPublicKey at offset %d has no %s; a "
                                  "credential's COSE_Key has both" % (pos, name))
         credential_key, pos, after = raw[pos:key_end], key_end, "credentialPublicKey"
-    if flags & FLAG_ED:
+    if flags & _ED:
         if pos == end:
             raise _malformed("the ED flag is set, and no extensions follow the %s (offset %d)"
                              % (after, pos))
@@ -247,7 +258,7 @@ def parse_authenticator_data(data: Buffer) -> AuthenticatorData:
                                  % (pos, type(identifier).__name__))
         extensions, pos, after = raw[pos:ext_end], ext_end, "extensions"
     if pos != end:
-        unset = [name for flag, name in ((FLAG_AT, "AT"), (FLAG_ED, "ED")) if not flags & flag]
+        unset = [name for flag, name in ((_AT, "AT"), (_ED, "ED")) if not flags & flag]
         hint = "; %s%s is not set" % ("neither " if len(unset) == 2 else "", " nor ".join(unset))
         raise _malformed("%d byte%s at offset %d after the %s%s" % (
             end - pos, "s" if end - pos > 1 else "", pos, after, hint if unset else ""))
@@ -282,12 +293,12 @@ def verify_assertion_signature(public_key: PublicKey, authenticator_data: Buffer
         ValueError: authenticator_data is shorter than its 37 fixed bytes (what follows
             them is not read: :func:`parse_authenticator_data` reads it).
     """
-    if not isinstance(public_key, PublicKey):
+    if not isinstance(public_key, _keys.PublicKey):
         raise TypeError("public_key must be a p256.PublicKey, not %s" % type(public_key).__name__)
-    auth = as_bytes(authenticator_data, "authenticator_data")
+    auth = _as_bytes(authenticator_data, "authenticator_data")
     _fixed_fields(auth)
-    client = hashlib.sha256(as_bytes(client_data_json, "client_data_json")).digest()
-    return public_key.verify(as_bytes(signature, "signature"), auth + client,
+    client = _hashlib.sha256(_as_bytes(client_data_json, "client_data_json")).digest()
+    return public_key.verify(_as_bytes(signature, "signature"), auth + client,
                              hash="sha256", encoding="der")
 
 
@@ -313,6 +324,9 @@ def _unicode_problem(text: str) -> Optional[str]:
     return None
 
 
+_Rejected = _typing.Callable[[str, str], ValueError]
+
+
 def _member(client_data: Dict[str, Any], name: str) -> str:
     """The client data's member name: a string of Unicode text, else AssertionRejected."""
     value = client_data.get(name)
@@ -336,6 +350,92 @@ def _sign_count(value: object) -> int:
         raise ValueError("sign_count must be in 0..2^32-1 (the stored counter, a uint32), "
                          "not %s" % shown)
     return value
+
+
+class _Expected(_typing.NamedTuple):
+    """What the relying party expects of a ceremony, its arguments checked."""
+
+    rp_id: str
+    origins: Collection[str]
+    top_origins: Collection[str]
+    challenge: bytes
+    require_user_verification: bool
+
+
+def _expectations(rp_id: object, origin: object, top_origin: object, challenge: object,
+                  require_user_verification: object) -> _Expected:
+    """The arguments both ceremonies share, checked (TypeError, ValueError)."""
+    expected_challenge = _as_bytes(challenge, "challenge")
+    if not isinstance(rp_id, str):
+        raise TypeError("rp_id must be a str, not %s" % type(rp_id).__name__)
+    if _unicode_problem(rp_id):
+        raise ValueError("rp_id is not Unicode text: it holds %s" % _unicode_problem(rp_id))
+    origins = _expected(origin, "origin")  # type: ignore[arg-type]
+    top_origins = _expected(top_origin, "top_origin")  # type: ignore[arg-type]
+    if type(require_user_verification) is not bool:
+        raise TypeError("require_user_verification must be True or False, not %s"
+                        % type(require_user_verification).__name__)
+    return _Expected(rp_id, origins, top_origins, expected_challenge, require_user_verification)
+
+
+def _check_client_data(raw: bytes, ceremony: str, expect: _Expected,
+                       rejected: _Rejected) -> None:
+    """The client data's steps (7.1 steps 5-10, 7.2 steps 9-14): read strictly; type,
+    challenge, origin, topOrigin. A failed step is AssertionRejected, made ``rejected``'s
+    error for a registration."""
+    try:
+        _client_data_steps(raw, ceremony, expect)
+    except AssertionRejected as exc:
+        if rejected is AssertionRejected:
+            raise
+        raise rejected(exc.step, exc.reason) from None
+
+
+def _client_data_steps(raw: bytes, ceremony: str, expect: _Expected) -> None:
+    try:
+        c = _parse_json_object(raw, "clientDataJSON")
+    except ValueError as exc:
+        raise AssertionRejected("clientDataJSON", str(exc)) from None
+    other = {"webauthn.get": "an assertion", "webauthn.create": "a registration"}
+    if _member(c, "type") != ceremony:
+        raise AssertionRejected("type", "the client data's type is %r, not %r (%s)" % (
+            c["type"][:40], ceremony, other.get(c["type"], "a different ceremony")))
+    if not _hmac.compare_digest(_member(c, "challenge").encode("utf-8"),
+                                _b64url_encode(expect.challenge).encode("ascii")):
+        raise AssertionRejected("challenge", "the client data's challenge is not the one "
+                                "issued (a replayed or foreign %s)"
+                                % other[ceremony].split(" ", 1)[1])
+    if _member(c, "origin") not in expect.origins:
+        raise AssertionRejected("origin", "the client data's origin %r is not an expected "
+                                "origin" % c["origin"][:80])
+    binding = c.get("tokenBinding")  # reserved in Level 3; old U2F clients wrote a string
+    if isinstance(binding, dict) and not (binding.get("status") in ("present", "supported")
+                                          and isinstance(binding.get("id", ""), str)):
+        raise AssertionRejected("tokenBinding", "the client data's tokenBinding object must "
+                                "have status 'present' or 'supported' (WebAuthn "
+                                "TokenBindingStatus), not %.80r" % (binding,))
+    if "topOrigin" in c or c.get("crossOrigin", False) is not False:
+        if not expect.top_origins:
+            raise AssertionRejected("topOrigin", "the ceremony was made in a cross-origin frame "
+                                    "(crossOrigin/topOrigin), which the relying party does "
+                                    "not expect (top_origin=None)")
+        if _member(c, "topOrigin") not in expect.top_origins:
+            raise AssertionRejected("topOrigin", "the client data's topOrigin %r is not an "
+                                    "expected top origin" % c["topOrigin"][:80])
+
+
+def _check_flags(auth: AuthenticatorData, expect: _Expected, rejected: _Rejected) -> None:
+    """rpIdHash, UP, UV and BS (7.1 steps 13-16, 7.2 steps 15-18)."""
+    if not _hmac.compare_digest(auth.rp_id_hash,
+                                _hashlib.sha256(expect.rp_id.encode("utf-8")).digest()):
+        raise rejected("rpIdHash", "rpIdHash is not SHA-256 of the RP ID %r (a ceremony for "
+                       "another relying party)" % expect.rp_id[:80])
+    if not auth.flags & _UP:
+        raise rejected("UP", "the UP flag is not set: the user was not present")
+    if expect.require_user_verification and not auth.flags & _UV:
+        raise rejected("UV", "the UV flag is not set, and user verification is required")
+    if auth.flags & _BS and not auth.flags & _BE:
+        raise rejected("BS", "the BS flag (backed up) is set without BE (backup eligible)")
 
 
 def verify_assertion(public_key: PublicKey, authenticator_data: Buffer, client_data_json: Buffer,
@@ -378,65 +478,23 @@ def verify_assertion(public_key: PublicKey, authenticator_data: Buffer, client_d
         ValueError: sign_count outside 0..2^32-1, or rp_id not Unicode text (a lone
             surrogate); the message names the argument and its value.
     """
-    if not isinstance(public_key, PublicKey):
+    if not isinstance(public_key, _keys.PublicKey):
         raise TypeError("public_key must be a p256.PublicKey, not %s" % type(public_key).__name__)
-    auth_raw = as_bytes(authenticator_data, "authenticator_data")
-    client_raw = as_bytes(client_data_json, "client_data_json")
-    sig = as_bytes(signature, "signature")
-    expected_challenge = as_bytes(challenge, "challenge")
-    if not isinstance(rp_id, str):
-        raise TypeError("rp_id must be a str, not %s" % type(rp_id).__name__)
-    if _unicode_problem(rp_id):
-        raise ValueError("rp_id is not Unicode text: it holds %s" % _unicode_problem(rp_id))
-    origins = _expected(origin, "origin")
-    top_origins = _expected(top_origin, "top_origin")
-    if type(require_user_verification) is not bool:
-        raise TypeError("require_user_verification must be True or False, not %s"
-                        % type(require_user_verification).__name__)
+    auth_raw = _as_bytes(authenticator_data, "authenticator_data")
+    client_raw = _as_bytes(client_data_json, "client_data_json")
+    sig = _as_bytes(signature, "signature")
+    expect = _expectations(rp_id, origin, top_origin, challenge, require_user_verification)
     sign_count = _sign_count(sign_count)
 
     # 7.2: JSONtext = UTF-8 decode(clientDataJSON); C = parse JSON (strictly).
-    try:
-        c = parse_json_object(client_raw, "clientDataJSON")
-    except ValueError as exc:
-        raise AssertionRejected("clientDataJSON", str(exc)) from None
-    if _member(c, "type") != "webauthn.get":
-        raise AssertionRejected("type", "the client data's type is %r, not 'webauthn.get' (a "
-                                "%s)" % (c["type"][:40], "registration" if c["type"] ==
-                                         "webauthn.create" else "different ceremony"))
-    if not hmac.compare_digest(_member(c, "challenge").encode("utf-8"),
-                               b64url_encode(expected_challenge).encode("ascii")):
-        raise AssertionRejected("challenge", "the client data's challenge is not the one "
-                                "issued (a replayed or foreign assertion)")
-    if _member(c, "origin") not in origins:
-        raise AssertionRejected("origin", "the client data's origin %r is not an expected "
-                                "origin" % c["origin"][:80])
-    if "topOrigin" in c or c.get("crossOrigin", False) is not False:
-        if not top_origins:
-            raise AssertionRejected("topOrigin", "the assertion was made in a cross-origin "
-                                    "frame (crossOrigin/topOrigin), which the relying party "
-                                    "does not expect (top_origin=None)")
-        if _member(c, "topOrigin") not in top_origins:
-            raise AssertionRejected("topOrigin", "the client data's topOrigin %r is not an "
-                                    "expected top origin" % c["topOrigin"][:80])
-
+    _check_client_data(client_raw, "webauthn.get", expect, AssertionRejected)
     try:
         auth = parse_authenticator_data(auth_raw)
     except ValueError as exc:
         raise AssertionRejected("authenticatorData", str(exc)) from None
-    if not hmac.compare_digest(auth.rp_id_hash, hashlib.sha256(rp_id.encode("utf-8")).digest()):
-        raise AssertionRejected("rpIdHash", "rpIdHash is not SHA-256 of the RP ID %r (an "
-                                "assertion for another relying party)" % rp_id[:80])
-    if not auth.flags & FLAG_UP:
-        raise AssertionRejected("UP", "the UP flag is not set: the user was not present")
-    if require_user_verification and not auth.flags & FLAG_UV:
-        raise AssertionRejected("UV", "the UV flag is not set, and user verification is "
-                                "required")
-    if auth.flags & FLAG_BS and not auth.flags & FLAG_BE:
-        raise AssertionRejected("BS", "the BS flag (backed up) is set without BE (backup "
-                                "eligible)")
+    _check_flags(auth, expect, AssertionRejected)
 
-    if not public_key.verify(sig, auth_raw + hashlib.sha256(client_raw).digest(),
+    if not public_key.verify(sig, auth_raw + _hashlib.sha256(client_raw).digest(),
                              hash="sha256", encoding="der"):
         raise AssertionRejected("signature", "the signature does not verify under the "
                                 "credential's public key")
@@ -445,3 +503,192 @@ def verify_assertion(public_key: PublicKey, authenticator_data: Buffer, client_d
         if auth.sign_count <= sign_count:
             raise PossibleClone(sign_count, auth.sign_count)
     return auth.sign_count
+
+
+# -- registration (7.1) ---------------------------------------------------------------------
+
+
+class RegistrationRejected(ValueError):
+    """A registration that the relying party must refuse (a ``ValueError``).
+
+    ``step`` names the check of WebAuthn 7.1 that failed: "clientDataJSON", "type",
+    "challenge", "origin", "tokenBinding", "topOrigin", "attestationObject",
+    "authenticatorData", "rpIdHash", "UP", "UV", "BS", "alg" (the credential is not an
+    ES256 one), "fmt" (an unknown attestation statement format), "attStmt" (a statement
+    of the wrong shape),
+    "x5c" (an attestation certificate: malformed, breaking WebAuthn 8.2.1, or a chain
+    link whose ECDSA signature does not verify), "signature" (the attestation signature)
+    or "attestation" (:class:`UnsupportedAttestation`)."""
+
+    def __init__(self, step: str, message: str) -> None:
+        super().__init__("WebAuthn registration refused at %s: %s" % (step, message))
+        self.step = step
+        self.reason = message
+
+
+class UnsupportedAttestation(RegistrationRejected):
+    """The relying party asked for verified attestation (``require_verified_attestation
+    =True``) and the attestation holds a signature that p256 does not verify: a chain
+    link or a statement signed with RSA or EdDSA, a statement format p256 does not
+    implement (tpm, android-key, android-safetynet, apple, compound). Its ``step`` is
+    "attestation"; its ``registration`` is what :func:`verify_registration` would have
+    returned, for a relying party that finishes the check with its own X.509 stack."""
+
+    def __init__(self, message: str, registration: Registration) -> None:
+        super().__init__("attestation", message)
+        self.registration = registration
+
+
+class AttestationCertificate(_typing.NamedTuple):
+    """One certificate of an attestation's trust path (x5c, the attestation certificate
+    first) and what p256 made of its signature."""
+
+    certificate: bytes
+    """The certificate, DER (``p256.x509.parse`` reads it)."""
+    status: str
+    """"verified": its signature verified under the next certificate's P-256 key;
+    "unverified": its issuer's key or signature algorithm is one p256 does not verify
+    (RSA, EdDSA; ``reason`` names it), so that link is the relying party's to check;
+    "last": the chain's last certificate, whose issuer is not in x5c (the relying
+    party's trust anchors decide)."""
+    reason: str
+    """Why, in words."""
+
+    @property
+    def verified(self) -> bool:
+        """Whether p256 verified this certificate's signature (status "verified")."""
+        return self.status == "verified"
+
+
+class Registration(_typing.NamedTuple):
+    """A verified registration (WebAuthn 7.1): what the relying party stores, and what it
+    may decide on (backup flags, attestation). Immutable."""
+
+    credential_id: bytes
+    """The credential ID (at most 1023 bytes): the key to store the credential under."""
+    public_key: PublicKey
+    """The credential's ES256 public key (a p256.PublicKey)."""
+    credential_public_key: bytes
+    """The credential's COSE_Key, its exact CBOR bytes from the authenticator data: what
+    to store (``PublicKey.from_cose`` reads it back for :func:`verify_assertion`)."""
+    sign_count: int
+    """The signature counter at registration: the first stored ``sign_count``."""
+    aaguid: bytes
+    """The authenticator's AAGUID (16 bytes; zeros when it gives none)."""
+    user_verified: bool
+    """The UV flag: the user was verified."""
+    backup_eligible: bool
+    """The BE flag: a multi-device credential (for instance a synced passkey)."""
+    backed_up: bool
+    """The BS flag: the credential is backed up now."""
+    attestation_format: str
+    """The attestation statement format (fmt): "none", "packed", "fido-u2f", ..."""
+    attestation_type: str
+    """"none"; "self" (packed, signed by the credential's own key); "x5c" (Basic or
+    AttCA: signed by the attestation certificate, trust_path[0]); "unverified" (a
+    statement p256 does not verify: see ``attestation_reason``)."""
+    trust_path: _typing.Tuple[AttestationCertificate, ...]
+    """The x5c certificates, each marked verified or not (empty without x5c)."""
+    attestation_reason: str
+    """What the attestation type rests on, or why the statement is unverified."""
+    extensions: Optional[bytes] = None
+    """The authenticator extension outputs (CBOR bytes) when the ED flag is set."""
+    transports: Optional[_typing.Tuple[str, ...]] = None
+    """The transports given to :func:`verify_registration` (``getTransports()``)."""
+
+
+def verify_registration(attestation_object: Buffer, client_data_json: Buffer, *, rp_id: str,
+                        origin: Union[str, Collection[str]], challenge: Buffer,
+                        require_user_verification: bool,
+                        top_origin: Union[str, Collection[str], None] = None,
+                        require_verified_attestation: bool = False,
+                        transports: Optional[Sequence[str]] = None) -> Registration:
+    """Verify a WebAuthn registration as a relying party (WebAuthn Level 3, 7.1) and
+    return what to store.
+
+    The steps of 7.1 that concern the response, in order: the client data (type
+    "webauthn.create", challenge, origin, topOrigin, read strictly as for assertions);
+    the attestationObject (one CBOR map of fmt, attStmt and authData, read by the strict
+    CBOR reader); the authenticator data (:func:`parse_authenticator_data`; attested
+    credential data required): rpIdHash, UP, UV when required, BS not without BE; the
+    credential's algorithm, ES256 only; the attestation statement: "none", "packed"
+    (self attestation, or x5c with the certificate requirements of 8.2.1) and
+    "fido-u2f" are verified; the x5c chain's links are checked where the issuer's key is
+    P-256 and the rest marked (:class:`AttestationCertificate`). Left to the relying
+    party: that the credential ID is not registered yet (7.1 step 26), its policy on
+    backup flags, extensions and attestation (which trust anchors; whether "none" or
+    "unverified" attestation is acceptable).
+
+    Args:
+        attestation_object: ``response.attestationObject``, decoded from base64url.
+        client_data_json: ``response.clientDataJSON``, decoded from base64url.
+        rp_id: the relying party's RP ID (for instance "example.com").
+        origin: the expected origin, or a collection of them.
+        challenge: the challenge issued for this ceremony (the bytes, not base64url).
+        require_user_verification: whether the UV flag must be set.
+        top_origin: the expected top-level origins of a cross-origin frame, or None (then
+            a response with topOrigin, or crossOrigin true, is refused).
+        require_verified_attestation: when True, an attestation holding a signature
+            p256 does not verify (an RSA or EdDSA link inside x5c, a statement signed
+            other than ES256, the formats tpm, android-key, android-safetynet, apple and
+            compound) raises :class:`UnsupportedAttestation` instead of being returned
+            marked. It does not demand attestation: "none" and self attestation pass.
+        transports: ``response.getTransports()``, returned in ``transports`` to store.
+
+    Returns:
+        The :class:`Registration`: credential ID, public key and its COSE_Key bytes, sign
+        count, AAGUID, flags, the attestation's format, type and trust path.
+
+    Raises:
+        RegistrationRejected: a step failed; its ``step`` names which (a ValueError).
+        UnsupportedAttestation: see ``require_verified_attestation``.
+        TypeError: an argument of the wrong type (the message names it).
+        ValueError: rp_id not Unicode text (a lone surrogate).
+    """
+    att_raw = _as_bytes(attestation_object, "attestation_object")
+    client_raw = _as_bytes(client_data_json, "client_data_json")
+    transport_list = _attestation.transports(transports)
+    expect = _expectations(rp_id, origin, top_origin, challenge, require_user_verification)
+    if type(require_verified_attestation) is not bool:
+        raise TypeError("require_verified_attestation must be True or False, not %s"
+                        % type(require_verified_attestation).__name__)
+
+    _check_client_data(client_raw, "webauthn.create", expect, RegistrationRejected)
+    client_hash = _hashlib.sha256(client_raw).digest()
+    try:
+        obj = _attestation.parse_attestation_object(att_raw)
+        auth = parse_authenticator_data(obj.auth_data)
+    except _attestation.Refusal as exc:
+        raise RegistrationRejected(exc.step, str(exc)) from None
+    except ValueError as exc:
+        raise RegistrationRejected("authenticatorData", str(exc)) from None
+    _check_flags(auth, expect, RegistrationRejected)
+    if auth.aaguid is None or auth.credential_id is None or auth.credential_public_key is None:
+        raise RegistrationRejected("authenticatorData", "the AT flag is not set: a "
+                                   "registration's authenticator data holds the attested "
+                                   "credential data")
+    try:
+        key = _attestation.credential_key(auth.credential_public_key)
+        attestation = _attestation.verify_statement(obj.fmt, obj.statement, obj.auth_data,
+                                                    client_hash, auth.aaguid,
+                                                    auth.credential_id, key)
+    except _attestation.Refusal as exc:
+        raise RegistrationRejected(exc.step, str(exc)) from None
+    trust_path = tuple(AttestationCertificate(*link) for link in attestation.trust_path)
+    registration = Registration(
+        auth.credential_id, key, auth.credential_public_key,
+        auth.sign_count, auth.aaguid, auth.user_verified, auth.backup_eligible,
+        auth.backed_up, obj.fmt, attestation.type, trust_path, attestation.reason,
+        auth.extensions, transport_list)
+    if require_verified_attestation:
+        unverified = [i for i, c in enumerate(trust_path) if c.status == "unverified"]
+        if attestation.type == "unverified":
+            raise UnsupportedAttestation(attestation.reason, registration)
+        if unverified:
+            raise UnsupportedAttestation(
+                "the signature of x5c certificate %d is not one p256 verifies (%s)"
+                % (unverified[0], trust_path[unverified[0]].reason), registration)
+    return registration
+
+
+del annotations  # the __future__ feature's name: the namespace holds the public names

@@ -151,6 +151,18 @@ def test_pyjwt_cache_keeps_one_precomputed_key(pyjwt_registered):
     assert isinstance(prepared, ec.EllipticCurvePublicKey)  # PyJWT's result type
 
 
+def test_pyjwt_keys_seen_once_build_no_table(pyjwt_registered):
+    """A stream of keys that never come back verifies with plain keys: no table is
+    built (a table costs about 20 verifications); the second sighting builds it."""
+    keys = [p256.PrivateKey.from_int(1000 + i) for i in range(5)]
+    tokens = [jwt.encode(CLAIMS, k, algorithm="ES256") for k in keys]
+    for k, token in zip(keys, tokens):
+        jwt.decode(token, k.public_key.to_pem(), algorithms=["ES256"], audience="api")
+    assert len(pyjwt_registered.cache) == 0
+    jwt.decode(tokens[0], keys[0].public_key.to_pem(), algorithms=["ES256"], audience="api")
+    assert len(pyjwt_registered.cache) == 1
+
+
 def test_pyjwt_to_jwk_of_p256_keys(pyjwt_registered):
     jwk = p256_pyjwt.ES256Algorithm.to_jwk(SK, as_dict=True)
     assert jwk == SK.to_jwk()

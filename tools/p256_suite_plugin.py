@@ -57,6 +57,16 @@ def _install():
         from p256.contrib import pyjwt
 
         pyjwt.ES256Algorithm._of = _counted_keys(pyjwt.ES256Algorithm._of)
+        prepare = pyjwt.ES256Algorithm.prepare_key
+
+        def prepare_key(self, key):  # a P-256 key prepared for p256's ES256 counts too
+            prepared = prepare(self, key)
+            if self._p256() and (isinstance(prepared, (_keys.PrivateKey, _keys.PublicKey))
+                                 or getattr(getattr(prepared, "curve", None), "name",
+                                            None) == "secp256r1"):
+                _keys_read[0] += 1
+            return prepared
+        pyjwt.ES256Algorithm.prepare_key = prepare_key
         jwt.algorithms.ECAlgorithm = pyjwt.ES256Algorithm
         pyjwt.register()
     elif LIBRARY == "joserfc":

@@ -25,7 +25,8 @@ from joserfc import jwk as _jwk
 from joserfc.jws import JWSRegistry as _JWSRegistry
 from joserfc._rfc7518.jws_algs import ESAlgorithm as _ESAlgorithm
 
-from .. import _cache, _keys
+from .. import _keys
+from . import _PublicKeys
 
 if _typing.TYPE_CHECKING:
     from typing import Any, Dict, Optional, Tuple, Union
@@ -77,7 +78,8 @@ class ES256Algorithm(_ESAlgorithm):
 
     def __init__(self, *, cache: Optional[PublicKeyCache] = None) -> None:
         super().__init__("ES256", "P-256", 256, True)
-        self._cache = cache if cache is not None else _cache.PublicKeyCache()
+        self._public = _PublicKeys(cache)
+        self._cache = self._public.cache
         # joserfc key object -> its p256 key, for as long as the object lives
         self._signers = _PerObject()
         self._verifiers = _PerObject()
@@ -107,7 +109,9 @@ class ES256Algorithm(_ESAlgorithm):
             if not (isinstance(op_key, _ec.EllipticCurvePublicKey)
                     and isinstance(op_key.curve, _ec.SECP256R1)):
                 return bool(super().verify(msg, sig, key))
-            verifier = self._cache.get(op_key.public_bytes(*_X962))
+            verifier = _keys.PublicKey.from_bytes(op_key.public_bytes(*_X962))
+        if not verifier.is_precomputed:
+            verifier = self._public.get(verifier)
             self._verifiers.put(key, verifier)
         return verifier.verify(sig, msg, hash="sha256", encoding="raw")
 

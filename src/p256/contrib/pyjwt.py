@@ -35,7 +35,8 @@ from jwt.algorithms import ECAlgorithm as _ECAlgorithm
 from cryptography.hazmat.primitives import serialization as _serialization
 from cryptography.hazmat.primitives.asymmetric import ec as _ec
 
-from .. import _cache, _keys
+from .. import _keys
+from . import _PublicKeys
 
 if _typing.TYPE_CHECKING:
     from typing import Any, Dict, Optional, Tuple
@@ -64,7 +65,8 @@ class ES256Algorithm(_ECAlgorithm):
                  expected_curve: Any = None, *,
                  cache: Optional[PublicKeyCache] = None) -> None:
         super().__init__(hash_alg, expected_curve)
-        self._cache = cache if cache is not None else _cache.PublicKeyCache()
+        self._public = _PublicKeys(cache)
+        self._cache = self._public.cache
         # Bounded as the cache is: the pyca key read from each public key text seen lately,
         # and the p256 key of each pyca key object seen lately (by identity, the object
         # held with it, so that its id stays its own while the entry lives).
@@ -99,35 +101,39 @@ class ES256Algorithm(_ECAlgorithm):
         if isinstance(key, _keys.PrivateKey):
             return key
         if isinstance(key, _keys.PublicKey):
-            return key if key.is_precomputed else self._cache.get(key)
+            return self._public.get(key)
         if not isinstance(key, (_ec.EllipticCurvePrivateKey, _ec.EllipticCurvePublicKey)) or \
                 not isinstance(key.curve, _ec.SECP256R1):
             return None
         entry = self._lookup(self._objects, id(key))
         if entry is not None and entry[0] is key:
-            return entry[1]
-        if isinstance(key, _ec.EllipticCurvePrivateKey):
-            ours: Any = _keys.PrivateKey.from_cryptography(key)
+            ours: Any = entry[1]
+            if isinstance(ours, _keys.PrivateKey) or ours.is_precomputed:
+                return ours
+        elif isinstance(key, _ec.EllipticCurvePrivateKey):
+            ours = _keys.PrivateKey.from_cryptography(key)
         else:
-            ours = self._cache.get(key.public_bytes(*_X962))
+            ours = _keys.PublicKey.from_bytes(key.public_bytes(*_X962))
+        if isinstance(ours, _keys.PublicKey):
+            ours = self._public.get(ours)
         self._store(self._objects, id(key), (key, ours))
         return ours
 
     def prepare_key(self, key: Any) -> Any:
         """PyJWT's prepare_key (the same keys, the same result, the same errors), for
-        p256 keys too (returned as they are, a public one precomputed); a public key's
-        text read once."""
+        p256 keys too (returned as they are); a P-256 public key's text is read once."""
         if not self._p256():
             return super().prepare_key(key)
         if isinstance(key, (_keys.PrivateKey, _keys.PublicKey)):
-            return self._of(key)
+            return key  # sign and verify read it (each verification is one sighting)
         if isinstance(key, (str, bytes)):
             text = key.encode("utf-8") if isinstance(key, str) else key
             hit = self._lookup(self._texts, text)
             if hit is not None:
                 return hit
             prepared = super().prepare_key(key)  # PyJWT's reading, checks and errors
-            if isinstance(prepared, _ec.EllipticCurvePublicKey) and self._of(prepared):
+            if isinstance(prepared, _ec.EllipticCurvePublicKey) and isinstance(
+                    prepared.curve, _ec.SECP256R1):
                 self._store(self._texts, text, prepared)
             return prepared
         return super().prepare_key(key)
@@ -143,7 +149,7 @@ class ES256Algorithm(_ECAlgorithm):
         """Whether sig (r || s) verifies; False for any invalid signature."""
         ours = self._of(key) if self._p256() else None
         if isinstance(ours, _keys.PrivateKey):
-            ours = self._cache.get(ours.public_key)
+            ours = self._public.get(ours.public_key)
         if ours is not None:
             return bool(ours.verify(sig, msg, hash="sha256", encoding="raw"))
         return bool(super().verify(msg, key, sig))

@@ -44,6 +44,8 @@ def _value(node: ast.AST, env: Dict[str, Any]) -> Any:
         if node.func.id == "parse_registration_credential_json" and len(args) == 1:
             return args[0]
         raise _Unknown(node.func.id)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [_value(e, env) for e in node.elts]
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
         from webauthn.helpers import structs  # the enums the fixtures name
 

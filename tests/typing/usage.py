@@ -288,6 +288,21 @@ def integrations(sk: PrivateKey, pk: PublicKey) -> None:
         challenge=challenge, require_user_verification=False, sign_count=0)
     assert_type(count, int)
     assert count == 1
+    # A registration: 'none' attestation of this key, the attestationObject written by hand.
+    att_auth = (rp_hash + b"\x41" + bytes(4) + bytes(16) + (4).to_bytes(2, "big") + b"cred"
+                + pk.to_cose())
+    att = (b"\xa3\x63fmt\x64none\x67attStmt\xa0\x68authData\x58" + bytes([len(att_auth)])
+           + att_auth)
+    created = ('{"type":"webauthn.create","challenge":"%s","origin":"https://example.com"}'
+               % base64.urlsafe_b64encode(challenge).rstrip(b"=").decode()).encode()
+    reg = p256.webauthn.verify_registration(
+        bytearray(att), memoryview(created), rp_id="example.com", origin=["https://example.com"],
+        challenge=challenge, require_user_verification=False, transports=("usb",))
+    assert_type(reg, p256.webauthn.Registration)
+    assert_type(reg.public_key, PublicKey)
+    assert_type(reg.trust_path, Tuple[p256.webauthn.AttestationCertificate, ...])
+    assert_type(reg.transports, Optional[Tuple[str, ...]])
+    assert reg.public_key == pk and reg.credential_id == b"cred" and not reg.trust_path
 
 
 def type_aliases(sk: PrivateKey, pk: PublicKey) -> None:

@@ -25,6 +25,7 @@ def bad(sk: PrivateKey, pk: PublicKey) -> None:
     # JWS and WebAuthn: bytes-like, not text.
     p256.jws.sign("text", sk)  # E: arg-type
     p256.webauthn.parse_authenticator_data("00" * 37)  # E: arg-type
+    p256.webauthn.verify_registration(b"", b"", rp_id="a", origin="o", challenge=b"c")  # E: call-arg
     name: p256.HashName = "md5"  # E: assignment
     # Keys.
     PrivateKey.from_bytes("00" * 32)  # E: arg-type

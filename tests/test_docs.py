@@ -460,3 +460,34 @@ def test_contributing_builds_a_harness_as_make_ctest_does():
     assert all(" %s" % s in commands[1] for s in sources), commands[1]
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "(CONTRIBUTING.md)" in readme.split("## Features")[0]
+
+
+def _pyjwt_es256_module() -> str:
+    from jwt import api_jws
+    return type(api_jws._jws_global_obj.get_algorithm_by_name("ES256")).__module__
+
+
+def test_pages_that_register_run_apart(tmp_path, monkeypatch):
+    """docs/jose.md registers p256 into PyJWT: run apart, it leaves this process's PyJWT
+    alone; run here (the control, undone afterwards), it would not."""
+    pytest.importorskip("jwt")
+    pytest.importorskip("joserfc")
+    from jwt import api_jwk, api_jws
+    from joserfc.jws import JWSRegistry
+
+    monkeypatch.chdir(tmp_path)
+    assert not _pyjwt_es256_module().startswith("p256")
+    assert _run_blocks_in_own_process("docs/jose.md", tmp_path) == []
+    assert not _pyjwt_es256_module().startswith("p256")
+    default = api_jws._jws_global_obj
+    saved = (default._algorithms["ES256"], api_jwk.get_default_algorithms,
+             JWSRegistry.algorithms["ES256"], list(JWSRegistry.recommended))
+    try:
+        assert run_blocks("docs/jose.md", (ROOT / "docs/jose.md").read_text(encoding="utf-8")) == []
+        assert _pyjwt_es256_module() == "p256.contrib.pyjwt"
+    finally:
+        default._algorithms["ES256"] = saved[0]
+        api_jwk.get_default_algorithms = saved[1]
+        JWSRegistry.algorithms["ES256"] = saved[2]
+        JWSRegistry.recommended[:] = saved[3]
+    assert not _pyjwt_es256_module().startswith("p256")

@@ -6,7 +6,7 @@
  * links the .S files of csrc/asm, one per layer (field_, group_, scalar_, ecmult_).
  * Each layer's asm header (field_asm.h, group_asm.h, scalar_asm.h, ecmult_asm.h)
  * declares the twins this variant has and defines P256_ASM_HAS_<NAME> for each;
- * the layer's _impl.h then calls
+ * the layer's X_impl.h then calls
  *
  *   #if defined(P256_ASM_HAS_<NAME>)
  *       P256_ASM_FN(<name>)(...);      the assembly

@@ -306,3 +306,33 @@ def test_past_work_pattern():
         assert _PAST_WORK.search(text), text
     for text in ("the seed corpus", "PKCS#8 v2", "SEC 1 v2", "-v2 aes256", "the issuer"):
         assert not _PAST_WORK.search(text), text
+
+
+# ---- The public modules' namespaces ---------------------------------------------------
+
+PUBLIC_MODULES = ["p256", "p256.jws", "p256.webauthn", "p256.x509", "p256.reference",
+                  "p256.contrib.pyjwt", "p256.contrib.joserfc"]
+
+
+def stray_names(module):
+    """The public-looking names dir(module) shows beyond its __all__ (a package may also
+    show its public submodules): imports and helpers a user would take for API."""
+    names = {n for n in dir(module) if not n.startswith("_")}
+    submodules = {n for n in names if getattr(getattr(module, n), "__name__", None) == "%s.%s" % (
+        module.__name__, n) and hasattr(getattr(module, n), "__file__")}
+    return sorted(names - set(module.__all__) - submodules)
+
+
+def test_public_modules_show_only_their_public_names():
+    import importlib
+    found = {name: stray_names(importlib.import_module(name)) for name in PUBLIC_MODULES}
+    assert found == {name: [] for name in PUBLIC_MODULES}
+
+
+def test_stray_names_are_found():
+    """Negative control: a module that imports what it uses, as webauthn once did."""
+    import types
+    m = types.ModuleType("p256.fake")
+    exec("from __future__ import annotations\nimport hashlib\nfrom typing import Any\n"
+         "__all__ = ['f']\ndef f(x: Any) -> None: hashlib.sha256()\n", m.__dict__)
+    assert stray_names(m) == ["Any", "annotations", "hashlib"]

@@ -305,6 +305,141 @@ def test_development_map_check_finds_omissions():
     assert unmapped(["_keys"], tree_map(re.sub(r"\b_keys\b", "", text))["src/p256/"]) == ["_keys"]
 
 
+def map_names(text, top):
+    """The names of the entries of `top`'s section of the map: the first column of each
+    entry line (two spaces in, names separated by ", ", then two or more spaces)."""
+    block = text.split("## Layout", 1)[1].split("```text", 1)[1].split("```", 1)[0]
+    names, inside = [], False
+    for line in block.splitlines():
+        if line and not line[0].isspace():
+            inside = line.split()[0] == top
+            continue
+        m = re.match(r"  (\S(?:[^ ]| (?! ))*?)(?:  +|$)", line)
+        if inside and m:
+            names += [n.rstrip(",") for n in m.group(1).split(", ")]
+    return names
+
+
+def tracked_files():
+    """Every file git tracks (the tree as a clone has it), relative to the root."""
+    out = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout.split()
+    return out or [os.path.relpath(os.path.join(d, f), ROOT).replace(os.sep, "/")
+                   for d, _, fs in os.walk(ROOT) for f in fs]
+
+
+def stale_map_entries(text, files):
+    """The map's entries and the file names it mentions that name nothing in the tree:
+    a src/p256/ entry that is no module or package, a csrc/ entry (a name or a glob)
+    that matches no file, and any word anywhere in the map that looks like a file
+    (x.c, x.h, x.S, x.py, x.sh, x.txt) with no tracked file of that name."""
+    modules = {os.path.splitext(f[len("src/p256/"):])[0].split("/")[0]
+               for f in files if f.startswith("src/p256/")}
+    csrc = [f[len("csrc/"):] for f in files if f.startswith("csrc/")]
+    stale = ["src/p256/ " + n for n in map_names(text, "src/p256/")
+             if n.rstrip("/") not in modules and n.split(".")[0] not in modules]
+    stale += ["csrc/ " + n for n in map_names(text, "csrc/")
+              if not any(fnmatch.fnmatchcase(c, n.rstrip("/") + ("/*" if n.endswith("/") else ""))
+                         or fnmatch.fnmatchcase(os.path.basename(c), n) for c in csrc)]
+    block = text.split("## Layout", 1)[1].split("```text", 1)[1].split("```", 1)[0]
+    names = {os.path.basename(f) for f in files}
+    stale += ["mentions " + w for w in sorted(set(re.findall(
+        r"(?<![\w*/.-])([A-Za-z_]\w*\.(?:c|h|S|py|sh|txt))\b", block)))
+              if w not in names and not re.match(r"[A-Z](_|\.)", w)]  # X.h: a placeholder
+    return stale
+
+
+def test_development_map_names_only_what_exists():
+    with open(DEV_DOC, encoding="utf-8") as f:
+        text = f.read()
+    files = tracked_files()
+    assert "_keys" in map_names(text, "src/p256/") and "cpu.h" in map_names(text, "csrc/")
+    assert stale_map_entries(text, files) == []
+
+
+def test_stale_map_entries_are_found():
+    """Negative control: an entry for a module that is gone, a C file that is gone, and a
+    mention of a file nobody has are each reported."""
+    with open(DEV_DOC, encoding="utf-8") as f:
+        text = f.read()
+    files = tracked_files()
+    gone = text.replace("  _bridge  ", "  _bridge, _recover  ", 1)
+    assert "src/p256/ _recover" in stale_map_entries(gone, files)
+    gone = text.replace("  cpu.h  ", "  cpu.h, cpuid_old.h  ", 1)
+    assert "csrc/ cpuid_old.h" in stale_map_entries(gone, files)
+    gone = text.replace("same_code.py", "frobnicate.py, same_code.py", 1)
+    assert "mentions frobnicate.py" in stale_map_entries(gone, files)
+
+
+# A path in the tree (src/p256/..., csrc/..., tests/..., tools/..., docs/...) or a bare file
+# name in a comment or docstring; build outputs and placeholders (tests/c/bin/...,
+# test_NAME.c) are not names of files in the tree.
+_PATH_REF = re.compile(r"(?<![\w/.-])((?:src/p256|csrc|tests|tools|docs|benchmarks)/[\w./-]*\w)"
+                       r"(?![\w*<])")
+_NAME_REF = re.compile(r"(?<![\w/.<>*-])([A-Za-z_]\w*\.(?:c|h|S|py|pyi|sh))\b")
+_SYSTEM_HEADER = re.compile(r"#\s*include\s*<([^>]+)>")
+
+
+def comment_text(path, text):
+    """The comments (C, assembly) or comments and docstrings (Python) of a source."""
+    if path.endswith(".py") or path.endswith(".pyi"):
+        import ast
+        import io
+        import tokenize
+        out = [tok.string for tok in tokenize.generate_tokens(io.StringIO(text).readline)
+               if tok.type == tokenize.COMMENT]
+        out += [ast.get_docstring(node) or "" for node in ast.walk(ast.parse(text))
+                if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                                     ast.AsyncFunctionDef))]
+        return "\n".join(out)
+    return "\n".join(m.group(0) for m in _TOKENS.finditer(text) if m.group(0)[0] == "/")
+
+
+def missing_references(sources, files):
+    """[(source, name)] for each file a comment names (a path in the tree, or a bare file
+    name) that is not there."""
+    names = {os.path.basename(f) for f in files}
+    system = {os.path.basename(h) for t in sources.values() for h in _SYSTEM_HEADER.findall(t)}
+    found = []
+    for path, text in sorted(sources.items()):
+        comments = comment_text(path, text)
+        for ref in _PATH_REF.findall(comments):
+            ref = ref.rstrip(".")
+            if "/bin/" in ref + "/" or re.search(r"[A-Z]{3,}", ref):
+                continue
+            if not any(f == ref or f.startswith(ref.rstrip("/") + "/") for f in files):
+                found.append((path, ref))
+        for name in _NAME_REF.findall(comments):
+            if name not in names and name not in system and not re.search(r"[A-Z]{3,}", name) \
+                    and not re.match(r"[A-Z](_|\.)", name):  # X_impl.h: a placeholder
+                found.append((path, name))
+    return found
+
+
+def test_comments_name_files_that_exist():
+    files = tracked_files()
+    sources = {f: open(os.path.join(ROOT, f), encoding="utf-8").read() for f in files
+               if f.startswith(("csrc/", "src/p256/", "tests/c/"))
+               and f.endswith((".c", ".h", ".S", ".py", ".pyi"))}
+    assert len(sources) > 100
+    assert missing_references(sources, files) == []
+
+
+def test_missing_references_are_found():
+    """Negative control: what csrc/py_pubkey.c's header once said (a module that never
+    existed), a bare name in a C comment and in a Python docstring; system headers and
+    build outputs are not reported."""
+    files = tracked_files()
+    planted = {
+        "csrc/py_x.c": "#include <stdint.h>\n/* subclassed in src/p256/_public.py; see "
+                       "stdint.h, tests/c/bin/run_core and ecmult_old_impl.h */\nint x;\n",
+        "src/p256/_x.py": '"""Reads what _der.py and _gone.py say."""\nx = "src/p256/_nope.py"\n',
+    }
+    assert missing_references(planted, files) == [
+        ("csrc/py_x.c", "src/p256/_public.py"), ("csrc/py_x.c", "ecmult_old_impl.h"),
+        ("src/p256/_x.py", "_gone.py")]
+
+
 # ---- The house style of the C sources (tools/check_c_style.py, make check-style) --------
 
 STYLE_TOOL = os.path.join(ROOT, "tools", "check_c_style.py")

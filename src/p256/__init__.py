@@ -5,11 +5,9 @@ Keys, ECDSA (DER and raw r||s; hedged or RFC 6979 nonces), ECDH and SEC1 points 
 native constant-time core. ``p256.reference`` is a slow pure-Python implementation of
 the NIST curves, kept as a baseline and test oracle.
 
-Documentation (every function, argument, result and error):
-https://github.com/p256/p256/blob/main/docs/index.md
+Documentation: ``help()`` of each name, and the pages in the source distribution's docs/
+(docs/api.md: every function, argument, result and error).
 """
-
-from __future__ import annotations
 
 from . import _core
 from ._batch import (

@@ -11,6 +11,12 @@ they need lazily, so ``p256 --help`` does not load the benchmark machinery.
 from __future__ import annotations
 
 import argparse
+import errno
+import hashlib
+import json
+import os
+import secrets
+import stat
 import sys
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Dict, Optional, Sequence, Tuple
 
@@ -67,8 +73,6 @@ def _cmd_bench(sub: _Subparsers) -> None:
 
 def _run_bench(args: argparse.Namespace) -> int:
     """The `p256 bench` handler: settings from the options, then p256._bench.run."""
-    import json
-    import os
 
     from . import _bench
 
@@ -159,7 +163,6 @@ def _stdout() -> BinaryIO:
 def _discard_stdout() -> None:
     """Point fd 1 at /dev/null after a failed write, so the interpreter's final flush of
     what is still buffered does not print a second error."""
-    import os
 
     try:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -207,7 +210,6 @@ def _read_small(path: str, limit: int, what: str) -> bytes:
 
 def _digest(path: str, hash_name: str) -> bytes:
     """The hash of a whole file ('-': stdin), read in chunks."""
-    import hashlib
 
     h = hashlib.new(hash_name)  # what p256's sign()/verify() compute
     buf = bytearray(_CHUNK)
@@ -254,7 +256,6 @@ def _read_line(fd: int, limit: int) -> bytes:
     read one byte at a time: nothing after the line end is taken, so what reads the same
     stream next (stdin's data after a password on stdin, a pipe named twice) starts
     exactly there. A buffered reader would take a whole buffer's worth with it."""
-    import os
 
     line = bytearray()
     while len(line) < limit:
@@ -274,7 +275,6 @@ def _password(args: argparse.Namespace, stdin_data: bool = False) -> Optional[by
     Called before any data is read: from stdin (--password-file -, --password-fd 0 or
     the descriptor of sys.stdin) the password is stdin's first line and the data, if
     stdin_data, all that follows it, byte for byte."""
-    import os
 
     path: Optional[str] = getattr(args, "password_file", None)
     fd: Optional[int] = getattr(args, "password_fd", None)
@@ -420,7 +420,6 @@ def _der_signature_problem(sig: bytes) -> Optional[str]:
 def _not_an_input(path: Optional[str], *inputs: str) -> None:
     """Refuse an output file that is one of the inputs (`p256 pubkey key.pem -o key.pem`
     would replace the private key by its public key)."""
-    import os
 
     if path is None or path == _STDIN or not os.path.exists(path):
         return
@@ -438,8 +437,6 @@ def _write_public(path: Optional[str], data: bytes) -> None:
     whole or not at all: a new file renamed over it (_write_file), with its mode. A
     symlink is followed, as openssl does; a FIFO, device or terminal, or an open
     descriptor (-o /dev/stdout), is written into, never replaced."""
-    import os
-    import stat
 
     if path is None or path == _STDIN:
         out = _stdout()
@@ -475,7 +472,6 @@ def _names_a_descriptor(path: str) -> bool:
     """Whether path leads through /dev/fd or /proc (-o /dev/stdout, /dev/fd/3): an open
     file of this process, which the caller redirected, to be written into, not replaced
     by a new file."""
-    import os
 
     name = os.path.abspath(path)
     for _ in range(40):  # the kernel's own bound on a chain of symlinks
@@ -489,8 +485,6 @@ def _names_a_descriptor(path: str) -> bool:
 
 def _write_all(fd: int, data: bytes) -> None:
     """All of data to fd (os.write may write less than asked)."""
-    import errno
-    import os
 
     view = memoryview(data)
     while view:
@@ -508,9 +502,6 @@ def _write_file(path: str, data: bytes, mode: Optional[int], replace: bool) -> N
     os.replace, atomic on POSIX; a symlink at path is replaced, not followed) or linked
     to path (os.link fails if anything is at path, so nothing is overwritten). On any
     error the temporary file is removed and path is as it was; the OSError is raised."""
-    import errno
-    import os
-    import secrets
 
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) \
         | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
@@ -564,8 +555,6 @@ def _replaceable(path: str) -> None:
     """Refuse to replace anything but a regular file, a symlink to one, a dangling symlink
     (the link itself is replaced, never followed) or nothing: --force once turned
     /dev/full into a key file when run as root."""
-    import os
-    import stat
 
     try:
         st = os.lstat(path)
@@ -886,7 +875,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except BrokenPipeError:
         # The reader went away (`p256 bench | head`): not an error of ours. Point stdout
         # at devnull so the interpreter's final flush does not complain again.
-        import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1

@@ -261,3 +261,8 @@ def verify(token: Union[str, bytes], key_or_jwks: KeyOrJwks) -> bytes:
     if not pk.verify(sig, signing_input, hash="sha256", encoding="raw"):
         raise ValueError("the JWS signature does not verify under the chosen key")
     return payload
+
+
+def __dir__() -> list[str]:
+    """What dir() shows of this module: its public names (PEP 562), not its imports."""
+    return sorted(__all__)

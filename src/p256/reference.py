@@ -684,3 +684,8 @@ def ecdh(c: Curve, d: int, q: tuple[int, int]) -> bytes:
     if R is None:
         raise ValueError("shared point is the point at infinity")
     return R[0].to_bytes(c.byte_len, "big")
+
+
+def __dir__() -> list[str]:
+    """What dir() shows of this module: its public names (PEP 562), not its imports."""
+    return sorted(__all__)

@@ -49,3 +49,8 @@ def verify_signature(cert: Data, issuer_key: PublicKey) -> bool:
         raise TypeError("issuer_key must be a p256.PublicKey, not %s" % type(issuer_key).__name__)
     c = parse(cert)
     return issuer_key.verify(c.signature, c.tbs_certificate, hash=signature_hash(c), encoding="der")
+
+
+def __dir__() -> list[str]:
+    """What dir() shows of this module: its public names (PEP 562), not its imports."""
+    return sorted(__all__)

@@ -38,7 +38,8 @@
  * function below is static to that variant's object and reachable only through the
  * variant's p256_api table (end of this file), and csrc/backend.c defines the external
  * p256_* functions that the binding calls, forwarding to the table chosen at import. A new
- * API function needs P256_API here and one line in P256_API_LIST.
+ * API function is declared here with P256_API, once; `python3 tools/gen_api_list.py >
+ * csrc/api_list.h` then adds it to the list the tables are made from.
  */
 #if defined(P256_VARIANT)
 #define P256_API static
@@ -315,96 +316,11 @@ P256_API const char *p256_batch_secret_engine(int op, int engine);
 P256_API void *p256_wipe(void *p, size_t n);
 
 /*
- * The API as a list, X(return type, name without p256_, parameters, arguments): the
- * variant tables, their type and backend.c's forwarding functions are generated from it.
+ * The API as data, X(return type, name without p256_, (parameters), (arguments)), for the
+ * variant tables, their type and backend.c's forwarding functions: generated from the
+ * declarations above by tools/gen_api_list.py (tests/test_generated.py checks it is fresh).
  */
-#define P256_API_LIST(X)                                                                  \
-    X(const char *, backend_name, (void), ())                                             \
-    X(int, seckey_verify, (const uint8_t d[32]), (d))                                     \
-    X(int, seckey_generate, (uint8_t d[32]), (d))                                         \
-    X(int, pubkey_create, (uint8_t pub[65], const uint8_t d[32]), (pub, d))               \
-    X(int, pubkey_parse, (uint8_t pub[65], const uint8_t *in, size_t len), (pub, in, len)) \
-    X(int, pubkey_load, (p256_pubkey *pk, const uint8_t *in, size_t len), (pk, in, len))  \
-    X(size_t, pubkey_serialize, (uint8_t out[65], const p256_pubkey *pk, int compressed),   \
-      (out, pk, compressed))                                                              \
-    X(int, pubkey_derive, (p256_pubkey *pk, const uint8_t d[32]), (pk, d))                \
-    X(int, pubkey_equal, (const p256_pubkey *a, const p256_pubkey *b), (a, b))            \
-    X(int, pubkey_verify,                                                                 \
-      (const p256_pubkey *pk, const uint8_t rs[64], const uint8_t *digest, size_t digest_len), \
-      (pk, rs, digest, digest_len))                                                       \
-    X(int, pubkey_ecdh, (uint8_t out[32], const uint8_t d[32], const p256_pubkey *pk),    \
-      (out, d, pk))                                                                       \
-    X(int, pubkey_mult, (p256_pubkey *out, const uint8_t k[32], const p256_pubkey *pk),   \
-      (out, k, pk))                                                                       \
-    X(int, pubkey_recover,                                                                \
-      (p256_pubkey *pk, const uint8_t rs[64], const uint8_t *digest, size_t digest_len,   \
-       int recid),                                                                        \
-      (pk, rs, digest, digest_len, recid))                                                \
-    X(int, sign_recoverable,                                                              \
-      (uint8_t rs[64], int *recid, const uint8_t d[32], const uint8_t *digest,            \
-       size_t digest_len, int nonce, int low_s),                                          \
-      (rs, recid, d, digest, digest_len, nonce, low_s))                                   \
-    X(int, sig_parse, (uint8_t rs[64], const uint8_t *sig, size_t len, int raw),          \
-      (rs, sig, len, raw))                                                                \
-    X(int, sig_is_low_s, (const uint8_t rs[64]), (rs))                                    \
-    X(int, pubtable_build_pubkey_vartime,                                                 \
-      (void *table, size_t table_len, int bits, const p256_pubkey *pk),                   \
-      (table, table_len, bits, pk))                                                       \
-    X(int, sign,                                                                          \
-      (uint8_t rs[64], const uint8_t d[32], const uint8_t *digest, size_t digest_len,     \
-       int nonce),                                                                        \
-      (rs, d, digest, digest_len, nonce))                                                 \
-    X(int, verify,                                                                        \
-      (const uint8_t *pub, size_t pub_len, const uint8_t rs[64], const uint8_t *digest,   \
-       size_t digest_len),                                                                \
-      (pub, pub_len, rs, digest, digest_len))                                             \
-    X(int, sig_from_der, (uint8_t rs[64], const uint8_t *der, size_t len), (rs, der, len)) \
-    X(size_t, sig_to_der, (uint8_t der[72], const uint8_t rs[64]), (der, rs))             \
-    X(int, ecdh, (uint8_t out[32], const uint8_t d[32], const uint8_t *pub, size_t pub_len), \
-      (out, d, pub, pub_len))                                                             \
-    X(int, mult_base, (uint8_t out[65], const uint8_t k[32]), (out, k))                   \
-    X(int, mult,                                                                          \
-      (uint8_t out[65], const uint8_t k[32], const uint8_t *pub, size_t pub_len),         \
-      (out, k, pub, pub_len))                                                             \
-    X(size_t, digest, (int hash, const uint8_t *msg, size_t len, uint8_t out[P256_DIGEST_MAX]), \
-      (hash, msg, len, out))                                                              \
-    X(size_t, pubtable_size, (int bits), (bits))                                          \
-    X(int, pubtable_build_vartime,                                                        \
-      (void *table, size_t table_len, int bits, const uint8_t *pub, size_t pub_len),      \
-      (table, table_len, bits, pub, pub_len))                                             \
-    X(int, verify_pubtable_vartime,                                                       \
-      (const void *table, const uint8_t rs[64], const uint8_t *digest, size_t digest_len), \
-      (table, rs, digest, digest_len))                                                    \
-    X(int, ecdh_pubtable, (uint8_t out[32], const uint8_t d[32], const void *table),      \
-      (out, d, table))                                                                    \
-    X(int, aes_cbc_encrypt,                                                               \
-      (uint8_t *out, const uint8_t *key, size_t key_len, const uint8_t iv[16],            \
-       const uint8_t *in, size_t len, int impl),                                          \
-      (out, key, key_len, iv, in, len, impl))                                             \
-    X(int, aes_cbc_decrypt,                                                               \
-      (uint8_t *out, const uint8_t *key, size_t key_len, const uint8_t iv[16],            \
-       const uint8_t *in, size_t len, int impl),                                          \
-      (out, key, key_len, iv, in, len, impl))                                             \
-    X(const char *, aes_impl, (void), ())                                                 \
-    X(const char *, batch_engine, (void), ())                                             \
-    X(int, batch_prepare, (int engine), (engine))                                         \
-    X(int, batch_verify_vartime,                                                          \
-      (uint8_t *results, const p256_batch_item *items, size_t n, int raw, int hash,       \
-       int engine),                                                                       \
-      (results, items, n, raw, hash, engine))                                             \
-    X(int, pubkey_derive_many,                                                            \
-      (p256_pubkey *out, uint8_t *ok, const uint8_t *const *k, size_t n, int reduce,      \
-       int engine),                                                                       \
-      (out, ok, k, n, reduce, engine))                                                    \
-    X(int, sign_many,                                                                     \
-      (uint8_t *rs, uint8_t *ok, const p256_sign_item *items, size_t n, int nonce,        \
-       int low_s, int engine),                                                            \
-      (rs, ok, items, n, nonce, low_s, engine))                                           \
-    X(int, ecdh_many,                                                                     \
-      (uint8_t *out, uint8_t *ok, const p256_ecdh_item *items, size_t n, int engine),     \
-      (out, ok, items, n, engine))                                                        \
-    X(const char *, batch_secret_engine, (int op, int engine), (op, engine))              \
-    X(void *, wipe, (void *p, size_t n), (p, n))
+#include "api_list.h"
 
 /* One variant of the core: a pointer per API function, in list order. */
 #define P256_API_MEMBER(ret, name, params, args) ret(*name) params;

@@ -4,7 +4,12 @@ py_webauthn's verdicts on its own registration fixtures (read from its pinned sd
 tests/webauthn_fixtures.py) and on registrations made by soft-webauthn's software
 authenticator, untouched and tampered; attestation statements none, packed (self and
 x5c, with WebAuthn 8.2.1's certificate requirements) and fido-u2f built here with
-pyca/cryptography certificates; each refusal names its step."""
+pyca/cryptography certificates; each refusal names its step.
+
+py_webauthn runs in a venv of its own (its pyOpenSSL caps cryptography below the newest,
+which this venv keeps): tests/py_webauthn_oracle.py, made once by tools/third_party.py.
+Where pip cannot reach the index to make it, the comparisons with it are skipped (after
+p256's own checks ran), and fail with P256_STRICT=1 (CI)."""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ import datetime
 import hashlib
 import importlib
 import json
+import os
 import pathlib
 import sys
 
@@ -26,10 +32,10 @@ from p256 import _cose, webauthn
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "tests"))
+import py_webauthn_oracle  # noqa: E402
 import third_party  # noqa: E402
 import webauthn_fixtures  # noqa: E402
 
-py_webauthn = pytest.importorskip("webauthn")  # the test extra's py_webauthn
 from cryptography import x509  # noqa: E402
 from cryptography.hazmat.primitives import hashes, serialization  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
@@ -59,16 +65,103 @@ def outcome(att: bytes, client: bytes, **changes) -> str:
     return "accept"
 
 
-def py_outcome(att: bytes, client: bytes, rp_id=RP_ID, origin=ORIGIN, challenge=CHALLENGE) -> str:
-    """py_webauthn's verdict on the same registration: "accept" or "reject"."""
+# -- py_webauthn, in its own process ------------------------------------------------------------
+
+_ORACLE: dict = {}  # "oracle": the running Oracle, or "unavailable": why it cannot run
+
+
+def py_webauthn() -> py_webauthn_oracle.Oracle:
+    """py_webauthn's process (its venv made the first time). Without a network to make
+    the venv: skipped, or failed with P256_STRICT=1."""
+    if "oracle" not in _ORACLE and "unavailable" not in _ORACLE:
+        try:
+            python = third_party.venv("webauthn")
+        except third_party.Offline as exc:
+            _ORACLE["unavailable"] = "py_webauthn's venv cannot be made offline: %s" % exc
+        else:
+            _ORACLE["oracle"] = py_webauthn_oracle.Oracle(python)
+            assert _ORACLE["oracle"].versions["webauthn"] == third_party.PINS["webauthn"][0]
+    if "unavailable" in _ORACLE:
+        if os.environ.get("P256_STRICT") == "1":
+            pytest.fail(_ORACLE["unavailable"] + " (P256_STRICT=1)", pytrace=False)
+        pytest.skip(_ORACLE["unavailable"])
+    return _ORACLE["oracle"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_py_webauthn():
+    yield
+    oracle = _ORACLE.pop("oracle", None)
+    if oracle is not None:
+        oracle.close()
+
+
+def _offline_pip(monkeypatch, tmp_path) -> None:
+    """pip as on a machine without a network: its only index refuses connections (nothing
+    listens on the loopback's port 9), no configuration file, no other package source."""
+    for name in [n for n in os.environ if n.startswith("PIP_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
+    monkeypatch.setenv("PIP_INDEX_URL", "http://127.0.0.1:9/simple")
+    monkeypatch.setenv("PIP_RETRIES", "1")
+    monkeypatch.setenv("P256_CACHE", str(tmp_path))
+
+
+def test_py_webauthn_offline_is_skipped_and_fails_when_strict(monkeypatch, tmp_path):
+    """Without a network, py_webauthn's venv cannot be made: third_party.venv says Offline
+    (and leaves no half-made venv), and the comparisons are skipped, or fail with
+    P256_STRICT=1; a pip failure of another kind (no such release) is an error."""
+    _offline_pip(monkeypatch, tmp_path)
+    with pytest.raises(third_party.Offline) as info:
+        third_party.venv("webauthn")
+    assert not third_party.venv_dir("webauthn").exists()
+    offline = info.value
+
+    def refused(name):
+        raise offline
+    monkeypatch.setattr(third_party, "venv", refused)
+    for strict, outcome_of_test in (("0", pytest.skip.Exception), ("1", pytest.fail.Exception)):
+        monkeypatch.setenv("P256_STRICT", strict)
+        monkeypatch.setitem(globals(), "_ORACLE", {})
+        with pytest.raises(outcome_of_test, match="py_webauthn's venv cannot be made offline"):
+            py_webauthn()
+    monkeypatch.undo()
+    _offline_pip(monkeypatch, tmp_path)
+    monkeypatch.setenv("PIP_NO_INDEX", "1")  # reachable, but holds nothing: not Offline
+    monkeypatch.setenv("PIP_FIND_LINKS", str(tmp_path))
+    with pytest.raises(RuntimeError) as info:
+        third_party.venv("webauthn")
+    assert not isinstance(info.value, third_party.Offline), info.value
+
+
+def py_arguments(att: bytes, client: bytes, rp_id=RP_ID, origin=ORIGIN, challenge=CHALLENGE,
+                 require_user_verification=False) -> dict:
+    """The arguments of py_webauthn's verify_registration_response for the registration
+    register(att, client, ...) verifies (the same four expectations; no others)."""
     credential = {"id": "AA", "rawId": "AA", "type": "public-key",
                   "response": {"attestationObject": b64(att), "clientDataJSON": b64(client)}}
-    try:
-        py_webauthn.verify_registration_response(credential=credential, expected_challenge=challenge,
-                                                 expected_origin=origin, expected_rp_id=rp_id)
-    except Exception:  # noqa: BLE001  (any refusal of py_webauthn's)
-        return "reject"
-    return "accept"
+    return dict(credential=credential, expected_challenge=challenge, expected_origin=origin,
+                expected_rp_id=rp_id, require_user_verification=require_user_verification)
+
+
+def disagreements(rows, differ=()) -> list:
+    """rows: (label, attestation object, client data, changes of register's arguments).
+    p256's verdict (outcome) beside py_webauthn's on each, in one request; the labels in
+    differ are the documented differences, where py_webauthn accepts what p256 refuses.
+    Returns what disagrees (each documented difference that no longer differs, too)."""
+    mine = [outcome(att, client, **changes) for _, att, client, changes in rows]
+    theirs = py_webauthn().verdicts([py_arguments(att, client, **changes)
+                                     for _, att, client, changes in rows])
+    found = []
+    for (label, _, _, _), p, py in zip(rows, mine, theirs):
+        documented = label in differ
+        if (p == "accept") != (py["verdict"] == "accept") and not (
+                documented and p != "accept" and py["verdict"] == "accept"):
+            found.append("%s: p256 %s, py_webauthn %s (%s)" % (label, p, py["verdict"],
+                                                               py["error"]))
+        elif documented and (p == "accept") == (py["verdict"] == "accept"):
+            found.append("%s: a documented difference, yet both %s" % (label, p))
+    return found
 
 
 # -- py_webauthn's own registration fixtures ----------------------------------------------------
@@ -116,23 +209,31 @@ def test_fixtures_were_found():
         "test_verify_registration_response_fido_u2f.py", "test_verify_registration_response_tpm.py"}
 
 
+_LIVE: dict = {}  # fixture name -> py_webauthn's verdict now, asked once for all of them
+
+
+def live_verdict(case) -> str:
+    """py_webauthn's verdict on the fixture, run now (not a fixture whose test fixes the
+    X.509 validation time: its chains have expired since)."""
+    assert not case.time_patched, case.name
+    if not _LIVE:
+        asked = [c for c in CASES if not c.excluded and not c.time_patched]
+        answers = py_webauthn().verdicts([dict(c.kwargs, credential=c.credential) for c in asked])
+        _LIVE.update((c.name, a["verdict"]) for c, a in zip(asked, answers))
+    return _LIVE[case.name]
+
+
 @pytest.mark.parametrize("case", [c for c in CASES if not c.excluded], ids=lambda c: c.name)
 def test_py_webauthn_fixture(case):
     """P-256 ES256 credentials: p256's verdict is py_webauthn's. Other credential keys
-    (RS256, EdDSA, ML-DSA) are refused at step "alg", by design."""
+    (RS256, EdDSA, ML-DSA) are refused at step "alg", by design. py_webauthn, run now,
+    says what its test asserts."""
     want, got, reg = fixture_verdict(case)
     if not _key_of(case).startswith("kty 2 crv 1 alg -7"):
         if want == "accept":
             assert got == "reject at alg", (case.name, _key_of(case), got)
-        return
-    assert got.split(" at ")[0] == want, (case.name, got)
-    if not case.time_patched:  # py_webauthn today says what its test asserts
-        live = "accept"
-        try:
-            py_webauthn.verify_registration_response(credential=case.credential, **case.kwargs)
-        except Exception:  # noqa: BLE001
-            live = "reject"
-        assert live == want, case.name
+    else:
+        assert got.split(" at ")[0] == want, (case.name, got)
     if reg is not None:
         fmt = cbor2.loads(webauthn_fixtures.b64url(
             case.credential["response"]["attestationObject"]))["fmt"]
@@ -140,6 +241,8 @@ def test_py_webauthn_fixture(case):
         assert reg.attestation_type == {"none": "none", "packed": "x5c", "fido-u2f": "x5c"}.get(
             fmt, "unverified"), (case.name, reg.attestation_type)
         assert reg.credential_id == webauthn_fixtures.b64url(case.credential["rawId"])
+    if not case.time_patched:  # last: p256's checks above ran even where py_webauthn cannot
+        assert live_verdict(case) == want, case.name
 
 
 def test_excluded_fixtures_are_named():
@@ -196,7 +299,8 @@ def test_py_webauthn_bad_formats():
 
 def test_fixture_comparison_catches_a_lax_client_data_reader(monkeypatch):
     """Negative control: a client data reader that ignores tokenBinding accepts the
-    fixture py_webauthn refuses for its status "not-supported"."""
+    fixture py_webauthn refuses for its status "not-supported" (its test asserts it, and
+    py_webauthn run now says it)."""
     case = next(c for c in CASES if c.name.endswith("unsupported_token_binding_status"))
     assert fixture_verdict(case)[:2] == ("reject", "reject at tokenBinding")
     real = webauthn._client_data_steps
@@ -208,6 +312,7 @@ def test_fixture_comparison_catches_a_lax_client_data_reader(monkeypatch):
 
     monkeypatch.setattr(webauthn, "_client_data_steps", lax)
     assert fixture_verdict(case)[:2] == ("reject", "accept")
+    assert live_verdict(case) == "reject"
 
 
 def test_unverified_format_and_required_attestation():
@@ -259,7 +364,6 @@ def test_soft_webauthn_registration_then_assertion():
     assert (reg.attestation_format, reg.attestation_type, reg.trust_path) == ("none", "none", ())
     assert (reg.sign_count, reg.aaguid, reg.transports) == (0, bytes(16), ("usb",))
     assert not (reg.user_verified or reg.backup_eligible or reg.backed_up)
-    assert py_outcome(att, client) == "accept"
     # what the relying party stores, and the next sign-in
     stored = reg.credential_public_key
     challenge = b"\x07" * 32
@@ -269,6 +373,7 @@ def test_soft_webauthn_registration_then_assertion():
         got["signature"], rp_id=RP_ID, origin=ORIGIN, challenge=challenge,
         require_user_verification=False, sign_count=reg.sign_count)
     assert count == 1
+    assert disagreements([("soft-webauthn, none", att, client, {})]) == []
 
 
 def _rewrite(att: bytes, flags_and=0xFF, flags_or=0, fmt=None, statement=None) -> bytes:
@@ -288,7 +393,8 @@ def _client(client: bytes, **changes) -> bytes:
 
 
 def test_soft_webauthn_tampered():
-    """Each tampered registration is refused at its step, and py_webauthn refuses it too."""
+    """Each tampered registration is refused at its step, and py_webauthn refuses it too
+    (given the same expectations: user verification required for UV)."""
     _, att, client = soft_registration()
     cases = {
         "type": (att, _client(client, type="webauthn.get"), {}),
@@ -302,10 +408,34 @@ def test_soft_webauthn_tampered():
     }
     for step, (a, c, changes) in cases.items():
         assert outcome(a, c, **changes) == step, step
-        py_args = {"rp_id": changes.get("rp_id", RP_ID),
-                   "challenge": changes.get("challenge", CHALLENGE)}
-        if step != "UV":  # py_webauthn's require_user_verification is a separate argument
-            assert py_outcome(a, c, **py_args) == "reject", step
+    rows = [("untouched", att, client, {})] + [(step, a, c, changes)
+                                               for step, (a, c, changes) in cases.items()]
+    assert disagreements(rows) == []
+
+
+def test_comparison_catches_a_verifier_that_accepts_everything(monkeypatch):
+    """Negative control of the comparison with py_webauthn: a planted verify_registration
+    that accepts every registration disagrees on each tampered one, and agrees with
+    py_webauthn on a documented difference (and one that refuses every registration
+    disagrees on the untouched one)."""
+    device, att, client = soft_registration()
+    rows = [("untouched", att, client, {}),
+            ("origin", att, _client(client, origin="https://evil.example"), {}),
+            ("challenge", att, client, {"challenge": b"\x00" * 32}),
+            ("UP", _rewrite(att, flags_and=~0x01), client, {}),
+            ("no OU", _packed(device, att, client, [_cert(_name(ou=None), ATT_KEY, CA_NAME,
+                                                          CA_KEY), CA_CERT]), client, {})]
+    assert disagreements(rows, differ={"no OU"}) == []
+    monkeypatch.setattr(webauthn, "verify_registration", lambda *args, **kwargs: None)
+    assert [d.split(":")[0] for d in disagreements(rows, differ={"no OU"})] == [
+        "origin", "challenge", "UP", "no OU"]
+    assert "a documented difference, yet both accept" in disagreements(rows, differ={"no OU"})[-1]
+    rows.pop()
+
+    def refuse(*args, **kwargs):
+        raise webauthn.RegistrationRejected("planted", "every registration is refused")
+    monkeypatch.setattr(webauthn, "verify_registration", refuse)
+    assert [d.split(":")[0] for d in disagreements(rows)] == ["untouched"]
 
 
 # -- attestation statements built here: packed (self, x5c) and fido-u2f -------------------------
@@ -375,20 +505,19 @@ def test_packed_self_attestation():
     flipped[-1] ^= 1
     bad = _attested(att, client, "packed", {"alg": -7, "sig": bytes(flipped)})
     assert outcome(bad, client) == "signature"
-    assert py_outcome(good, client) == "accept" and py_outcome(bad, client) == "reject"
     wrong_alg = _attested(att, client, "packed", {"alg": -257, "sig": sig})
     assert outcome(wrong_alg, client) == "attStmt"
+    assert disagreements([("self", good, client, {}), ("flipped", bad, client, {}),
+                          ("RS256 named", wrong_alg, client, {})]) == []
 
 
-def assert_flipped_signature_refused(att: bytes, client: bytes) -> None:
-    """The attestation signature with its last bit flipped: refused at step signature by
-    p256, and refused by py_webauthn."""
+def flipped_signature(att: bytes) -> bytes:
+    """The attestation object with its statement's signature's last bit flipped."""
     obj = cbor2.loads(att)
     sig = bytearray(obj["attStmt"]["sig"])
     sig[-1] ^= 1
     obj["attStmt"]["sig"] = bytes(sig)
-    bad = cbor2.dumps(obj, canonical=True)
-    assert outcome(bad, client) == "signature" and py_outcome(bad, client) == "reject"
+    return cbor2.dumps(obj, canonical=True)
 
 
 def test_packed_x5c_chain_verified():
@@ -399,20 +528,26 @@ def test_packed_x5c_chain_verified():
     assert [c.status for c in reg.trust_path] == ["verified", "last"]
     assert reg.trust_path[0].verified and not reg.trust_path[1].verified
     assert [c.certificate for c in reg.trust_path] == [LEAF, CA_CERT]
-    assert py_outcome(good, client) == "accept"
-    assert_flipped_signature_refused(good, client)
+    assert outcome(flipped_signature(good), client) == "signature"
     # the chain's link, signed by another key than the CA certificate's
     other_ca = ec.derive_private_key(0xBAD, ec.SECP256R1())
-    forged = _cert(_name(), ATT_KEY, CA_NAME, other_ca)
-    assert outcome(_packed(device, att, client, [forged, CA_CERT]), client) == "x5c"
+    forged = _packed(device, att, client, [_cert(_name(), ATT_KEY, CA_NAME, other_ca), CA_CERT])
+    assert outcome(forged, client) == "x5c"
+    # py_webauthn checks a chain only against the trust anchors it is handed (none here):
+    # it accepts the forged link, a documented difference
+    assert disagreements([("x5c", good, client, {}),
+                          ("flipped", flipped_signature(good), client, {}),
+                          ("forged link", forged, client, {})], differ={"forged link"}) == []
 
 
 @pytest.mark.parametrize("problem", ["no OU", "other OU", "CA true", "AAGUID differs",
                                      "AAGUID critical", "no C"])
 def test_packed_x5c_certificate_requirements(problem):
-    """WebAuthn 8.2.1: each broken requirement is refused at step x5c. (py_webauthn 3.0.1
-    accepts all six: it does not check 8.2.1, which 8.2's verification procedure
-    requires; this is the one place where the verdicts differ, by design.)"""
+    """WebAuthn 8.2.1: each broken requirement is refused at step x5c. py_webauthn 3.0.1
+    accepts all six (checked: a documented difference): it does not check 8.2.1, which
+    8.2's verification procedure requires. The verdicts differ here, by design, and on a
+    chain link that its CA certificate did not sign (py_webauthn checks a chain only
+    against trust anchors it is handed)."""
     device, att, client = soft_registration()
     subject = {"no OU": _name(ou=None), "other OU": _name(ou="Engineering")}.get(problem, _name())
     if problem == "no C":
@@ -424,6 +559,7 @@ def test_packed_x5c_certificate_requirements(problem):
     with pytest.raises(webauthn.RegistrationRejected, match="8.2.1") as info:
         register(bad, client)
     assert info.value.step == "x5c"
+    assert disagreements([(problem, bad, client, {})], differ={problem}) == []
 
 
 def test_certificate_requirements_can_pass_each_control():
@@ -482,14 +618,19 @@ def test_fido_u2f():
     good = _u2f(device, att, client)
     reg = register(good, client)
     assert reg.attestation_type == "x5c" and [c.status for c in reg.trust_path] == ["last"]
-    assert py_outcome(good, client) == "accept"
-    assert_flipped_signature_refused(good, client)
+    assert outcome(flipped_signature(good), client) == "signature"
     key384 = ec.derive_private_key(0x384, ec.SECP384R1())
-    assert outcome(_u2f(device, att, client, cert=_cert(_name(cn="U2F"), key384, CA_NAME, CA_KEY,
-                                                        aaguid=None)), client) == "x5c"
+    p384 = _u2f(device, att, client, cert=_cert(_name(cn="U2F"), key384, CA_NAME, CA_KEY,
+                                                aaguid=None))
+    assert outcome(p384, client) == "x5c"
     obj = cbor2.loads(good)
     obj["attStmt"]["x5c"] = [obj["attStmt"]["x5c"][0], CA_CERT]
-    assert outcome(cbor2.dumps(obj, canonical=True), client) == "attStmt"
+    two = cbor2.dumps(obj, canonical=True)
+    assert outcome(two, client) == "attStmt"
+    assert disagreements([("fido-u2f", good, client, {}),
+                          ("flipped", flipped_signature(good), client, {}),
+                          ("P-384 certificate", p384, client, {}),
+                          ("two certificates", two, client, {})]) == []
 
 
 # -- the structure ------------------------------------------------------------------------------

@@ -3,7 +3,9 @@
 in tools/third_party.py): every test function of tests/test_verify_registration_response*.py
 whose call of verify_registration_response has literal arguments (the credential JSON,
 the challenge, origin and RP ID) gives one case. A function that builds its input with
-code (mocks, loops, edits of the CBOR) yields an excluded case with that reason."""
+code (mocks, loops, edits of the CBOR) yields an excluded case with that reason. Nothing
+here imports py_webauthn (it runs apart: tests/py_webauthn_oracle.py); a member of one of
+its enums that an argument names is an EnumRef, which that process resolves."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ import base64
 import json
 import pathlib
 from typing import Any, Dict, List, NamedTuple, Optional
+
+from py_webauthn_oracle import EnumRef
 
 
 class Case(NamedTuple):
@@ -31,10 +35,21 @@ class _Unknown(Exception):
     pass
 
 
+class _Enum(NamedTuple):
+    """A name the test file imports from webauthn.helpers.structs (an enum, or a class)."""
+    name: str
+
+
+def _imported_enums(tree: ast.Module) -> Dict[str, Any]:
+    return {(a.asname or a.name): _Enum(a.name) for node in tree.body
+            if isinstance(node, ast.ImportFrom) and node.module == "webauthn.helpers.structs"
+            for a in node.names}
+
+
 def _value(node: ast.AST, env: Dict[str, Any]) -> Any:
     """A literal, a name bound to one, base64url_to_bytes(literal), json.dumps(...)."""
     if isinstance(node, ast.Name):
-        if node.id in env:
+        if node.id in env and not isinstance(env[node.id], _Enum):
             return env[node.id]
         raise _Unknown(node.id)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
@@ -47,10 +62,8 @@ def _value(node: ast.AST, env: Dict[str, Any]) -> Any:
     if isinstance(node, (ast.List, ast.Tuple)):
         return [_value(e, env) for e in node.elts]
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-        from webauthn.helpers import structs  # the enums the fixtures name
-
-        if hasattr(structs, node.value.id):
-            return getattr(getattr(structs, node.value.id), node.attr)
+        if isinstance(env.get(node.value.id), _Enum):  # a member of an enum of py_webauthn's
+            return EnumRef(node.value.id, node.attr)
         raise _Unknown(ast.unparse(node))
     try:
         return ast.literal_eval(node)
@@ -66,6 +79,7 @@ def cases(tests_dir: pathlib.Path) -> List[Case]:
     out = []
     for path in sorted(tests_dir.glob("test_verify_registration_response*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
+        enums = _imported_enums(tree)
         for fn in ast.walk(tree):
             if not isinstance(fn, ast.FunctionDef) or not fn.name.startswith("test_"):
                 continue
@@ -92,7 +106,7 @@ def cases(tests_dir: pathlib.Path) -> List[Case]:
                                 "fmt); p256 leaves the chain's anchor to the relying party's "
                                 "X.509 stack (trust_path's last certificate)", not raises, False))
                 continue
-            env: Dict[str, Any] = {}
+            env: Dict[str, Any] = dict(enums)
             try:
                 for stmt in fn.body:
                     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(

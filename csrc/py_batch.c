@@ -6,9 +6,11 @@
  * stream apart under the GIL: limit < 0 takes all of items (any iterable, copied to a
  * private tuple first); limit >= 0 the next `limit` items of an iterator, one at a time,
  * so nothing of the stream is held beyond this chunk. Each item goes to its kind's reader
- * (py_batch.h lists the kinds and their files); a wrong one raises the reader's error,
- * naming its index plus `offset` (its index in the whole stream), before any work on this
- * chunk, and the iterator is left just after it.
+ * (py_batch.h lists the kinds and their files). A wrong one (the reader's error, naming
+ * its index plus `offset`, its index in the whole stream), or an exception of the stream
+ * itself, stops the taking there: the items before it are the batch, the iterator is left
+ * just after the bad item, and the exception is the batch's `error`, for the caller to
+ * raise after the answers (MemoryError is raised at once).
  *
  * run() releases the GIL once and works until nothing is left; several Python threads
  * may call run() on one batch: each claims `group` items at a time (dynamic balancing: a
@@ -51,6 +53,8 @@ struct BatchObject {
     PyThread_type_lock finished; /* held from creation until done reaches n (a semaphore:
                                   * the thread finishing the last group releases it) */
     PyObject *answers;       /* the list results() made */
+    PyObject *error;         /* what stopped the taking at item n (a bad item, the stream's
+                              * own exception), or NULL: raised after the answers */
     int making;              /* a results() call is making it (one at a time) */
 };
 
@@ -109,6 +113,7 @@ static void batch_dealloc(BatchObject *self)
     if (self->lock != NULL)
         PyThread_free_lock(self->lock);
     Py_XDECREF(self->answers);
+    Py_XDECREF(self->error);
     Py_XDECREF(self->p.pk_type);
     Py_XDECREF(self->p.sk_type);
     if (self->finished != NULL) /* no one waits: wait() holds a reference */
@@ -249,6 +254,7 @@ static PyObject *batch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->lock = NULL;
     self->finished = NULL;
     self->answers = NULL;
+    self->error = NULL;
     self->making = 0;
     self->items = (char *)PyMem_Calloc(cap > 0 ? (size_t)cap : 1, kind->item_size);
 #ifndef BATCH_ATOMICS
@@ -266,7 +272,7 @@ static PyObject *batch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
             Py_INCREF(item);
         } else if ((item = PyIter_Next(items)) == NULL) {
             if (PyErr_Occurred())
-                goto fail;
+                goto stop;
             break;
         }
         if (n == cap) {
@@ -282,8 +288,28 @@ static PyObject *batch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         self->n = n + 1;
         rc = kind->take(BATCH_ITEM(self, n), item, offset + n, &self->p);
         Py_DECREF(item);
-        if (rc < 0)
-            goto fail;
+        if (rc < 0) {
+            kind->clear(BATCH_ITEM(self, n)); /* the bad item's references; wiped when freed */
+            self->n = n;
+            goto stop;
+        }
+    }
+    Py_XDECREF(seq);
+    if (self->n == 0)
+        PyThread_release_lock(self->finished);
+    return (PyObject *)self;
+stop: /* the items before keep their place; the error waits for their answers */
+    if (PyErr_ExceptionMatches(PyExc_MemoryError))
+        goto fail;
+    {
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        PyErr_NormalizeException(&t, &v, &tb);
+        if (tb != NULL)
+            PyException_SetTraceback(v, tb);
+        self->error = v;
+        Py_XDECREF(t);
+        Py_XDECREF(tb);
     }
     Py_XDECREF(seq);
     if (self->n == 0)
@@ -444,7 +470,22 @@ static Py_ssize_t batch_len(BatchObject *self)
     return self->n;
 }
 
+/* pop_error() -> what stopped the taking of items, or None; the batch lets go of it (the
+ * exception, once raised, refers to frames that may refer to the batch: kept here too,
+ * it would make a cycle through an object the collector cannot see into). */
+static PyObject *batch_pop_error(BatchObject *self, PyObject *unused)
+{
+    PyObject *error = self->error;
+    (void)unused;
+    self->error = NULL;
+    if (error == NULL)
+        Py_RETURN_NONE;
+    return error;
+}
+
 static PyMethodDef batch_methods[] = {
+    {"pop_error", (PyCFunction)batch_pop_error, METH_NOARGS,
+     "What stopped the taking of items (to raise after the answers), or None; once."},
     {"run", (PyCFunction)batch_run, METH_NOARGS,
      "Work unclaimed items with the GIL released until none is left (thread-safe)."},
     {"results", (PyCFunction)batch_results, METH_NOARGS,
@@ -488,6 +529,7 @@ static int batch_set_group(BatchObject *self, PyObject *value, void *closure)
 static PyGetSetDef batch_getset[] = {
     {"group", (getter)batch_get_group, (setter)batch_set_group,
      "Items a thread claims at a time (1..BATCH_GROUP_MAX).", NULL},
+
     {NULL, NULL, NULL, NULL, NULL},
 };
 

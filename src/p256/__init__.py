@@ -5,18 +5,24 @@ Keys, ECDSA (DER and raw r||s; hedged or RFC 6979 nonces), ECDH and SEC1 points 
 native constant-time core. ``p256.reference`` is a slow pure-Python implementation of
 the NIST curves, kept as a baseline and test oracle.
 
-Documentation: ``help()`` of each name, and the pages in the source distribution's docs/
-(docs/api.md: every function, argument, result and error).
+Documentation: ``help()`` of each name; and the pages that come with the source
+distribution (its docs directory, a site built with mkdocs), whose API reference gives
+every function, argument, result and error.
 """
 
 from . import _core
 from ._batch import (
     batch_backend,
+    exchange_iter,
     exchange_many,
     p256verify,
+    p256verify_iter,
     p256verify_many,
+    scalar_base_mult_iter,
     scalar_base_mult_many,
+    sign_iter,
     sign_many,
+    verify_iter,
     verify_many,
 )
 from ._common import JWK, Buffer, HashName, PrivateFormat, SigEncoding
@@ -48,12 +54,17 @@ __all__ = [
     "scalar_mult",
     "normalize_s",
     "verify_many",
+    "verify_iter",
     "p256verify",
     "p256verify_many",
+    "p256verify_iter",
     "batch_backend",
     "scalar_base_mult_many",
+    "scalar_base_mult_iter",
     "sign_many",
+    "sign_iter",
     "exchange_many",
+    "exchange_iter",
     "jws",
     "webauthn",
     "x509",

@@ -1,20 +1,24 @@
 # SPDX-License-Identifier: Apache-2.0
 """verify_many and p256verify_many (many signatures in chunks, on several threads, on the
 batch engine), p256verify (EIP-7951), the work with secrets many at a time
-(scalar_base_mult_many, sign_many, exchange_many; PrivateKey.generate_many is _keys') and
-batch_backend. The machinery they share is _many's."""
+(scalar_base_mult_many, sign_many, exchange_many; PrivateKey.generate_many is _keys'),
+each with its *_iter twin (the same answers as a stream), and batch_backend. Each call's
+job is made (its arguments checked) in one place for both forms; the machinery they
+share is _many's."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from . import _core, _many
 from ._common import Buffer, HashName, SigEncoding
 from ._common import lookup as _lookup
 from ._keys import PrivateKey, PublicKey
 
-__all__ = ["verify_many", "p256verify", "p256verify_many", "batch_backend",
-           "scalar_base_mult_many", "sign_many", "exchange_many"]
+__all__ = ["verify_many", "verify_iter", "p256verify", "p256verify_many", "p256verify_iter",
+           "batch_backend", "scalar_base_mult_many", "scalar_base_mult_iter", "sign_many",
+           "sign_iter", "exchange_many", "exchange_iter"]
+
 
 def verify_many(items: Iterable[Tuple[PublicKey, Buffer, Buffer]], *, hash: HashName = "sha256",
                 encoding: SigEncoding = "der", threads: Optional[int] = None) -> List[bool]:
@@ -50,11 +54,31 @@ def verify_many(items: Iterable[Tuple[PublicKey, Buffer, Buffer]], *, hash: Hash
         ValueError: Unknown hash or encoding name (even for an empty batch), or
             threads < 1.
     """
+    return _many.run(_verify_job(items, hash, encoding, threads))
+
+
+def verify_iter(items: Iterable[Tuple[PublicKey, Buffer, Buffer]], *, hash: HashName = "sha256",
+                encoding: SigEncoding = "der", threads: Optional[int] = None) -> Iterator[bool]:
+    """``verify_many`` as a stream: the same answers, one at a time, in input order.
+
+    The arguments and errors are verify_many's; the arguments (and a list's or tuple's
+    items) are checked when it is called, the rest as the answers are asked for. At most
+    two chunks of a few thousand items are held at any time, whatever the length of
+    `items`, so an endless or very long stream runs in constant memory; closing the
+    iterator (or leaving a loop over it) ends the helper threads.
+
+    Returns:
+        An iterator of one bool per item.
+    """
+    return _many.stream(_verify_job(items, hash, encoding, threads))
+
+
+def _verify_job(items: object, hash: object, encoding: object, threads: Optional[int]
+                ) -> _many.Job:
     hash_id, _, _, raw, _, _ = _core.sig_args(b"", False, hash, encoding)
-    return _many.run(items, _core.BATCH_VERIFY, {"pk_type": PublicKey, "raw": raw, "hash": hash_id},
-                     _many.thread_count(threads),
-                     lanes=_many.lanes_of(_core.batch_backend()), what="items",
-                     shape="(PublicKey, signature, message)", name="p256.verify_many")
+    return _many.Job(items, _core.BATCH_VERIFY, {"pk_type": PublicKey, "raw": raw, "hash": hash_id},
+                     _many.thread_count(threads), _many.lanes_of(_core.batch_backend()),
+                     "items", "(PublicKey, signature, message)", "p256.verify_many")
 
 
 def p256verify_many(inputs: Iterable[Buffer], *, threads: Optional[int] = None) -> List[bytes]:
@@ -78,9 +102,24 @@ def p256verify_many(inputs: Iterable[Buffer], *, threads: Optional[int] = None) 
             not iterable, or threads is not an int; for an iterator, as verify_many.
         ValueError: threads < 1.
     """
-    return _many.run(inputs, _core.BATCH_EIP7951, {}, _many.thread_count(threads),
-                     lanes=_many.lanes_of(_core.batch_backend()), what="inputs",
-                     shape="bytes-like objects", name="p256.verify_many")
+    return _many.run(_p256verify_job(inputs, threads))
+
+
+def p256verify_iter(inputs: Iterable[Buffer], *, threads: Optional[int] = None
+                    ) -> Iterator[bytes]:
+    """``p256verify_many`` as a stream: the same answers, one at a time, in input order,
+    with at most two chunks held (as ``verify_iter``); its arguments and errors.
+
+    Returns:
+        An iterator of one bytes per input: the 32-byte big-endian 1 or b"".
+    """
+    return _many.stream(_p256verify_job(inputs, threads))
+
+
+def _p256verify_job(inputs: object, threads: Optional[int]) -> _many.Job:
+    return _many.Job(inputs, _core.BATCH_EIP7951, {}, _many.thread_count(threads),
+                     _many.lanes_of(_core.batch_backend()), "inputs", "bytes-like objects",
+                     "p256.verify_many")
 
 
 # batch_backend's operations: what runs each one's scalar multiplications.
@@ -113,12 +152,11 @@ def batch_backend(operation: str = "verify_many") -> str:
     return _core.batch_backend() if op is None else _core.batch_secret_backend(op)
 
 
-def _secret_run(items: object, kind: int, params: Dict[str, Any], threads: Optional[int],
-                op: int, what: str, shape: str, name: str) -> List[Any]:
-    """_many.run for the work with secrets, on the engine of its operation `op`."""
-    return _many.run(items, kind, params, _many.thread_count(threads),
-                     lanes=_many.lanes_of(_core.batch_secret_backend(op)), what=what,
-                     shape=shape, name=name)
+def _secret_job(items: object, kind: int, params: Dict[str, Any], threads: Optional[int],
+                op: int, what: str, shape: str, name: str) -> _many.Job:
+    """The job of a work with secrets, on the engine of its operation `op`."""
+    return _many.Job(items, kind, params, _many.thread_count(threads),
+                     _many.lanes_of(_core.batch_secret_backend(op)), what, shape, name)
 
 
 def scalar_base_mult_many(scalars: Iterable[Buffer], *,
@@ -147,7 +185,23 @@ def scalar_base_mult_many(scalars: Iterable[Buffer], *,
             0 mod n (the point at infinity: the message names its index, and no list is
             returned), or threads < 1.
     """
-    return _secret_run(scalars, _core.BATCH_BASE_MULT, {}, threads, _core.BATCH_OP_GEN,
+    return _many.run(_base_mult_job(scalars, threads))
+
+
+def scalar_base_mult_iter(scalars: Iterable[Buffer], *, threads: Optional[int] = None
+                          ) -> Iterator[bytes]:
+    """``scalar_base_mult_many`` as a stream: the same answers, one at a time, in input
+    order, with at most two chunks held (as ``verify_iter``); its arguments and errors (a
+    scalar 0 mod n raises when its answer is reached).
+
+    Returns:
+        An iterator of one 65-byte uncompressed SEC1 point per scalar.
+    """
+    return _many.stream(_base_mult_job(scalars, threads))
+
+
+def _base_mult_job(scalars: object, threads: Optional[int]) -> _many.Job:
+    return _secret_job(scalars, _core.BATCH_BASE_MULT, {}, threads, _core.BATCH_OP_GEN,
                        "scalars", "32-byte scalars", "p256.scalar_base_mult_many")
 
 
@@ -187,9 +241,28 @@ def sign_many(items: Iterable[Tuple[PrivateKey, Buffer]], *, hash: HashName = "s
             threads < 1.
         OSError: The OS random generator failed (hedged nonces only).
     """
-    hash_id, _, _, raw, _, _ = _core.sig_args(b"", False, hash, encoding, deterministic, low_s)
+    return _many.run(_sign_job(items, hash, encoding, deterministic, low_s, threads))
+
+
+def sign_iter(items: Iterable[Tuple[PrivateKey, Buffer]], *, hash: HashName = "sha256",
+              encoding: SigEncoding = "der", deterministic: bool = False, low_s: bool = False,
+              threads: Optional[int] = None) -> Iterator[bytes]:
+    """``sign_many`` as a stream: the same signatures, one at a time, in input order, with
+    at most two chunks held (as ``verify_iter``), so signing an endless stream of messages
+    runs in constant memory; its arguments and errors.
+
+    Returns:
+        An iterator of one signature per item.
+    """
+    return _many.stream(_sign_job(items, hash, encoding, deterministic, low_s, threads))
+
+
+def _sign_job(items: object, hash: object, encoding: object, deterministic: object,
+              low_s: object, threads: Optional[int]) -> _many.Job:
+    hash_id, _, _, raw, deterministic, low_s = _core.sig_args(b"", False, hash, encoding,
+                                                              deterministic, low_s)
     nonce = hash_id if deterministic else _core.NONCE_HEDGED
-    return _secret_run(items, _core.BATCH_SIGN,
+    return _secret_job(items, _core.BATCH_SIGN,
                        {"raw": raw, "hash": hash_id, "nonce": nonce, "low_s": low_s}, threads,
                        _core.BATCH_OP_GEN, "items", "(PrivateKey, message) pairs",
                        "p256.sign_many")
@@ -218,7 +291,22 @@ def exchange_many(pairs: Iterable[Tuple[PrivateKey, PublicKey]], *,
             any key is used, for any other iterable as sign_many.
         ValueError: threads < 1.
     """
-    return _secret_run(pairs, _core.BATCH_EXCHANGE, {"pk_type": PublicKey}, threads,
+    return _many.run(_exchange_job(pairs, threads))
+
+
+def exchange_iter(pairs: Iterable[Tuple[PrivateKey, PublicKey]], *,
+                  threads: Optional[int] = None) -> Iterator[bytes]:
+    """``exchange_many`` as a stream: the same shared secrets, one at a time, in input
+    order, with at most two chunks held (as ``verify_iter``); its arguments and errors.
+
+    Returns:
+        An iterator of one 32-byte shared x coordinate per pair.
+    """
+    return _many.stream(_exchange_job(pairs, threads))
+
+
+def _exchange_job(pairs: object, threads: Optional[int]) -> _many.Job:
+    return _secret_job(pairs, _core.BATCH_EXCHANGE, {"pk_type": PublicKey}, threads,
                        _core.BATCH_OP_ECDH, "pairs", "(PrivateKey, PublicKey) pairs",
                        "p256.exchange_many")
 

@@ -117,6 +117,9 @@ class Batch:
         raw: bool = False, hash: int = -1, nonce: int = -1, low_s: bool = False,
     ) -> Batch: ...
     group: int  # items a thread claims at a time, 1..BATCH_GROUP_MAX
+    # What stopped the taking of items (the items before it are the batch), or None;
+    # given once (the batch lets go of it).
+    def pop_error(self) -> BaseException | None: ...
     def run(self) -> None: ...
     # bools (verify), bytes (EIP-7951, points, signatures, shared secrets), or keys of
     # sk_type (GENERATE)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import threading
 from itertools import repeat as _repeat
-from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Iterator, List, Mapping, Optional, Tuple, Union
 
 from . import _args, _bridge, _core, _cose, _formats, _jose, _jwk, _pbes2, _many, _sig, _spki, _x509
 from ._common import (
@@ -163,14 +163,29 @@ class PrivateKey(_core.SecretKey):
                 or threads < 1.
             OSError: The operating system's random generator failed.
         """
+        return _many.run(cls._generate_job(n, threads))
+
+    @classmethod
+    def generate_iter(cls, n: int, *, threads: Optional[int] = None) -> Iterator[PrivateKey]:
+        """``generate_many`` as a stream: n new keys, one at a time, with at most two
+        chunks of a few thousand held at any time; its arguments and errors (checked
+        when it is called).
+
+        Returns:
+            An iterator of n new keys, each with its public key already computed.
+        """
+        return _many.stream(cls._generate_job(n, threads))
+
+    @classmethod
+    def _generate_job(cls, n: object, threads: Optional[int]) -> _many.Job:
         if not isinstance(n, int) or isinstance(n, bool):
             raise TypeError("n must be an int, not %s" % type(n).__name__)
         if not 0 <= n <= _many.GENERATE_MAX:
             raise ValueError("n must be in 0..%d, got %d" % (_many.GENERATE_MAX, n))
-        return _many.run(_repeat(None, n), _core.BATCH_GENERATE,
+        return _many.Job(_repeat(None, n), _core.BATCH_GENERATE,
                          {"pk_type": PublicKey, "sk_type": cls}, _many.thread_count(threads),
-                         lanes=_many.lanes_of(_core.batch_secret_backend(_core.BATCH_OP_GEN)),
-                         what="n", shape="keys", name="p256.generate_many")
+                         _many.lanes_of(_core.batch_secret_backend(_core.BATCH_OP_GEN)),
+                         "n", "keys", "p256.generate_many")
 
     # to_bytes() -> the 32-byte big-endian scalar d: the native object's.
 

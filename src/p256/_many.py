@@ -10,7 +10,7 @@ import os
 import queue
 import threading
 
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from . import _core
 
@@ -116,31 +116,49 @@ class _Workers:
             t.join()
 
 
-def chunks(items: object, kind: int, params: Dict[str, Any], threads: int, *, lanes: int,
-           what: str, shape: str, name: str) -> Iterator[List[Any]]:
-    """The answers for a stream of items, a list per chunk of CHUNK items, in order: each
-    chunk is ``_core.Batch(kind, items, offset=..., limit=CHUNK, **params)``, worked by
-    this thread and the helpers while the next chunk is taken. A list or tuple is checked
-    whole first (batch_check: every error of its items before any work); `what` and
-    `shape` name the items in the TypeError of a non-iterable; `name` the helper threads.
-    The helpers end when the stream does, fails, or the generator is closed."""
-    if isinstance(items, (list, tuple)):
-        _core.batch_check(kind, items, **params)  # an error before any work
+class Job(NamedTuple):
+    """One *_many call's work: its items and kind (_core.BATCH_*) with the kind's Batch
+    parameters, how many threads, the engine's lanes; `what` and `shape` name the items
+    in the TypeError of a non-iterable, `name` the helper threads."""
+
+    items: object
+    kind: int
+    params: Dict[str, Any]
+    threads: int
+    lanes: int
+    what: str
+    shape: str
+    name: str
+
+
+def chunks(job: Job) -> Iterator[List[Any]]:
+    """The answers of a job's stream of items, a list per chunk of CHUNK items, in order.
+    The checks come first, when this is called: a list or tuple is checked whole
+    (batch_check: every error of its items before any work), anything else must be
+    iterable. Then each chunk is ``_core.Batch(kind, items, offset=..., limit=CHUNK,
+    **params)``, worked by this thread and the helpers while the next is taken; the
+    helpers end when the stream does, fails, or the returned generator is closed."""
+    if isinstance(job.items, (list, tuple)):
+        _core.batch_check(job.kind, job.items, **job.params)  # an error before any work
     try:
-        it = iter(items)  # type: ignore[call-overload]
+        it = iter(job.items)  # type: ignore[call-overload]
     except TypeError:
         raise TypeError("%s must be an iterable of %s, not %s" % (
-            what, shape, type(items).__name__)) from None
+            job.what, job.shape, type(job.items).__name__)) from None
+    return _chunks(job, it)
+
+
+def _chunks(job: Job, it: Iterator[Any]) -> Iterator[List[Any]]:
     offset = 0
 
     def take() -> _core.Batch:
         nonlocal offset
-        batch = _core.Batch(kind, it, offset=offset, limit=CHUNK, group=1, **params)
+        batch = _core.Batch(job.kind, it, offset=offset, limit=CHUNK, group=1, **job.params)
         offset += len(batch)
         return batch
     batch = take()
-    workers = _Workers(plan(len(batch), threads, lanes)[0] - 1, lanes, name)  # sized by chunk 1
-    try:
+    workers = _Workers(plan(len(batch), job.threads, job.lanes)[0] - 1, job.lanes, job.name)
+    try:  # the helpers are sized by the first chunk
         workers.give(batch)
         while True:
             nxt = None
@@ -152,6 +170,12 @@ def chunks(items: object, kind: int, params: Dict[str, Any], threads: int, *, la
                 nxt = take()
                 workers.give(nxt)
             yield answers
+            error = batch.pop_error()  # a bad item, or the stream's own exception,
+            if error is not None:      # after the answers of the items before it
+                try:
+                    raise error
+                finally:  # else this frame and the error's traceback hold each other
+                    del error
             if nxt is None:
                 return
             batch = nxt
@@ -159,14 +183,26 @@ def chunks(items: object, kind: int, params: Dict[str, Any], threads: int, *, la
         workers.close()
 
 
-def run(items: object, kind: int, params: Dict[str, Any], threads: int, *, lanes: int,
-        what: str, shape: str, name: str) -> List[Any]:
-    """Every answer of ``chunks(...)`` in one list."""
+def run(job: Job) -> List[Any]:
+    """Every answer of the job, in one list (a *_many call)."""
     out: List[Any] = []
-    for answers in chunks(items, kind, params, threads, lanes=lanes, what=what, shape=shape,
-                          name=name):
+    for answers in chunks(job):
         out.extend(answers)
     return out
+
+
+def stream(job: Job) -> Iterator[Any]:
+    """The job's answers one at a time, in order, holding at most two chunks (an *_iter
+    call): the checks run now, the work as the answers are asked for."""
+    return _answers(chunks(job))
+
+
+def _answers(parts: Iterator[List[Any]]) -> Iterator[Any]:
+    try:
+        for answers in parts:
+            yield from answers
+    finally:
+        parts.close()  # type: ignore[attr-defined]
 
 
 def lanes_of(engine: str) -> int:

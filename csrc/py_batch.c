@@ -23,6 +23,7 @@
  * (their messages' bytes, a tuple read within bounds) is py_batch_items.c's.
  */
 #include "py_batch.h"
+#include "py_batch_engine.h"
 
 /* The kinds, by the number Batch() takes (_core.BATCH_*). */
 #define BATCH_VERIFY 0

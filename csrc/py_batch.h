@@ -61,13 +61,6 @@ typedef struct {
     void (*clear)(void *item);
 } batch_kind;
 
-/* py_batch_engine.c: the engine chosen now (a P256_BATCH_* value), its name, and the
- * choice at import from P256_BATCH with the engine functions added to the module (0, or
- * -1 with ImportError). */
-int batch_engine_now(void);
-const char *batch_engine_name(int engine);
-int batch_engine_init(PyObject *module);
-
 extern const batch_kind batch_verify_kind, batch_eip7951_kind, batch_generate_kind,
     batch_base_mult_kind, batch_sign_kind, batch_exchange_kind;
 

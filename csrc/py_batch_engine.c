@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * py_batch_engine.c: the batch engine every Batch works on (py_batch.h). P256_BATCH at
+ * py_batch_engine.c: the batch engine every Batch works on (py_batch_engine.h). P256_BATCH at
  * import ("avx512-ifma", "scalar"; unset or empty: the first that runs here), by the
  * extension's one chooser (backend.h, which also picks the field backend): an unknown or
  * unavailable name is an ImportError listing the valid ones. _core.batch_backend() names
  * it; _core._batch_select(name) changes it (tests); _core.batch_engines() lists those that
  * run here; _core.batch_secret_backend(op) names what runs the work with secrets.
  */
-#include "py_batch.h"
+#include "py_batch_engine.h"
 #include "backend.h"
 
 /* The core's automatic choice is IFMA exactly where IFMA runs (p256.h). */

@@ -64,6 +64,46 @@ typedef struct {
 extern const batch_kind batch_verify_kind, batch_eip7951_kind, batch_generate_kind,
     batch_base_mult_kind, batch_sign_kind, batch_exchange_kind;
 
+/* One chunk of a *_many call (py_batch.c makes it, py_batch_work.c works it). */
+struct BatchObject {
+    PyObject_HEAD
+    const batch_kind *kind;
+    batch_params p;
+    Py_ssize_t n;            /* items taken: items[0..n) are live */
+    char *items;             /* n items of kind->item_size bytes, or NULL once answered */
+    Py_ssize_t offset;       /* the index of item 0 in the caller's stream */
+    int engine;              /* a P256_BATCH_* engine, the selection when the batch was made */
+    int failed;              /* the engine refused a call (cannot happen for a checked engine) */
+    Py_ssize_t group;        /* items per claim, 1..BATCH_GROUP_MAX */
+    Py_ssize_t next;         /* first unclaimed item */
+    Py_ssize_t done;         /* items finished */
+    PyThread_type_lock lock; /* guards next, done and failed where there are no atomics */
+    PyThread_type_lock finished; /* held from creation until done reaches n (a semaphore:
+                                  * the thread finishing the last group releases it) */
+    PyObject *answers;       /* the list results() made */
+    PyObject *error;         /* what stopped the taking at item n (a bad item, the stream's
+                              * own exception), or NULL: raised after the answers */
+    int making;              /* a results() call is making it (one at a time) */
+};
+
+/* Claims are atomic increments: a thread preempted while holding a lock would stall the
+ * others (likely on a loaded machine). Without GCC/clang builtins (or with
+ * -DP256_BATCH_NO_ATOMICS, to test that path), a PyThread lock. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(P256_BATCH_NO_ATOMICS)
+#define BATCH_ATOMICS 1
+#endif
+
+/* The BATCH_ITEM(b, i)-th item of a batch. */
+#define BATCH_ITEM(b, i) ((void *)((b)->items + (size_t)(i) * (b)->kind->item_size))
+
+/* py_batch.c: clear items[0..n) and free their block, wiped. */
+void batch_items_free(const batch_kind *kind, char *items, Py_ssize_t n);
+/* py_batch_work.c: Batch.run() and Batch.results(); make tsan's planted race, armed at
+ * import by P256_PLANT_RACE=1 in its builds (a no-op in every other). */
+PyObject *batch_run(BatchObject *self, PyObject *unused);
+PyObject *batch_results(BatchObject *self, PyObject *unused);
+void batch_race_arm(void);
+
 /* A message or digest of an item: a bytes object referenced (immutable, and kept alive),
  * any other buffer copied. */
 typedef struct {

@@ -183,8 +183,9 @@ def test_no_c_code_reads_a_python_attribute():
 
 
 def _api_names():
-    """The names (without p256_) of the byte-level API functions, from p256.h's list."""
-    with open(os.path.join(CSRC, "p256.h"), encoding="utf-8") as f:
+    """The names (without p256_) of the byte-level API functions, from the list made of
+    p256.h's declarations (csrc/api_list.h)."""
+    with open(os.path.join(CSRC, "api_list.h"), encoding="utf-8") as f:
         text = f.read()
     body = text[text.index("#define P256_API_LIST(X)"):]
     return set(re.findall(r"X\([^,]+,\s*(\w+),", body))

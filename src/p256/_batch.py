@@ -67,6 +67,13 @@ def verify_iter(items: Iterable[Tuple[PublicKey, Buffer, Buffer]], *, hash: Hash
     `items`, so an endless or very long stream runs in constant memory; closing the
     iterator (or leaving a loop over it) ends the helper threads.
 
+    Args:
+        items: As for ``verify_many``: any iterable of ``(PublicKey, signature,
+            message)`` triples.
+        hash: The message hash, for all items.
+        encoding: "der" or "raw", for all items.
+        threads: As for ``verify_many``.
+
     Returns:
         An iterator of one bool per item.
     """
@@ -109,6 +116,10 @@ def p256verify_iter(inputs: Iterable[Buffer], *, threads: Optional[int] = None
                     ) -> Iterator[bytes]:
     """``p256verify_many`` as a stream: the same answers, one at a time, in input order,
     with at most two chunks held (as ``verify_iter``); its arguments and errors.
+
+    Args:
+        inputs: Any iterable of bytes-like inputs, hash || r || s || qx || qy.
+        threads: As for ``verify_many``.
 
     Returns:
         An iterator of one bytes per input: the 32-byte big-endian 1 or b"".
@@ -194,6 +205,10 @@ def scalar_base_mult_iter(scalars: Iterable[Buffer], *, threads: Optional[int] =
     order, with at most two chunks held (as ``verify_iter``); its arguments and errors (a
     scalar 0 mod n raises when its answer is reached).
 
+    Args:
+        scalars: Any iterable of 32-byte big-endian scalars.
+        threads: As for ``verify_many``.
+
     Returns:
         An iterator of one 65-byte uncompressed SEC1 point per scalar.
     """
@@ -251,6 +266,14 @@ def sign_iter(items: Iterable[Tuple[PrivateKey, Buffer]], *, hash: HashName = "s
     at most two chunks held (as ``verify_iter``), so signing an endless stream of messages
     runs in constant memory; its arguments and errors.
 
+    Args:
+        items: Any iterable of ``(PrivateKey, message)`` pairs.
+        hash: The message hash, for all items.
+        encoding: "der" or "raw", for all items.
+        deterministic: True: RFC 6979 nonces; False: hedged.
+        low_s: True: every signature with s <= n/2.
+        threads: As for ``verify_many``.
+
     Returns:
         An iterator of one signature per item.
     """
@@ -298,6 +321,10 @@ def exchange_iter(pairs: Iterable[Tuple[PrivateKey, PublicKey]], *,
                   threads: Optional[int] = None) -> Iterator[bytes]:
     """``exchange_many`` as a stream: the same shared secrets, one at a time, in input
     order, with at most two chunks held (as ``verify_iter``); its arguments and errors.
+
+    Args:
+        pairs: Any iterable of ``(PrivateKey, PublicKey)`` pairs.
+        threads: As for ``verify_many``.
 
     Returns:
         An iterator of one 32-byte shared x coordinate per pair.

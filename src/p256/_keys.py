@@ -171,6 +171,10 @@ class PrivateKey(_core.SecretKey):
         chunks of a few thousand held at any time; its arguments and errors (checked
         when it is called).
 
+        Args:
+            n: How many keys, 0 to 2**24.
+            threads: As for ``generate_many``.
+
         Returns:
             An iterator of n new keys, each with its public key already computed.
         """

@@ -45,6 +45,33 @@
     X(int, sign_many, (uint8_t *rs, uint8_t *ok, const p256_sign_item *items, size_t n, int nonce, int low_s, int engine), (rs, ok, items, n, nonce, low_s, engine)) \
     X(int, ecdh_many, (uint8_t *out, uint8_t *ok, const p256_ecdh_item *items, size_t n, int engine), (out, ok, items, n, engine)) \
     X(const char *, batch_secret_engine, (int op, int engine), (op, engine)) \
+    X(int, point_load, (p256_point *p, const uint8_t *in, size_t len), (p, in, len)) \
+    X(size_t, point_serialize, (uint8_t out[65], const p256_point *p, int compressed), (out, p, compressed)) \
+    X(int, point_generator, (p256_point *p), (p)) \
+    X(int, point_identity, (p256_point *p), (p)) \
+    X(int, point_equal, (const p256_point *a, const p256_point *b), (a, b)) \
+    X(int, point_is_identity, (const p256_point *p), (p)) \
+    X(int, point_add, (p256_point *r, const p256_point *a, const p256_point *b), (r, a, b)) \
+    X(int, point_double, (p256_point *r, const p256_point *a), (r, a)) \
+    X(int, point_negate, (p256_point *r, const p256_point *a), (r, a)) \
+    X(int, point_mult, (p256_point *r, const uint8_t k[32], const p256_point *p), (r, k, p)) \
+    X(int, point_mult_base, (p256_point *r, const uint8_t k[32]), (r, k)) \
+    X(int, point_mult_vartime, (p256_point *r, const uint8_t k[32], const p256_point *p), (r, k, p)) \
+    X(size_t, point_multi_mult_scratch_size, (size_t n), (n)) \
+    X(int, point_multi_mult, (p256_point *r, const uint8_t *const *k, const p256_point *const *p, size_t n, void *scratch, size_t scratch_len), (r, k, p, n, scratch, scratch_len)) \
+    X(int, point_multi_mult_vartime, (p256_point *r, const uint8_t *const *k, const p256_point *const *p, size_t n, void *scratch, size_t scratch_len), (r, k, p, n, scratch, scratch_len)) \
+    X(int, point_from_pubkey, (p256_point *p, const p256_pubkey *pk), (p, pk)) \
+    X(int, point_to_pubkey, (p256_pubkey *pk, const p256_point *p), (pk, p)) \
+    X(int, point_map_to_curve, (p256_point *r, const uint8_t *uniform, size_t len), (r, uniform, len)) \
+    X(int, modn_check, (const uint8_t a[32]), (a)) \
+    X(int, modn_reduce, (uint8_t r[32], const uint8_t *in, size_t len), (r, in, len)) \
+    X(int, modn_add, (uint8_t r[32], const uint8_t a[32], const uint8_t b[32]), (r, a, b)) \
+    X(int, modn_sub, (uint8_t r[32], const uint8_t a[32], const uint8_t b[32]), (r, a, b)) \
+    X(int, modn_mul, (uint8_t r[32], const uint8_t a[32], const uint8_t b[32]), (r, a, b)) \
+    X(int, modn_neg, (uint8_t r[32], const uint8_t a[32]), (r, a)) \
+    X(int, modn_inv, (uint8_t r[32], const uint8_t a[32]), (r, a)) \
+    X(int, modn_equal, (const uint8_t a[32], const uint8_t b[32]), (a, b)) \
+    X(int, modn_is_zero, (const uint8_t a[32]), (a)) \
     X(void *, wipe, (void *p, size_t n), (p, n))
 
 #endif /* P256_API_LIST_H */

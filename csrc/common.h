@@ -100,6 +100,9 @@ P256_INLINE uint64_t p256_mask_eq(uint64_t a, uint64_t b)
  *   ifma      the 8-lane IFMA engine (modules/batch/ifma*_impl.h)
  *   ifma_emu  the portable emulation of its intrinsics (modules/batch/ifma_emu.h)
  *   halflen   the half-length verification experiment (modules/halflen)
+ *   group     the group API's own layers: k*P for a Jacobian P, the sums of many
+ *             multiples (ecmult_multi_impl.h), the map to the curve, the reductions of
+ *             long integers, equality of Jacobian points
  * The assembly's plants are chosen when it is assembled (-DP256_PLANT_POINT_BUG=n,
  * -DP256_PLANT_SCALAR_BUG=n on the .S files): a plant build's object is linked with the
  * planted objects instead of the plain ones.
@@ -109,7 +112,7 @@ P256_INLINE uint64_t p256_mask_eq(uint64_t a, uint64_t b)
 #include <stdlib.h>
 
 #define P256_PLANT_KINDS(X) \
-    X(point) X(scalar) X(recover) X(batch) X(pubtable) X(ifma) X(ifma_emu) X(halflen)
+    X(point) X(scalar) X(recover) X(batch) X(pubtable) X(ifma) X(ifma_emu) X(halflen) X(group)
 enum {
     P256_PLANT_KIND_none,
 #define P256_PLANT_ENUM(k) P256_PLANT_KIND_##k,
@@ -139,7 +142,7 @@ static P256_UNUSED int p256_plant_armed(int kind, int n)
                     armed_kind = i;
             if (armed_kind < 0 || end == colon + 1 || *end != '\0' || v < 1 || v > 99) {
                 fprintf(stderr, "P256_PLANT=%s: not kind:n with a known kind (point, scalar, recover, "
-                                "batch, pubtable, ifma, ifma_emu, halflen) and n in 1..99\n", s);
+                                "batch, pubtable, ifma, ifma_emu, halflen, group) and n in 1..99\n", s);
                 exit(2);
             }
             armed_n = (int)v;
@@ -191,6 +194,22 @@ P256_INLINE void p256_limbs_to_be32(uint8_t b[32], const uint64_t a[4])
         uint8_t *q = b + 8 * (3 - i);
         for (int j = 0; j < 8; j++)
             q[j] = (uint8_t)(a[i] >> (56 - 8 * j));
+    }
+}
+
+/*
+ * Chunk `at` (0, 16, 32, ...) of the big-endian b[0..len) read as if left-padded with
+ * zeros to a multiple of 16 bytes, into r[0] (low) and r[1] (high): the steps of a
+ * Horner reduction of a long integer, 128 bits at a time. Constant time in the bytes;
+ * len and at are public.
+ */
+P256_INLINE void p256_limbs_from_be_chunk16(uint64_t r[2], const uint8_t *b, size_t len, size_t at)
+{
+    const size_t pad = (16 - len % 16) % 16;
+    r[0] = r[1] = 0;
+    for (size_t i = 0; i < 16; i++) {
+        const uint64_t byte = at + i >= pad ? b[at + i - pad] : 0;
+        r[i < 8] = (r[i < 8] << 8) | byte;
     }
 }
 

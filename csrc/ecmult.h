@@ -8,6 +8,8 @@
  *                                           only (verify)
  *   ecmult_pubtable.h  over a per-key table of a public Q built once: u1*G + u2*Q
  *                      (variable time, verify) and k*Q (constant time, ECDH)
+ *   ecmult_multi.h     sums k_0 P_0 + ... of many terms, constant time (Straus) and
+ *                      variable time (Straus or Pippenger), and k*P alone in variable time
  *
  * and what they share (window bits, Booth recoding, the table scan): ecmult_common_impl.h.
  * Scalars are reduced (< n). Results are Jacobian; k = 0 gives the point at infinity.
@@ -19,5 +21,6 @@
 #include "ecmult_const.h"
 #include "ecmult_vartime.h"
 #include "ecmult_pubtable.h"
+#include "ecmult_multi.h"
 
 #endif /* P256_ECMULT_H */

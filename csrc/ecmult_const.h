@@ -11,5 +11,11 @@
 #include "scalar.h"
 
 P256_FN void p256_ecmult_const(p256_jac *r, const p256_scalar *k, const p256_aff *p);
+/*
+ * r = k*P for any Jacobian P, the identity included (then r is the identity), constant
+ * time in k and in P: for a point that is itself secret (a hash of a password, a
+ * blinded element).
+ */
+P256_FN void p256_ecmult_const_jac(p256_jac *r, const p256_scalar *k, const p256_jac *p);
 
 #endif /* P256_ECMULT_CONST_H */

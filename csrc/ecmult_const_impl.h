@@ -10,8 +10,9 @@
 /*
  * Variable base, constant time in k: signed 5-bit Booth windows over an affine table
  * of 1..16 times P, top window first, 5 doublings (complete) between additions (252 in
- * all: see the top digit below). P is public (an ECDH peer key), so the table is built
- * with variable-time co-Z arithmetic.
+ * all: see the top digit below). For a public P (an ECDH peer key) the table is built
+ * with variable-time co-Z arithmetic; for a secret one, in constant time
+ * (p256_ecmult_const_jac). The argument below needs only that P has order n.
  *
  * Why no addition meets acc == +-T (both finite). Before the addition of window i, acc
  * = A_i P with A_i = sum_{j>i} d_j 2^(5(j-i)) = 32 (floor(k / 2^(5i+5)) + k_(5i+4)) (the
@@ -38,14 +39,12 @@
 typedef char p256_const_top_in_table[(2 << P256_CONST_TOP_DOUBLINGS) <= P256_CONST_ENTRIES &&
                                      P256_CONST_TOP_DOUBLINGS < P256_CONST_BITS ? 1 : -1];
 
-P256_FN void p256_ecmult_const(p256_jac *r, const p256_scalar *k, const p256_aff *p)
+/* The windows above over table[j] = (j + 1) P, P of order n. */
+P256_FN void p256_ecmult_const_table(p256_jac *r, const p256_scalar *k, const p256_aff *table)
 {
     p256_jac acc;
-    p256_aff table[P256_CONST_ENTRIES], t;
+    p256_aff t;
     uint64_t neg, idx;
-
-    /* table[j] = (j + 1) P; P is public, none of them is infinity (n > 16). */
-    p256_aff_multiples_vartime(table, p, P256_CONST_ENTRIES, 1);
 
     /* Top window first: bits 254..259, 0 above bit 255, so its digit d is 0, 1 or 2;
      * acc = 2^3 d P, d P after the first 3 of its doublings. */
@@ -67,6 +66,43 @@ P256_FN void p256_ecmult_const(p256_jac *r, const p256_scalar *k, const p256_aff
     *r = acc;
     p256_memzero(&acc, sizeof acc);
     p256_memzero(&t, sizeof t);
+}
+
+P256_FN void p256_ecmult_const(p256_jac *r, const p256_scalar *k, const p256_aff *p)
+{
+    p256_aff table[P256_CONST_ENTRIES];
+
+    /* table[j] = (j + 1) P; P is public, none of them is infinity (n > 16). */
+    p256_aff_multiples_vartime(table, p, P256_CONST_ENTRIES, 1);
+    p256_ecmult_const_table(r, k, table);
+}
+
+/*
+ * The same for a secret P in any Jacobian form. The table is the co-Z chain of P
+ * (group.h), made affine by one constant-time inversion. The identity has no such table
+ * (nor a multiple that is not the identity): G stands in for it, a point of order n on
+ * which every step above is right, and the result's Z is cleared at the end under the
+ * same mask, so that no branch and no address tells the identity apart.
+ */
+P256_FN void p256_ecmult_const_jac(p256_jac *r, const p256_scalar *k, const p256_jac *p)
+{
+    p256_fe ratio[P256_CONST_ENTRIES], z, zinv;
+    p256_aff table[P256_CONST_ENTRIES];
+    const uint64_t inf = p256_fe_mask_is_zero(&p->z);
+    p256_jac q = *p;
+
+    p256_fe_cmov(&q.x, &p256_generator.x, inf);
+    p256_fe_cmov(&q.y, &p256_generator.y, inf);
+    p256_fe_cmov(&q.z, &p256_fe_one, inf);
+    p256_coz_multiples(table, ratio, &z, &q, P256_CONST_ENTRIES, 1);
+    p256_fe_inv(&zinv, &z);
+    p256_coz_to_aff(table, table, ratio, &zinv, 0, P256_CONST_ENTRIES);
+    p256_ecmult_const_table(r, k, table);
+    if (!P256_PLANT(group, 2)) /* test_group's control: k O = k G */
+        p256_fe_cmov(&r->z, &p256_fe_zero, inf);
+    p256_memzero(ratio, sizeof ratio);
+    p256_memzero(table, sizeof table);
+    p256_memzero(&q, sizeof q);
 }
 
 #endif /* P256_ECMULT_CONST_IMPL_H */

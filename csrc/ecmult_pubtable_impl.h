@@ -28,16 +28,16 @@ P256_FN size_t p256_pubtable_size_of(int bits)
 }
 
 /*
- * Row by row: the row's base B (Jacobian) is doubled co-Z (DBLU), then the running sum
- * j B and the addend B stay co-Z (ZADDU, 5M + 2S) up to 2^(bits-1) B; one inversion per
- * row, walked back down the Z ratios, makes the row affine. The next base is 2 * (the
+ * Row by row: the co-Z chain of the row's base B (Jacobian; group.h's p256_coz_multiples:
+ * DBLU, then a running sum j B and the addend B kept co-Z by ZADDU, 5M + 2S) up to
+ * 2^(bits-1) B; one inversion per row, walked back down the Z ratios, makes the row affine. The next base is 2 * (the
  * last entry) = 2^bits B. No entry is infinity and no ZADDU meets +-B: an entry is
  * m 2^k Q with 0 < m <= 128 < n, n prime.
  */
 P256_FN void p256_pubtable_build_core_vartime(p256_pubtable *tab, int bits, const p256_aff *q)
 {
     enum { MAXE = 1 << (P256_PUBTABLE_MAX_BITS - 1) };
-    p256_fe x[MAXE], y[MAXE], ratio[MAXE], ax, ay, z, zinv, zi2;
+    p256_fe ratio[MAXE], z, zinv;
     const int entries = 1 << (bits - 1), rows = p256_pubtable_rows(bits);
     p256_jac base, last;
     p256_aff *row;
@@ -48,29 +48,13 @@ P256_FN void p256_pubtable_build_core_vartime(p256_pubtable *tab, int bits, cons
     p256_jac_from_aff(&base, q);
     for (int i = 0; i < rows; i++) {
         row = tab->t + (size_t)i * (size_t)entries;
-        x[0] = base.x;
-        y[0] = base.y;
-        p256_dblu_jac_vartime(&x[1], &y[1], &ax, &ay, &ratio[1], &base);
-        z = base.z;
-        p256_fe_mul(&z, &z, &ratio[1]);
-        for (int j = 2; j < entries; j++) {
-            p256_zaddu_vartime(&x[j], &y[j], &ax, &ay, &x[j - 1], &y[j - 1], &ratio[j]);
-            p256_fe_mul(&z, &z, &ratio[j]);
-        }
-        last.x = x[entries - 1];
-        last.y = y[entries - 1];
+        p256_coz_multiples(row, ratio, &z, &base, entries, 1);
+        last.x = row[entries - 1].x;
+        last.y = row[entries - 1].y;
         last.z = z;
         p256_jac_double(&base, &last);
-
         p256_fe_inv_vartime(&zinv, &z);
-        for (int j = entries - 1; j >= 0; j--) {
-            p256_fe_sqr(&zi2, &zinv);
-            p256_fe_mul(&row[j].x, &x[j], &zi2);
-            p256_fe_mul(&zi2, &zi2, &zinv);
-            p256_fe_mul(&row[j].y, &y[j], &zi2);
-            if (j > 0)
-                p256_fe_mul(&zinv, &zinv, &ratio[j]);
-        }
+        p256_coz_to_aff(row, row, ratio, &zinv, 0, entries);
     }
     tab->magic = P256_PUBTABLE_MAGIC;
 }

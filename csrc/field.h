@@ -61,10 +61,30 @@ P256_FN void p256_fe_from_plain_inverse(p256_fe *r, const p256_fe *t);
 /* Variable-time inversion, public inputs only. */
 P256_FN void p256_fe_inv_vartime(p256_fe *r, const p256_fe *a);
 /*
+ * z[j] = z[j]^-1 for j < m (m >= 1, every z[j] nonzero) by Montgomery's trick: one
+ * inversion and 3 (m - 1) products, tmp m elements of room. The first in constant time,
+ * the other for public values.
+ */
+P256_FN void p256_fe_inv_many(p256_fe *z, p256_fe *tmp, size_t m);
+P256_FN void p256_fe_inv_many_vartime(p256_fe *z, p256_fe *tmp, size_t m);
+/*
  * r = a^((p+1)/4), a fixed chain: 253 S + 7 M. Since p = 3 mod 4 this is a square root of a
  * whenever a is a square; returns all-ones if r^2 == a (a is a square), else 0.
  */
 P256_FN uint64_t p256_fe_sqrt(p256_fe *r, const p256_fe *a);
+
+/*
+ * r = a^((p-3)/4), a fixed chain: 283 S + 12 M. RFC 9380's sqrt_ratio for p = 3 mod 4
+ * (F.2.1.2) raises u v^3 to this power: one exponentiation for the square root of u/v
+ * or of Z u/v, with no inversion.
+ */
+P256_FN void p256_fe_pow_p3d4(p256_fe *r, const p256_fe *a);
+
+/*
+ * r = the big-endian integer b[0..len) mod p, for any length (RFC 9380's hash_to_field
+ * reads 48 bytes an element). Constant time in the bytes; len is public.
+ */
+P256_FN void p256_fe_from_bytes_reduce(p256_fe *r, const uint8_t *b, size_t len);
 
 /*
  * Big-endian 32-byte encoding of the (plain, non-Montgomery) value. from_bytes returns

@@ -366,6 +366,48 @@ P256_FN uint64_t p256_fe_sqrt(p256_fe *r, const p256_fe *a)
     return p256_fe_mask_eq(&check, a);
 }
 
+/*
+ * (p - 3)/4 = 2^254 - 2^222 + 2^190 + 2^94 - 1: from the top, 32 ones, 31 zeros and a one,
+ * 96 zeros, 94 ones. x32^(2^32) serves twice: times a it is the top 64 bits' pattern,
+ * times x32 it is x64, from which x94 = x64^(2^30) x30.
+ */
+P256_FN void p256_fe_pow_p3d4(p256_fe *r, const p256_fe *a)
+{
+    p256_fe x32, x30, s, t, x94;
+
+    p256_fe_pow_x32(&x32, NULL, &x30, a);
+    p256_fe_sqr_n(&s, &x32, 32);
+    p256_fe_mul(&t, &s, a);            /* 32 ones, 31 zeros, 1 */
+    p256_fe_mul(&x94, &s, &x32);       /* 2^64 - 1 */
+    p256_fe_sqr_n(&x94, &x94, 30);
+    p256_fe_mul(&x94, &x94, &x30);     /* 2^94 - 1 */
+    p256_fe_sqr_n(&t, &t, 96 + 94);    /* 96 zeros, then room for 94 bits */
+    p256_fe_mul(r, &t, &x94);          /* 94 ones */
+}
+
+/*
+ * Horner's rule over 16-byte chunks (a shorter first one read as zero-padded): acc =
+ * acc 2^128 + chunk, each chunk < 2^128 < p. acc stays a plain value (not in the domain):
+ * the Montgomery product of plain acc and C = 2^384 mod p is acc 2^384 / 2^256 = acc 2^128
+ * mod p. One product by R^2 enters the domain at the end.
+ */
+P256_FN void p256_fe_from_bytes_reduce(p256_fe *r, const uint8_t *b, size_t len)
+{
+    static const p256_fe c = {{0xfffffffefffffffeULL, 0x00000002ffffffffULL,
+                               0x0000000000000002ULL, 0xfffffffe00000001ULL}}; /* 2^384 mod p */
+    p256_fe acc = p256_fe_zero, chunk = p256_fe_zero;
+
+    for (size_t at = 0; at < len; at += 16) {
+        p256_limbs_from_be_chunk16(chunk.v, b, len, at);
+        if (!P256_PLANT(group, 9)) /* test_group's control: the chunks not shifted */
+            p256_fe_mul(&acc, &acc, &c);
+        p256_fe_add(&acc, &acc, &chunk);
+    }
+    p256_fe_from_limbs(r, acc.v);
+    p256_memzero(&acc, sizeof acc);
+    p256_memzero(&chunk, sizeof chunk);
+}
+
 P256_FN void p256_fe_from_limbs(p256_fe *r, const uint64_t a[4])
 {
     p256_fe t;
@@ -419,6 +461,39 @@ P256_FN void p256_fe_inv_vartime(p256_fe *r, const p256_fe *a)
     p256_fe t;
     p256_modinv_vartime(t.v, a->v, &p256_modinv_p);
     p256_fe_mul(r, &t, &p256_fe_r3);
+}
+
+/*
+ * tmp[j] = z[0] ... z[j]; one inversion of the whole product; then walking down, tmp[j-1]
+ * times the inverse of tmp[j] is z[j]^-1, and the inverse of tmp[j] times z[j] is that of
+ * tmp[j-1]. The walk is the same for every input: only the inversion differs.
+ */
+P256_INLINE void p256_fe_inv_many_with(p256_fe *z, p256_fe *tmp, size_t m, int vartime)
+{
+    p256_fe inv, t;
+    tmp[0] = z[0];
+    for (size_t j = 1; j < m; j++)
+        p256_fe_mul(&tmp[j], &tmp[j - 1], &z[j]);
+    if (vartime)
+        p256_fe_inv_vartime(&inv, &tmp[m - 1]);
+    else
+        p256_fe_inv(&inv, &tmp[m - 1]);
+    for (size_t j = m - 1; j > 0; j--) {
+        p256_fe_mul(&t, &inv, &tmp[j - 1]);
+        p256_fe_mul(&inv, &inv, &z[j]);
+        z[j] = t;
+    }
+    z[0] = inv;
+}
+
+P256_FN void p256_fe_inv_many(p256_fe *z, p256_fe *tmp, size_t m)
+{
+    p256_fe_inv_many_with(z, tmp, m, 0);
+}
+
+P256_FN void p256_fe_inv_many_vartime(p256_fe *z, p256_fe *tmp, size_t m)
+{
+    p256_fe_inv_many_with(z, tmp, m, 1);
 }
 
 #endif /* P256_FIELD_IMPL_H */

@@ -66,6 +66,30 @@ P256_FN void p256_jac_add_aff_vartime(p256_jac *r, const p256_jac *a, const p256
  */
 P256_FN void p256_aff_multiples_vartime(p256_aff *out, const p256_aff *p, int count, int step);
 
+/*
+ * The same table for a Jacobian p, in two halves so that the caller chooses the
+ * inversion (constant time or not; one for many tables, by Montgomery's trick).
+ * coz_multiples: chain[j] (j < count) holds the X and Y of (step*j + 1) * p, Jacobian,
+ * on Z_j with Z_0 = p's Z and Z_j = Z_{j-1} ratio[j] (ratio[0] is not written); *z =
+ * Z_{count-1}. p must be finite, 2 <= count and 2 step count < n (no multiple on the
+ * chain is then another's +-). coz_to_aff: out[j] for first <= j < count, affine, from
+ * such a chain and zinv = 1 / Z_{count-1}; out may be chain. Both are straight-line:
+ * constant time in p.
+ */
+P256_FN void p256_coz_multiples(p256_aff *chain, p256_fe *ratio, p256_fe *z, const p256_jac *p,
+                                int count, int step);
+P256_FN void p256_coz_to_aff(p256_aff *out, const p256_aff *chain, const p256_fe *ratio,
+                             const p256_fe *zinv, int first, int count);
+
+/* r = -a (the identity stays the identity). Constant time. */
+P256_FN void p256_jac_neg(p256_jac *r, const p256_jac *a);
+/*
+ * All-ones if a and b are the same point (any two Jacobian forms of it; the identity
+ * equals only the identity), else 0. Constant time, no inversion: X1 Z2^2 = X2 Z1^2 and
+ * Y1 Z2^3 = Y2 Z1^3.
+ */
+P256_FN uint64_t p256_jac_mask_eq(const p256_jac *a, const p256_jac *b);
+
 /* r = -a (y negated) when mask is all-ones, r = a when 0. */
 P256_INLINE void p256_aff_cneg(p256_aff *r, const p256_aff *a, uint64_t mask);
 

@@ -340,10 +340,11 @@ P256_FN void p256_jac_add_aff_vartime(p256_jac *r, const p256_jac *a, const p256
  * ZADDU: (X3, Y3) = (X1, Y1) + (X2, Y2) and (X1, Y1) <- the same point at Z3 = Z (X1 - X2):
  *   C = (X1 - X2)^2, W1 = X1 C, W2 = X2 C, D = (Y1 - Y2)^2, A1 = Y1 (W1 - W2),
  *   X3 = D - W1 - W2, Y3 = (Y1 - Y2)(W1 - X3) - A1, and the update is (W1, A1).
- * Public points only, with (X1, Y1) != +-(X2, Y2).
+ * Right for finite (X1, Y1) != +-(X2, Y2) (then X1 != X2). Straight-line code: constant
+ * time in the points; the condition on them is the caller's to show.
  */
-P256_INLINE void p256_zaddu_vartime(p256_fe *x3, p256_fe *y3, p256_fe *x1, p256_fe *y1,
-                                    const p256_fe *x2, const p256_fe *y2, p256_fe *ratio)
+P256_INLINE void p256_zaddu(p256_fe *x3, p256_fe *y3, p256_fe *x1, p256_fe *y1,
+                            const p256_fe *x2, const p256_fe *y2, p256_fe *ratio)
 {
     p256_fe c, w1, w2, d, dy, t;
     p256_fe_sub(ratio, x1, x2);
@@ -365,10 +366,10 @@ P256_INLINE void p256_zaddu_vartime(p256_fe *x3, p256_fe *y3, p256_fe *x1, p256_
 /*
  * DBLU for a Jacobian a = (X, Y, Z), a = -3: 2a = (M^2 - 2S, M (S - X3) - 8Y^4) with
  * M = 3 (X - Z^2)(X + Z^2), S = 4 X Y^2, at Z3 = 2 Y Z, and a rescaled to Z3 is (S, 8Y^4).
- * *ratio = Z3 / Z = 2Y.
+ * *ratio = Z3 / Z = 2Y. Right for a finite a (Y != 0: no point of order 2); straight-line.
  */
-P256_INLINE void p256_dblu_jac_vartime(p256_fe *x2, p256_fe *y2, p256_fe *x1, p256_fe *y1,
-                                       p256_fe *ratio, const p256_jac *a)
+P256_INLINE void p256_dblu_jac(p256_fe *x2, p256_fe *y2, p256_fe *x1, p256_fe *y1,
+                               p256_fe *ratio, const p256_jac *a)
 {
     p256_fe zz, m, t, e, s, l;
     p256_fe_sqr(&zz, &a->z);
@@ -392,61 +393,68 @@ P256_INLINE void p256_dblu_jac_vartime(p256_fe *x2, p256_fe *y2, p256_fe *x1, p2
     *y1 = l;
 }
 
-/* DBLU for an affine a (Z = 1): 2a and a on Z = 2y, which *z receives. */
-P256_INLINE void p256_dblu_vartime(p256_fe *x2, p256_fe *y2, p256_fe *x1, p256_fe *y1,
-                                   p256_fe *z, const p256_aff *a)
+/*
+ * The chain: entry 0 is p on its own Z. DBLU gives 2p and p on Z_0 * 2Y. For step 1 the
+ * running sum is then 2p (entry 1) and the addend p; for step 2 the sum is p (not an
+ * entry again: its first ZADDU makes entry 1 = 3p) and the addend 2p. Each ZADDU moves
+ * sum and addend to the next Z, so Z_j = Z_{j-1} ratio[j]. Every ZADDU is right: the sum
+ * (j - 1) p or (2j - 1) p and the addend p or 2p are multiples m p with 0 < m < 2 count <
+ * n, distinct and not opposite, and p has order n.
+ */
+P256_FN void p256_coz_multiples(p256_aff *chain, p256_fe *ratio, p256_fe *z, const p256_jac *p,
+                                int count, int step)
 {
-    p256_jac j;
-    p256_jac_from_aff(&j, a);
-    p256_dblu_jac_vartime(x2, y2, x1, y1, z, &j);
+    p256_fe ax, ay, sx, sy, r0;
+    int j;
+
+    chain[0].x = p->x;
+    chain[0].y = p->y;
+    if (step == 1) {
+        /* entry 1 = 2p; the addend p */
+        p256_dblu_jac(&chain[1].x, &chain[1].y, &ax, &ay, &ratio[1], p);
+    } else {
+        /* the addend 2p, the sum p; entry 1 = 3p, on Z_1 = Z_0 r0 ratio' */
+        p256_dblu_jac(&ax, &ay, &sx, &sy, &r0, p);
+        p256_zaddu(&chain[1].x, &chain[1].y, &ax, &ay, &sx, &sy, &ratio[1]);
+        p256_fe_mul(&ratio[1], &ratio[1], &r0);
+    }
+    p256_fe_mul(z, &p->z, &ratio[1]);
+    for (j = 2; j < count; j++) {
+        p256_zaddu(&chain[j].x, &chain[j].y, &ax, &ay, &chain[j - 1].x, &chain[j - 1].y,
+                   &ratio[j]);
+        p256_fe_mul(z, z, &ratio[j]);
+    }
+}
+
+P256_FN void p256_coz_to_aff(p256_aff *out, const p256_aff *chain, const p256_fe *ratio,
+                             const p256_fe *zinv, int first, int count)
+{
+    p256_fe zi = *zinv, zi2;
+    for (int j = count - 1; j >= first; j--) {
+        p256_fe_sqr(&zi2, &zi);
+        p256_fe_mul(&out[j].x, &chain[j].x, &zi2);
+        p256_fe_mul(&zi2, &zi2, &zi);
+        p256_fe_mul(&out[j].y, &chain[j].y, &zi2);
+        if (j > first)
+            p256_fe_mul(&zi, &zi, &ratio[j]);                  /* 1 / Z_{j-1} */
+    }
 }
 
 /*
- * The multiples come from co-Z additions: a running sum and its addend (P, or 2P for
- * odd multiples) stay on one Z, so entry j has Z_j = Z_{j-1} r_j for the ratios r_j the
- * additions return. One inversion of the last Z, walked back down the ratios, makes
- * every entry affine: 5M per entry instead of Montgomery's trick's 7M.
+ * The multiples come from the co-Z chain above: one inversion of the last Z, walked back
+ * down the ratios, makes every entry affine: 5M per entry instead of Montgomery's
+ * trick's 7M. Entry 0 is p itself (Z = 1).
  */
 P256_FN void p256_aff_multiples_vartime(p256_aff *out, const p256_aff *p, int count, int step)
 {
-    p256_fe x[16], y[16], ratio[16], ax, ay, z, zd, zinv, zi2;
-    int j;
+    p256_fe ratio[16], z, zinv;
+    p256_jac pj;
 
-    /* 2P and P on Z = 2y. */
-    p256_dblu_vartime(&ax, &ay, &x[1], &y[1], &zd, p);
-    if (step == 1) {
-        /* entry 1 is 2P; the running sum is 2P and the addend P */
-        p256_fe t1 = x[1], t2 = y[1];
-        x[1] = ax, y[1] = ay;
-        ax = t1, ay = t2;
-        ratio[1] = zd;
-        j = 2;
-    } else {
-        /* the running sum starts at P (not an entry again), the addend is 2P */
-        j = 1;
-    }
-    z = zd;
-    for (; j < count; j++) {
-        const p256_fe *sx = (step == 2 && j == 1) ? &x[1] : &x[j - 1];
-        const p256_fe *sy = (step == 2 && j == 1) ? &y[1] : &y[j - 1];
-        p256_fe nx, ny;
-        p256_zaddu_vartime(&nx, &ny, &ax, &ay, sx, sy, &ratio[j]);
-        x[j] = nx;
-        y[j] = ny;
-        p256_fe_mul(&z, &z, &ratio[j]);
-        if (step == 2 && j == 1)
-            p256_fe_mul(&ratio[1], &ratio[1], &zd); /* entry 0 has Z = 1 */
-    }
-
-    out[0] = *p;
+    p256_jac_from_aff(&pj, p);
+    p256_coz_multiples(out, ratio, &z, &pj, count, step);
     p256_fe_inv_vartime(&zinv, &z);
-    for (j = count - 1; j >= 1; j--) {
-        p256_fe_sqr(&zi2, &zinv);
-        p256_fe_mul(&out[j].x, &x[j], &zi2);
-        p256_fe_mul(&zi2, &zi2, &zinv);
-        p256_fe_mul(&out[j].y, &y[j], &zi2);
-        p256_fe_mul(&zinv, &zinv, &ratio[j]);
-    }
+    p256_coz_to_aff(out, out, ratio, &zinv, 1, count);
+    out[0] = *p;
 }
 
 P256_INLINE void p256_aff_cneg(p256_aff *r, const p256_aff *a, uint64_t mask)
@@ -480,6 +488,36 @@ P256_FN uint64_t p256_jac_to_aff(p256_aff *r, const p256_jac *a)
     p256_fe_inv(&zi, &a->z);                  /* 0 at infinity, so r = (0, 0) there */
     p256_jac_to_aff_zinv(r, a, &zi);
     return p256_fe_mask_is_zero(&a->z);
+}
+
+P256_FN void p256_jac_neg(p256_jac *r, const p256_jac *a)
+{
+    r->x = a->x;
+    p256_fe_neg(&r->y, &a->y);
+    r->z = a->z;
+}
+
+/*
+ * (X1, Y1, Z1) and (X2, Y2, Z2) are one point when X1/Z1^2 = X2/Z2^2 and Y1/Z1^3 =
+ * Y2/Z2^3, i.e. (both Z nonzero) X1 Z2^2 = X2 Z1^2 and Y1 Z2^3 = Y2 Z1^3. With exactly one
+ * Z zero both sides may agree (X1 Z2^2 = 0 = X2 Z1^2 when X1 = 0): the masks decide then.
+ */
+P256_FN uint64_t p256_jac_mask_eq(const p256_jac *a, const p256_jac *b)
+{
+    p256_fe z1z1, z2z2, u1, u2, s1, s2;
+    const uint64_t a_inf = p256_fe_mask_is_zero(&a->z), b_inf = p256_fe_mask_is_zero(&b->z);
+    p256_fe_sqr(&z1z1, &a->z);
+    p256_fe_sqr(&z2z2, &b->z);
+    p256_fe_mul(&u1, &a->x, &z2z2);
+    p256_fe_mul(&u2, &b->x, &z1z1);
+    p256_fe_mul(&s1, &a->y, &z2z2);
+    p256_fe_mul(&s1, &s1, &b->z);
+    p256_fe_mul(&s2, &b->y, &z1z1);
+    p256_fe_mul(&s2, &s2, &a->z);
+    if (P256_PLANT(group, 1)) /* test_group's control: P == -P */
+        s2 = s1;
+    return (p256_fe_mask_eq(&u1, &u2) & p256_fe_mask_eq(&s1, &s2) & ~a_inf & ~b_inf) |
+           (a_inf & b_inf);
 }
 
 /* y^2 == x^3 - 3x + b. */

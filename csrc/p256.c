@@ -18,6 +18,7 @@
 #include "scalar_impl.h"
 #include "group_impl.h"
 #include "ecmult_impl.h"
+#include "map_to_curve_impl.h"
 #include "ecdsa_impl.h"
 #include "random_impl.h"
 #include "aes_impl.h"
@@ -55,6 +56,7 @@ typedef char p256_sig_reasons_agree[(P256_SIG_OK == P256_SIGDER_OK &&
                                      P256_SIG_R_RANGE == P256_SIGDER_R_RANGE &&
                                      P256_SIG_S_RANGE == P256_SIGDER_S_RANGE) ? 1 : -1];
 typedef char p256_pubkey_is_an_affine_point[sizeof(p256_pubkey) == sizeof(p256_aff) ? 1 : -1];
+typedef char p256_point_is_a_jacobian_point[sizeof(p256_point) == sizeof(p256_jac) ? 1 : -1];
 
 const char *p256_backend_name(void)
 {
@@ -455,6 +457,368 @@ void *p256_wipe(void *p, size_t n)
 {
     p256_memzero(p, n);
     return p;
+}
+
+/* -- the group (p256_point: a p256_jac, p256.h) ---------------------------------------- */
+
+static const p256_jac p256_identity_jac = {{{0x0000000000000001ULL, 0xffffffff00000000ULL,
+                                             0xffffffffffffffffULL, 0x00000000fffffffeULL}},
+                                           {{0x0000000000000001ULL, 0xffffffff00000000ULL,
+                                             0xffffffffffffffffULL, 0x00000000fffffffeULL}},
+                                           {{0, 0, 0, 0}}}; /* (1, 1, 0) */
+
+static void p256_point_get(p256_jac *r, const p256_point *p)
+{
+    memcpy(r, p, sizeof *r);
+}
+
+static int p256_point_put(p256_point *p, const p256_jac *a)
+{
+    memcpy(p, a, sizeof *a);
+    return 1;
+}
+
+int p256_point_load(p256_point *p, const uint8_t *in, size_t len)
+{
+    p256_aff a;
+    p256_jac j;
+    int st = p256_aff_decode_status_vartime(&a, in, len);
+    if (st == P256_SEC1_INFINITY) {
+        p256_point_identity(p);
+        return P256_POINT_OK;
+    }
+    if (st != P256_SEC1_OK)
+        return st;
+    p256_jac_from_aff(&j, &a);
+    p256_point_put(p, &j);
+    return P256_POINT_OK;
+}
+
+size_t p256_point_serialize(uint8_t out[65], const p256_point *p, int compressed)
+{
+    const int dit = p256_dit_on();
+    p256_jac j;
+    p256_aff a;
+    uint64_t inf;
+    size_t len;
+    p256_point_get(&j, p);
+    inf = p256_jac_to_aff(&a, &j);
+    P256_DECLASSIFY(&inf, sizeof inf);
+    if (inf) {
+        out[0] = 0x00;
+        len = 1;
+    } else if (!compressed) {
+        p256_aff_encode(out, &a);
+        len = 65;
+    } else {
+        uint8_t y[32];
+        p256_fe_to_bytes(y, &a.y);
+        out[0] = (uint8_t)(0x02 | (y[31] & 1));
+        p256_fe_to_bytes(out + 1, &a.x);
+        p256_memzero(y, sizeof y);
+        len = 33;
+    }
+    p256_memzero(&a, sizeof a);
+    p256_memzero(&j, sizeof j);
+    p256_dit_restore(dit);
+    return len;
+}
+
+int p256_point_generator(p256_point *p)
+{
+    p256_jac j;
+    p256_jac_from_aff(&j, &p256_generator);
+    return p256_point_put(p, &j);
+}
+
+int p256_point_identity(p256_point *p)
+{
+    return p256_point_put(p, &p256_identity_jac);
+}
+
+int p256_point_equal(const p256_point *a, const p256_point *b)
+{
+    const int dit = p256_dit_on();
+    p256_jac ja, jb;
+    uint64_t eq;
+    p256_point_get(&ja, a);
+    p256_point_get(&jb, b);
+    eq = p256_jac_mask_eq(&ja, &jb);
+    P256_DECLASSIFY(&eq, sizeof eq); /* the verdict is the answer */
+    p256_dit_restore(dit);
+    return eq != 0;
+}
+
+int p256_point_is_identity(const p256_point *p)
+{
+    p256_jac j;
+    uint64_t inf;
+    p256_point_get(&j, p);
+    inf = p256_fe_mask_is_zero(&j.z);
+    P256_DECLASSIFY(&inf, sizeof inf);
+    return inf != 0;
+}
+
+int p256_point_add(p256_point *r, const p256_point *a, const p256_point *b)
+{
+    const int dit = p256_dit_on();
+    p256_jac ja, jb;
+    p256_point_get(&ja, a);
+    p256_point_get(&jb, b);
+    p256_jac_add(&ja, &ja, &jb);
+    p256_point_put(r, &ja);
+    p256_dit_restore(dit);
+    return 1;
+}
+
+int p256_point_double(p256_point *r, const p256_point *a)
+{
+    const int dit = p256_dit_on();
+    p256_jac j;
+    p256_point_get(&j, a);
+    p256_jac_double(&j, &j);
+    p256_point_put(r, &j);
+    p256_dit_restore(dit);
+    return 1;
+}
+
+int p256_point_negate(p256_point *r, const p256_point *a)
+{
+    const int dit = p256_dit_on();
+    p256_jac j;
+    p256_point_get(&j, a);
+    p256_jac_neg(&j, &j);
+    p256_point_put(r, &j);
+    p256_dit_restore(dit);
+    return 1;
+}
+
+int p256_point_mult(p256_point *r, const uint8_t k32[32], const p256_point *p)
+{
+    const int dit = p256_dit_on();
+    p256_scalar k;
+    p256_jac j;
+    p256_scalar_set_bytes_reduce(&k, k32);
+    p256_point_get(&j, p);
+    p256_ecmult_const_jac(&j, &k, &j);
+    p256_point_put(r, &j);
+    p256_memzero(&k, sizeof k);
+    p256_memzero(&j, sizeof j);
+    p256_dit_restore(dit);
+    return 1;
+}
+
+int p256_point_mult_base(p256_point *r, const uint8_t k32[32])
+{
+    const int dit = p256_dit_on();
+    p256_scalar k;
+    p256_jac j;
+    p256_scalar_set_bytes_reduce(&k, k32);
+    p256_ecmult_gen(&j, &k);
+    p256_point_put(r, &j);
+    p256_memzero(&k, sizeof k);
+    p256_memzero(&j, sizeof j);
+    p256_dit_restore(dit);
+    return 1;
+}
+
+int p256_point_mult_vartime(p256_point *r, const uint8_t k32[32], const p256_point *p)
+{
+    p256_scalar k;
+    p256_jac j;
+    p256_scalar_set_bytes_reduce(&k, k32);
+    p256_point_get(&j, p);
+    p256_ecmult_one_vartime(&j, &k, &j);
+    return p256_point_put(r, &j);
+}
+
+/* Each chunk of the sum: its scalars and points converted into the scratch, then the layer's
+ * own room (ecmult_multi.h), for at most `max` terms. */
+static size_t p256_multi_chunk_scratch(size_t n, size_t max, int vartime)
+{
+    const size_t m = n < max ? n : max;
+    return m * (sizeof(p256_scalar) + sizeof(p256_jac)) + p256_ecmult_multi_scratch_size(m, vartime);
+}
+
+size_t p256_point_multi_mult_scratch_size(size_t n)
+{
+    const size_t c = p256_multi_chunk_scratch(n, P256_MULTI_CONST_MAX, 0);
+    const size_t v = p256_multi_chunk_scratch(n, P256_MULTI_VARTIME_MAX, 1);
+    return c > v ? c : v;
+}
+
+static int p256_point_multi(p256_point *r, const uint8_t *const *k, const p256_point *const *p,
+                            size_t n, void *scratch, size_t scratch_len, int vartime)
+{
+    const size_t max = vartime ? P256_MULTI_VARTIME_MAX : P256_MULTI_CONST_MAX;
+    p256_jac acc = p256_identity_jac, part;
+    if (scratch_len < p256_point_multi_mult_scratch_size(n))
+        return 0;
+    for (size_t at = 0; at < n; at += max) {
+        const size_t m = n - at < max ? n - at : max;
+        p256_scalar *ks = (p256_scalar *)scratch;
+        p256_jac *ps = (p256_jac *)(void *)(ks + m);
+        for (size_t i = 0; i < m; i++) {
+            p256_scalar_set_bytes_reduce(&ks[i], k[at + i]);
+            p256_point_get(&ps[i], p[at + i]);
+        }
+        if (vartime)
+            p256_ecmult_multi_vartime(&part, ks, ps, m, ps + m);
+        else
+            p256_ecmult_multi(&part, ks, ps, m, ps + m);
+        p256_jac_add(&acc, &acc, &part);
+        p256_memzero(scratch, m * (sizeof(p256_scalar) + sizeof(p256_jac)));
+    }
+    p256_point_put(r, &acc);
+    p256_memzero(&acc, sizeof acc);
+    p256_memzero(&part, sizeof part);
+    return 1;
+}
+
+int p256_point_multi_mult(p256_point *r, const uint8_t *const *k, const p256_point *const *p,
+                          size_t n, void *scratch, size_t scratch_len)
+{
+    const int dit = p256_dit_on();
+    int ok = p256_point_multi(r, k, p, n, scratch, scratch_len, 0);
+    p256_dit_restore(dit);
+    return ok;
+}
+
+int p256_point_multi_mult_vartime(p256_point *r, const uint8_t *const *k, const p256_point *const *p,
+                                  size_t n, void *scratch, size_t scratch_len)
+{
+    return p256_point_multi(r, k, p, n, scratch, scratch_len, 1);
+}
+
+int p256_point_from_pubkey(p256_point *p, const p256_pubkey *pk)
+{
+    p256_jac j;
+    p256_jac_from_aff(&j, p256_pubkey_point(pk));
+    return p256_point_put(p, &j);
+}
+
+int p256_point_to_pubkey(p256_pubkey *pk, const p256_point *p)
+{
+    const int dit = p256_dit_on();
+    p256_jac j;
+    int ok;
+    p256_point_get(&j, p);
+    ok = p256_output_pubkey(pk, &j);
+    p256_memzero(&j, sizeof j);
+    p256_dit_restore(dit);
+    return ok;
+}
+
+int p256_point_map_to_curve(p256_point *r, const uint8_t *uniform, size_t len)
+{
+    const int dit = p256_dit_on();
+    p256_jac j;
+    int ok = p256_map_uniform(&j, uniform, len);
+    if (ok)
+        p256_point_put(r, &j);
+    p256_memzero(&j, sizeof j);
+    p256_dit_restore(dit);
+    return ok;
+}
+
+/* -- scalars mod n (32 bytes big-endian, below n) ------------------------------------- */
+
+int p256_modn_check(const uint8_t a[32])
+{
+    p256_scalar s;
+    uint64_t ok = p256_scalar_set_bytes_checked(&s, a);
+    p256_memzero(&s, sizeof s);
+    P256_DECLASSIFY(&ok, sizeof ok); /* the verdict is the answer */
+    return ok != 0;
+}
+
+int p256_modn_reduce(uint8_t r[32], const uint8_t *in, size_t len)
+{
+    const int dit = p256_dit_on();
+    p256_scalar s;
+    p256_scalar_set_bytes_wide(&s, in, len);
+    p256_scalar_to_bytes(r, &s);
+    p256_memzero(&s, sizeof s);
+    p256_dit_restore(dit);
+    return 1;
+}
+
+/* The binary operations: a and b loaded (below n by the contract), op, r written. */
+static int p256_modn_binary(uint8_t r[32], const uint8_t a[32], const uint8_t b[32],
+                            void (*op)(p256_scalar *, const p256_scalar *, const p256_scalar *))
+{
+    const int dit = p256_dit_on();
+    p256_scalar x, y;
+    (void)p256_scalar_set_bytes_checked(&x, a);
+    (void)p256_scalar_set_bytes_checked(&y, b);
+    op(&x, &x, &y);
+    p256_scalar_to_bytes(r, &x);
+    p256_memzero(&x, sizeof x);
+    p256_memzero(&y, sizeof y);
+    p256_dit_restore(dit);
+    return 1;
+}
+
+int p256_modn_add(uint8_t r[32], const uint8_t a[32], const uint8_t b[32])
+{
+    return p256_modn_binary(r, a, b, p256_scalar_add);
+}
+
+int p256_modn_sub(uint8_t r[32], const uint8_t a[32], const uint8_t b[32])
+{
+    return p256_modn_binary(r, a, b, p256_scalar_sub);
+}
+
+int p256_modn_mul(uint8_t r[32], const uint8_t a[32], const uint8_t b[32])
+{
+    return p256_modn_binary(r, a, b, p256_scalar_mul);
+}
+
+int p256_modn_neg(uint8_t r[32], const uint8_t a[32])
+{
+    const int dit = p256_dit_on();
+    p256_scalar x;
+    (void)p256_scalar_set_bytes_checked(&x, a);
+    p256_scalar_negate(&x, &x);
+    p256_scalar_to_bytes(r, &x);
+    p256_memzero(&x, sizeof x);
+    p256_dit_restore(dit);
+    return 1;
+}
+
+int p256_modn_inv(uint8_t r[32], const uint8_t a[32])
+{
+    const int dit = p256_dit_on();
+    p256_scalar x;
+    uint64_t zero;
+    (void)p256_scalar_set_bytes_checked(&x, a);
+    zero = p256_scalar_mask_is_zero(&x);
+    p256_scalar_inv(&x, &x); /* 0 for 0 */
+    p256_scalar_to_bytes(r, &x);
+    p256_memzero(&x, sizeof x);
+    P256_DECLASSIFY(&zero, sizeof zero);
+    p256_dit_restore(dit);
+    return zero == 0;
+}
+
+int p256_modn_equal(const uint8_t a[32], const uint8_t b[32])
+{
+    uint64_t diff = 0;
+    for (int i = 0; i < 32; i++)
+        diff |= (uint64_t)(a[i] ^ b[i]);
+    diff = p256_mask_is_zero(diff);
+    P256_DECLASSIFY(&diff, sizeof diff); /* the verdict is the answer */
+    return diff != 0;
+}
+
+int p256_modn_is_zero(const uint8_t a[32])
+{
+    uint64_t acc = 0;
+    for (int i = 0; i < 32; i++)
+        acc |= a[i];
+    acc = p256_mask_is_zero(acc);
+    P256_DECLASSIFY(&acc, sizeof acc);
+    return acc != 0;
 }
 
 /* The modules of the core, after it (each defines its API functions). */

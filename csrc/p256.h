@@ -311,6 +311,101 @@ P256_API int p256_ecdh_many(uint8_t *out, uint8_t *ok, const p256_ecdh_item *ite
 #define P256_BATCH_OP_ECDH 1
 P256_API const char *p256_batch_secret_engine(int op, int engine);
 
+/*
+ * The group: points and scalars as values, for protocols built on P-256 (commitments,
+ * ElGamal, Schnorr proofs, OPRFs, PAKEs), after Go's crypto/internal/nistec: a point that
+ * cannot be invalid, and every operation constant time unless its name ends in _vartime.
+ *
+ * p256_point: a point of the group in the core's Jacobian coordinates (X, Y, Z) standing
+ * for (X/Z^2, Y/Z^3), each four 64-bit limbs in the Montgomery domain, fully reduced; Z =
+ * 0 is the identity (the point at infinity). Opaque: made only by the functions below, so
+ * it always holds a point of the group. One point has many forms (any nonzero t gives
+ * (t^2 X, t^3 Y, t Z)): compare with p256_point_equal, never memcmp. Every variant of the
+ * core reads the forms every other writes.
+ *
+ * Scalars are 32-byte big-endian integers. Those of p256_point_mult* may be any 32 bytes
+ * (taken mod n: a multiple of n gives the identity, where p256_mult refuses it); those of
+ * the p256_modn_* functions must be below n (p256_modn_check), and so are their results.
+ * Every function returns a value (1 where nothing can fail); r may alias any input.
+ */
+typedef struct {
+    uint64_t opaque[12];
+} p256_point;
+
+/*
+ * load: SEC1 as p256_pubkey_load reads it, or the single byte 00 for the identity:
+ * P256_POINT_OK with *p set, or the reason it is refused (*p then unusable). Variable
+ * time (an encoding is public). serialize: the identity as the single byte 00 (length 1),
+ * else 65 bytes 04||X||Y or, with compressed nonzero, 33 bytes 02/03||X; returns the
+ * length. Constant time in p but for whether it is the identity (the length tells).
+ */
+P256_API int p256_point_load(p256_point *p, const uint8_t *in, size_t len);
+P256_API size_t p256_point_serialize(uint8_t out[65], const p256_point *p, int compressed);
+/* *p = G (FIPS 186-5), *p = the identity. */
+P256_API int p256_point_generator(p256_point *p);
+P256_API int p256_point_identity(p256_point *p);
+/* 1 if a and b are the same point (whatever their forms), else 0; 1 if p is the identity. */
+P256_API int p256_point_equal(const p256_point *a, const p256_point *b);
+P256_API int p256_point_is_identity(const p256_point *p);
+/* r = a + b by the complete formula (right for equal, opposite and identity operands,
+ * with no branch on which), r = 2a, r = -a. */
+P256_API int p256_point_add(p256_point *r, const p256_point *a, const p256_point *b);
+P256_API int p256_point_double(p256_point *r, const p256_point *a);
+P256_API int p256_point_negate(p256_point *r, const p256_point *a);
+/*
+ * r = k*P for any point P (the identity gives the identity), constant time in k and in P
+ * (the point may be secret: a hashed password); r = k*G by the comb of G; and k*P in
+ * variable time, for public k and P only.
+ */
+P256_API int p256_point_mult(p256_point *r, const uint8_t k[32], const p256_point *p);
+P256_API int p256_point_mult_base(p256_point *r, const uint8_t k[32]);
+P256_API int p256_point_mult_vartime(p256_point *r, const uint8_t k[32], const p256_point *p);
+/*
+ * r = k[0]*p[0] + ... + k[n-1]*p[n-1] (n = 0: the identity), each k[i] 32 bytes:
+ * multi_mult constant time in every scalar and point (Straus), multi_mult_vartime for
+ * public ones only (Straus for a few terms, Pippenger's buckets for many). scratch:
+ * memory aligned as malloc's of scratch_len >= p256_point_multi_mult_scratch_size(n)
+ * bytes, the caller's (the core allocates nothing); a long sum is worked in chunks, so the
+ * size stays bounded whatever n (about 100 KB constant time, 1.5 MB variable time at
+ * most). Return 1, or 0 with r untouched when scratch_len is too small.
+ */
+P256_API size_t p256_point_multi_mult_scratch_size(size_t n);
+P256_API int p256_point_multi_mult(p256_point *r, const uint8_t *const *k, const p256_point *const *p,
+                                   size_t n, void *scratch, size_t scratch_len);
+P256_API int p256_point_multi_mult_vartime(p256_point *r, const uint8_t *const *k,
+                                           const p256_point *const *p, size_t n, void *scratch,
+                                           size_t scratch_len);
+/* Between the key object and a point: *p = pk's point; *pk = p's affine form, unless p is
+ * the identity (0). Constant time in p but for that verdict. */
+P256_API int p256_point_from_pubkey(p256_point *p, const p256_pubkey *pk);
+P256_API int p256_point_to_pubkey(p256_pubkey *pk, const p256_point *p);
+/*
+ * RFC 9380's map for the suites P256_XMD:SHA-256_SSWU_NU_ and _RO_ from hash_to_field's
+ * uniform bytes (expand_message_xmd's output, the caller's): 48 bytes are one field
+ * element (the big-endian integer mod p), mapped by the simplified SWU map
+ * (encode_to_curve); 96 bytes are two, each mapped, the images added (hash_to_curve; the
+ * cofactor is 1). Constant time in the bytes. Returns 1, or 0 (r untouched) for another
+ * length.
+ */
+P256_API int p256_point_map_to_curve(p256_point *r, const uint8_t *uniform, size_t len);
+
+/*
+ * Scalars mod n, 32 bytes big-endian, every input below n (results are too). check: 1 if
+ * a < n (0 allowed). reduce: r = in[0..len) mod n, a big-endian integer of any length
+ * (hash_to_field over n reads 48 bytes). add, sub, mul, neg: mod n. inv: r = a^-1, or 0
+ * (r = 0) for a = 0. equal: 1 if a == b; is_zero: 1 if a == 0. All constant time in the
+ * values (inv's verdict excepted: zero has no inverse, which its caller learns anyway).
+ */
+P256_API int p256_modn_check(const uint8_t a[32]);
+P256_API int p256_modn_reduce(uint8_t r[32], const uint8_t *in, size_t len);
+P256_API int p256_modn_add(uint8_t r[32], const uint8_t a[32], const uint8_t b[32]);
+P256_API int p256_modn_sub(uint8_t r[32], const uint8_t a[32], const uint8_t b[32]);
+P256_API int p256_modn_mul(uint8_t r[32], const uint8_t a[32], const uint8_t b[32]);
+P256_API int p256_modn_neg(uint8_t r[32], const uint8_t a[32]);
+P256_API int p256_modn_inv(uint8_t r[32], const uint8_t a[32]);
+P256_API int p256_modn_equal(const uint8_t a[32], const uint8_t b[32]);
+P256_API int p256_modn_is_zero(const uint8_t a[32]);
+
 /* Wipes n bytes at p (secrets the caller held) in a way the compiler may not drop;
  * returns p, as memset does (and so that every API function returns a value). */
 P256_API void *p256_wipe(void *p, size_t n);

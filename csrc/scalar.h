@@ -24,14 +24,21 @@ typedef struct {
 P256_FN uint64_t p256_scalar_set_bytes_checked(p256_scalar *r, const uint8_t b[32]);
 P256_FN void p256_scalar_set_bytes_reduce(p256_scalar *r, const uint8_t b[32]);
 P256_FN void p256_scalar_to_bytes(uint8_t b[32], const p256_scalar *a);
+/*
+ * r = the big-endian integer b[0..len) mod n, for any length (RFC 9380's hash_to_field
+ * over n reads 48 bytes; RFC 9497's HashToScalar is that). Constant time in the bytes;
+ * len is public.
+ */
+P256_FN void p256_scalar_set_bytes_wide(p256_scalar *r, const uint8_t *b, size_t len);
 
 /* All-ones if a == 0. */
 P256_FN uint64_t p256_scalar_mask_is_zero(const p256_scalar *a);
 /* r = -a mod n (n - a, and 0 for 0). Input < n, output < n. Constant time. r may alias a. */
 P256_FN void p256_scalar_negate(p256_scalar *r, const p256_scalar *a);
 
-/* r = a + b, r = a * b (mod n). Inputs < n, output < n. */
+/* r = a + b, r = a - b, r = a * b (mod n). Inputs < n, output < n. */
 P256_FN void p256_scalar_add(p256_scalar *r, const p256_scalar *a, const p256_scalar *b);
+P256_FN void p256_scalar_sub(p256_scalar *r, const p256_scalar *a, const p256_scalar *b);
 P256_FN void p256_scalar_mul(p256_scalar *r, const p256_scalar *a, const p256_scalar *b);
 
 /*

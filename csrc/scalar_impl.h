@@ -94,6 +94,28 @@ P256_FN void p256_scalar_set_bytes_reduce(p256_scalar *r, const uint8_t b[32])
     p256_scalar_reduce_once(r, t[0], t[1], t[2], t[3], 0);
 }
 
+/*
+ * Horner's rule over 16-byte chunks, as p256_fe_from_bytes_reduce: acc = acc 2^128 +
+ * chunk mod n, the product by 2^128 a Montgomery product with C = 2^384 mod n (acc C /
+ * 2^256), each chunk < 2^128 < n. acc is a plain value throughout, what p256_scalar holds.
+ */
+P256_FN void p256_scalar_set_bytes_wide(p256_scalar *r, const uint8_t *b, size_t len)
+{
+    static const p256_scalar c = {{0xf01cf013fc632551ULL, 0x679b73e19ad16947ULL,
+                                   0x652e96b7ccca0a99ULL, 0x431905529c0166ceULL}}; /* 2^384 mod n */
+    p256_scalar acc = {{0, 0, 0, 0}}, chunk = {{0, 0, 0, 0}};
+
+    for (size_t at = 0; at < len; at += 16) {
+        p256_limbs_from_be_chunk16(chunk.v, b, len, at);
+        if (!P256_PLANT(group, 7)) /* test_group's control: the chunks not shifted */
+            p256_scalar_mont_mul(&acc, &acc, &c);
+        p256_scalar_add(&acc, &acc, &chunk);
+    }
+    *r = acc;
+    p256_memzero(&acc, sizeof acc);
+    p256_memzero(&chunk, sizeof chunk);
+}
+
 P256_FN void p256_scalar_to_bytes(uint8_t b[32], const p256_scalar *a)
 {
     p256_limbs_to_be32(b, a->v);
@@ -115,6 +137,14 @@ P256_FN void p256_scalar_negate(p256_scalar *r, const p256_scalar *a)
 P256_FN void p256_scalar_add(p256_scalar *r, const p256_scalar *a, const p256_scalar *b)
 {
     p256_words_add_mod(r->v, a->v, b->v, p256_n[0], p256_n[1], p256_n[2], p256_n[3]);
+}
+
+/* a - b = a + (n - b): the negation maps 0 to 0, so every b < n works. */
+P256_FN void p256_scalar_sub(p256_scalar *r, const p256_scalar *a, const p256_scalar *b)
+{
+    p256_scalar nb;
+    p256_scalar_negate(&nb, P256_PLANT(group, 10) ? a : b); /* plant: b - a */
+    p256_scalar_add(r, P256_PLANT(group, 10) ? b : a, &nb);
 }
 
 /* a*b = mont(mont(a, b), R^2): the first product carries a factor R^-1, the second cancels it. */

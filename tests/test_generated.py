@@ -20,6 +20,7 @@ GENERATED = [
     ("tools/gen_modinv_kat.py", "tests/c/modinv_kat.h"),
     ("tools/gen_api_kat.py", "tests/c/api_kat.h"),
     ("tools/gen_ecmult_kat.py", "tests/c/ecmult_kat.h"),
+    ("tools/gen_group_kat.py", "tests/c/group_kat.h"),
     ("tools/gen_api_list.py", "csrc/api_list.h"),
 ]
 

@@ -63,7 +63,8 @@ backend)
     # assembly variant); pubtable_index: a per-key table's row read at the secret digit
     # (ECDH over a peer's table, ctime_pubtable.c); batch_gen_index: the IFMA k*G's comb
     # read at a secret digit; batch_const_index: a table read at a secret digit of the
-    # IFMA engine's constant-time k*q.
+    # IFMA engine's constant-time k*q; group_map, group_mult, group_multi, group_modn: a
+    # branch on the result of the map to the curve, k*P, a sum and an inverse mod n.
     for c in $("$b" -L); do
         log=$b-$c.log
         if "${vg[@]}" "$b" -c "$c" >"$log" 2>&1; then
@@ -78,6 +79,7 @@ backend)
             pubtable_index) r=$report_index fn="ctime_pubtable\.c:" ;;
             batch_gen_index) r=$report_index fn="ctime_batch_gen\.c:" ;;
             batch_const_index) r=$report_index fn="ctime_batch_const\.c:" ;;
+            group_*) r=$report_branch fn="ctime_group\.c:" ;;
             *) r=$report_branch fn="ctime_scalar\.c:" ;;
         esac
         expect_report "ctime [$v, $cc]: control '$c'" "$log" "$r" "$fn"

@@ -28,6 +28,9 @@
 #define main harness_main_core
 #include "test_core.c"
 #undef main
+#define main harness_main_group
+#include "test_group.c"
+#undef main
 #define main harness_main_halflen
 #include "test_halflen.c"
 #undef main
@@ -48,7 +51,7 @@
 #undef main
 
 #define RUN_CORE_HARNESSES(X) \
-    X(api) X(batch) X(core) X(halflen) X(point_asm) X(precompute) X(pubkey) X(recover) \
+    X(api) X(batch) X(core) X(group) X(halflen) X(point_asm) X(precompute) X(pubkey) X(recover) \
     X(scalar_asm)
 
 static const struct {

@@ -4,12 +4,13 @@
  * binary per compiler and field backend (make ctime runs each under valgrind memcheck).
  *
  * Compiling the core is most of a check's cost, and the checks below all need it: one
- * binary compiles it once instead of nine times. Each tests/c/ctime_NAME.c included here
+ * binary compiles it once instead of ten times. Each tests/c/ctime_NAME.c included here
  * still builds and runs alone (its main is renamed here).
  *
  *   run_ctime -t NAME...  checks in the order named: core, edges, scalar, batch_ifma,
  *                       batch_gen and batch_const (the IFMA engine's constant-time k*G
- *                       and k*q), pubtable, core_other_step (with the x86-64
+ *                       and k*q), pubtable, group (the group API: points, scalars mod n,
+ *                       the map to the curve), core_other_step (with the x86-64
  *                       Montgomery schedule this CPU does not choose), and last
  *                       core_noavx2, pubtable_noavx2
  *   run_ctime -c NAME   one negative control (a deliberate leak valgrind must report):
@@ -21,7 +22,10 @@
  *                       table's row read at the secret digit, ctime_pubtable.c),
  *                       batch_gen_index (the IFMA k*G's comb read at a secret digit),
  *                       batch_const_index (a table read at a secret digit after the IFMA
- *                       engine's recoding, ctime_batch_const.c)
+ *                       engine's recoding, ctime_batch_const.c), group_map, group_mult,
+ *                       group_multi, group_modn (a branch on the result of the map to
+ *                       the curve, of k*P, of a sum of multiples, of an inverse mod n,
+ *                       ctime_group.c)
  *   run_ctime -l        the checks' names; -L: the controls' names
  *
  * All the checks can run in one process (make ctime runs them so: a valgrind start-up
@@ -56,6 +60,9 @@
 #undef main
 #define main ctime_main_batch_const
 #include "ctime_batch_const.c"
+#undef main
+#define main ctime_main_group
+#include "ctime_group.c"
 #undef main
 #define main ctime_main_canaries
 #include "canary_ctime.c"
@@ -142,12 +149,24 @@ static int ctime_main_canary_batch_const_index(void)
     return ctime_main_batch_const();
 }
 
+#define CTIME_CANARY_GROUP(what, which)        \
+    static int ctime_main_canary_group_##what(void) \
+    {                                          \
+        ctime_canary = which;                  \
+        return ctime_main_group();             \
+    }
+CTIME_CANARY_GROUP(map, CTIME_CANARY_GROUP_MAP)
+CTIME_CANARY_GROUP(mult, CTIME_CANARY_GROUP_MULT)
+CTIME_CANARY_GROUP(multi, CTIME_CANARY_GROUP_MULTI)
+CTIME_CANARY_GROUP(modn, CTIME_CANARY_GROUP_MODN)
+
 #define RUN_CTIME_CHECKS(X) X(core) X(edges) X(scalar) X(batch_ifma) X(batch_gen) X(batch_const) \
-    X(pubtable) X(core_other_step) X(core_noavx2) X(pubtable_noavx2)
+    X(pubtable) X(group) X(core_other_step) X(core_noavx2) X(pubtable_noavx2)
 #define RUN_CTIME_CANARIES(X)                                                        \
     X(canary_branch) X(canary_index) X(canary_madd52) X(canary_gather) X(canary_field) \
         X(canary_scalar_mul) X(canary_scalar_scan) X(canary_pubtable_index)          \
-            X(canary_batch_gen_index) X(canary_batch_const_index)
+            X(canary_batch_gen_index) X(canary_batch_const_index) X(canary_group_map)     \
+                X(canary_group_mult) X(canary_group_multi) X(canary_group_modn)
 
 static const struct {
     const char *name;

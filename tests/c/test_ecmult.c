@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_ecmult.c: the constant-time scalar multiplications (comb k*G, ladder k*P) on the
- * scalars nearest to their exceptional additions, where the incomplete mixed formula
- * they use would be wrong (ecmult_gen_impl.h and ecmult_const_impl.h argue it never is for
- * k < n):
+ * test_ecmult.c: the constant-time scalar multiplications (comb k*G, ladder k*P of an
+ * affine P and of a Jacobian one) on the scalars nearest to their exceptional additions,
+ * where the incomplete mixed formula they use would be wrong (ecmult_gen_impl.h and
+ * ecmult_const_impl.h argue it never is for k < n):
  *  - known answers from tools/gen_ecmult_kat.py (tests/c/ecmult_kat.h, plain Python
  *    affine arithmetic): k small, near n, k = 2T mod n for the comb's top digits,
  *    window boundaries, runs of zero digits; k*G and k*Q, both ladders;
@@ -90,6 +90,20 @@ static p256_aff kat_q(void)
     return q;
 }
 
+/* q in a Jacobian form with Z = 3 (the ladder of a secret point builds its table from it). */
+static p256_jac kat_q_jac(const p256_aff *q)
+{
+    p256_jac j;
+    p256_fe three, t;
+    p256_fe_mul_small(&three, &p256_fe_one, 3);
+    p256_fe_sqr(&t, &three);
+    p256_fe_mul(&j.x, &q->x, &t);
+    p256_fe_mul(&t, &t, &three);
+    p256_fe_mul(&j.y, &q->y, &t);
+    j.z = three;
+    return j;
+}
+
 static void test_kats(void)
 {
     static const p256_scalar zero = {{0, 0, 0, 0}};
@@ -106,6 +120,11 @@ static void test_kats(void)
         CHECK(jac_is(&r, t->kg_inf, t->kgx, t->kgy), "const G %s", t->k);
         p256_ecmult_const(&r, &k, &q);
         CHECK(jac_is(&r, t->kq_inf, t->kqx, t->kqy), "const Q %s", t->k);
+        {
+            const p256_jac qj = kat_q_jac(&q);
+            p256_ecmult_const_jac(&r, &k, &qj);
+            CHECK(jac_is(&r, t->kq_inf, t->kqx, t->kqy), "const Q (Jacobian, Z = 3) %s", t->k);
+        }
         p256_ecmult_vartime(&r, &k, &zero, &q);
         CHECK(jac_is(&r, t->kg_inf, t->kgx, t->kgy), "vartime G %s", t->k);
         p256_ecmult_vartime(&r, &zero, &k, &q);
@@ -147,6 +166,11 @@ static void check_against_vartime(const p256_scalar *k, const p256_aff *q, const
     p256_ecmult_vartime(&want, &zero, k, q);
     p256_ecmult_const(&r, k, q);
     CHECK(jac_same(&r, &want), "const Q %s %d %d", what, a, b);
+    {
+        const p256_jac qj = kat_q_jac(q);
+        p256_ecmult_const_jac(&r, k, &qj);
+        CHECK(jac_same(&r, &want), "const Q (Jacobian) %s %d %d", what, a, b);
+    }
 }
 
 /* k = +-d 2^(w i) (+ e) for every window i of both ladders and digits at the ends. */

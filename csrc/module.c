@@ -300,7 +300,7 @@ PyMODINIT_FUNC PyInit__core(void)
     if (m == NULL)
         return NULL;
     if (p256py_add_secretkey(m) < 0 || p256py_add_point(m) < 0 || p256py_add_batch(m) < 0 ||
-        p256py_add_pubtable(m) < 0) {
+        p256py_add_pubtable(m) < 0 || p256py_add_group(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

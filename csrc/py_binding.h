@@ -9,6 +9,9 @@
  *   py_batch*.c     the Batch type: the machinery of every *_many call, the engine, and
  *                   each kind's items in a file of its own (py_batch.h lists them)
  *   py_pubtable.c   the PublicTable type behind p256.PublicKey.precompute
+ *   py_point.c      the Point type (p256.Point) and the functions over points: the sums
+ *                   of many multiples, RFC 9380's map
+ *   py_scalar.c     the Scalar type (p256.Scalar): integers mod n
  *   py_selftest.c   the known-answer self-test run at import
  *   py_aes.c        AES-CBC for password-encrypted keys
  *
@@ -234,6 +237,27 @@ PyObject *p256py_point_sec1(PyObject *obj);
 PyObject *p256py_pubtable_build(PyObject *owner, const p256_pubkey *pk, int bits);
 const void *p256py_pubtable_get(PyObject *obj);
 int p256py_pubtable_bits(PyObject *obj);
+
+/* py_point.c: the Point type, the module's functions over points, and then the Scalar type
+ * (py_scalar.c's p256py_add_scalar); 0 or -1. A new point object of `type` (_core.Point or
+ * a subclass) holding *p, marked as G when generator is nonzero (k*G then takes the comb),
+ * or NULL with an exception; the p256_point of a point object (it lives as long as the
+ * object), or NULL for any other object; k*P for a point object and the 32 bytes of a
+ * scalar that the caller holds, the GIL released. */
+int p256py_add_group(PyObject *module);
+PyObject *p256py_group_point_new(PyTypeObject *type, const p256_point *p, int generator);
+const p256_point *p256py_group_point_get(PyObject *obj);
+PyObject *p256py_group_point_mult(PyObject *point, const uint8_t k[32]);
+/* The TypeError for a Python int where `what` takes a Scalar, saying what to write
+ * instead (always NULL). */
+PyObject *p256py_int_for_scalar(PyObject *value, const char *what);
+
+/* py_scalar.c: adds the Scalar type; a new scalar object of `type` holding k (below n: not
+ * checked here), or NULL with an exception; the 32 bytes of a scalar object (they live as
+ * long as the object), or NULL for any other object. */
+int p256py_add_scalar(PyObject *module);
+PyObject *p256py_scalar_new(PyTypeObject *type, const uint8_t k[32]);
+const uint8_t *p256py_scalar_get(PyObject *obj);
 
 /* py_selftest.c: 0 if every known answer is right, else -1 with ImportError set.
  * corrupt (tests only): 1-4 corrupt one expected value, to see the check fail. */

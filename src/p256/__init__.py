@@ -27,6 +27,7 @@ from ._batch import (
 )
 from ._common import JWK, Buffer, HashName, PrivateFormat, SigEncoding
 from ._keys import N, P, PrivateKey, PublicKey, normalize_s, scalar_base_mult, scalar_mult
+from ._group import Point, Scalar, multi_mult, multi_mult_vartime
 from . import jws, webauthn, x509  # after _keys, which they import (nothing imports them)
 from ._cache import PublicKeyCache
 
@@ -50,6 +51,10 @@ __all__ = [
     "PrivateKey",
     "PublicKey",
     "PublicKeyCache",
+    "Point",
+    "Scalar",
+    "multi_mult",
+    "multi_mult_vartime",
     "scalar_base_mult",
     "scalar_mult",
     "normalize_s",

@@ -92,27 +92,30 @@ def as_bytes(data: object, what: str) -> bytes:
 
 
 #: Why the core refuses a SEC1 point, by its reason (p256.h, P256_POINT_*; POINT_ENCODING,
-#: a wrong length or prefix, is worded from the data by point_problem).
+#: a wrong length or prefix, is worded from the data by point_problem). %(what)s is what
+#: the bytes were to be: a public key, or a point of the group (p256.Point).
 POINT_PROBLEMS: Dict[int, str] = {
-    _core.POINT_INFINITY: "the point at infinity is not a valid public key",
-    _core.POINT_HYBRID: "hybrid SEC1 encoding (prefix 0x%02x) is not supported; use 04||X||Y or 02/03||X",
-    _core.POINT_X_RANGE: "invalid public key: coordinate x >= p",
-    _core.POINT_Y_RANGE: "invalid public key: coordinate y >= p",
-    _core.POINT_NOT_ON_CURVE: "invalid public key: the point (x, y) is not on the curve",
-    _core.POINT_COMPRESSED_RANGE: "invalid compressed public key: coordinate x >= p",
-    _core.POINT_NO_POINT: "invalid compressed public key: no point of the curve has this x",
+    _core.POINT_INFINITY: "the point at infinity is not a valid %(what)s",
+    _core.POINT_HYBRID: "hybrid SEC1 encoding (prefix 0x%(prefix)02x) is not supported; use 04||X||Y "
+                        "or 02/03||X",
+    _core.POINT_X_RANGE: "invalid %(what)s: coordinate x >= p",
+    _core.POINT_Y_RANGE: "invalid %(what)s: coordinate y >= p",
+    _core.POINT_NOT_ON_CURVE: "invalid %(what)s: the point (x, y) is not on the curve",
+    _core.POINT_COMPRESSED_RANGE: "invalid compressed %(what)s: coordinate x >= p",
+    _core.POINT_NO_POINT: "invalid compressed %(what)s: no point of the curve has this x",
 }
 
 
-def point_problem(reason: int, data: Buffer) -> str:
-    """The message for SEC1 bytes that the core refused for `reason` (P256_POINT_*)."""
+def point_problem(reason: int, data: Buffer, what: str = "public key",
+                  forms: str = "65 bytes 04||X||Y or 33 bytes 02/03||X") -> str:
+    """The message for SEC1 bytes that the core refused for `reason` (P256_POINT_*), as
+    `what` (whose encodings are `forms`)."""
     b = bytes(data)
     if reason in POINT_PROBLEMS:
-        return POINT_PROBLEMS[reason] % b[0] if reason == _core.POINT_HYBRID else POINT_PROBLEMS[reason]
+        return POINT_PROBLEMS[reason] % {"what": what, "prefix": b[0] if b else 0}
     n = len(b)
-    return ("invalid SEC1 public key: expected 65 bytes 04||X||Y or 33 bytes 02/03||X, got %d "
-            "byte%s%s" % (n, "" if n == 1 else "s",
-                          " starting with 0x%02x" % b[0] if n else ""))
+    return ("invalid SEC1 %s: expected %s, got %d byte%s%s"
+            % (what, forms, n, "" if n == 1 else "s", " starting with 0x%02x" % b[0] if n else ""))
 
 
 def small(value: int) -> str:

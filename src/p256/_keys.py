@@ -20,6 +20,7 @@ from itertools import repeat as _repeat
 from typing import TYPE_CHECKING, Any, Iterator, List, Mapping, Optional, Tuple, Union
 
 from . import _args, _bridge, _core, _cose, _formats, _jose, _jwk, _pbes2, _many, _sig, _spki, _x509
+from ._group import Point, Scalar
 from ._common import (
     JWK,
     Buffer,
@@ -208,6 +209,30 @@ class PrivateKey(_core.SecretKey):
     def public_key(self) -> PublicKey:
         """The public key d*G (computed once, then cached)."""
         return self._public_key(PublicKey)
+
+    @property
+    def scalar(self) -> Scalar:
+        """The scalar d as a p256.Scalar (copied from key to scalar in the native core),
+        for the group's arithmetic."""
+        return Scalar._from_private_key(self)
+
+    @classmethod
+    def from_scalar(cls, scalar: Scalar) -> PrivateKey:
+        """A key from a p256.Scalar.
+
+        Args:
+            scalar: The scalar d, which must not be 0.
+
+        Returns:
+            The key.
+
+        Raises:
+            ValueError: The scalar is 0.
+            TypeError: scalar is not a p256.Scalar.
+        """
+        if not isinstance(scalar, Scalar):
+            raise TypeError("from_scalar() takes a p256.Scalar, not %s" % type(scalar).__name__)
+        return scalar._private_key(cls)
 
     def sign(self, msg: Buffer, *, hash: HashName = "sha256", encoding: SigEncoding = "der",
              deterministic: bool = False, low_s: bool = False) -> bytes:
@@ -605,6 +630,29 @@ class PublicKey(_core.PublicPoint):
             flag_error("compressed", compressed)
 
     @property
+    def point(self) -> Point:
+        """The key's point as a p256.Point, for the group's arithmetic."""
+        return Point._from_public_key(self)
+
+    @classmethod
+    def from_point(cls, point: Point) -> PublicKey:
+        """A key from a p256.Point.
+
+        Args:
+            point: The point, which must not be the identity.
+
+        Returns:
+            The key.
+
+        Raises:
+            ValueError: The point is the identity (the point at infinity).
+            TypeError: point is not a p256.Point.
+        """
+        if not isinstance(point, Point):
+            raise TypeError("from_point() takes a p256.Point, not %s" % type(point).__name__)
+        return point._to_public_key(cls)
+
+    @property
     def x(self) -> int:
         """The affine x coordinate."""
         return int.from_bytes(self._encode(False)[1:33], "big")
@@ -985,6 +1033,10 @@ _NO_KEY = {
 def scalar_base_mult(k: Buffer) -> bytes:
     """k*G.
 
+    A result of bytes cannot be the identity, so k = 0 mod n raises here; with
+    ``p256.Scalar`` and ``p256.Point``, ``Scalar.from_int(0) * Point.generator()`` is the
+    identity (group semantics).
+
     Args:
         k: A 32-byte big-endian scalar (reduced mod n).
 
@@ -1000,6 +1052,10 @@ def scalar_base_mult(k: Buffer) -> bytes:
 
 def scalar_mult(k: Buffer, point: Buffer) -> bytes:
     """k*Q for a scalar and a SEC1 point.
+
+    A result of bytes cannot be the identity, so k = 0 mod n raises here; with
+    ``p256.Scalar`` and ``p256.Point``, ``Scalar.from_int(0) * Q`` is the identity (group
+    semantics).
 
     Args:
         k: A 32-byte big-endian scalar (reduced mod n).

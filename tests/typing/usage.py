@@ -318,6 +318,40 @@ def type_aliases(sk: PrivateKey, pk: PublicKey) -> None:
     assert PublicKey.from_jwk(jwk) == pk
 
 
+def group(sk: PrivateKey, pk: PublicKey) -> None:
+    # Points and scalars (docs/api.md, The group).
+    g = p256.Point.generator()
+    assert_type(g, p256.Point)
+    s = p256.Scalar.random()
+    assert_type(s, p256.Scalar)
+    t = p256.Scalar.from_int(7) + p256.Scalar.from_bytes(bytes(32)) - s * s
+    assert_type(t, p256.Scalar)
+    assert_type(-t, p256.Scalar)
+    assert_type(t.invert(), p256.Scalar)
+    assert_type(int(t), int)
+    assert_type(t.is_zero(), bool)
+    assert_type(t.to_bytes(), bytes)
+    assert_type(p256.Scalar.from_bytes_reduce(bytes(48)), p256.Scalar)
+    p = s * g
+    assert_type(p, p256.Point)
+    assert_type(g * s, p256.Point)
+    q = p + g - p256.Point.identity()
+    assert_type(q, p256.Point)
+    assert_type(-q, p256.Point)
+    assert_type(q.double(), p256.Point)
+    assert_type(q.mul_vartime(s), p256.Point)
+    assert_type(q.is_identity(), bool)
+    assert_type(q.to_bytes(compressed=True), bytes)
+    assert p256.Point.from_bytes(q.to_bytes()) == q
+    assert_type(p256.multi_mult([s, t], [p, q]), p256.Point)
+    assert_type(p256.multi_mult_vartime((s,), (p,)), p256.Point)
+    assert_type(pk.point, p256.Point)
+    assert_type(sk.scalar, p256.Scalar)
+    assert_type(PublicKey.from_point(pk.point), PublicKey)
+    assert_type(PrivateKey.from_scalar(sk.scalar), PrivateKey)
+    assert sk.scalar * g == pk.point
+
+
 def main() -> None:
     sk, pk = keys()
     ecdsa(sk, pk)
@@ -330,6 +364,7 @@ def main() -> None:
     reference(sk, pk)
     integrations(sk, pk)
     type_aliases(sk, pk)
+    group(sk, pk)
 
 
 if __name__ == "__main__":

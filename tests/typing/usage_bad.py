@@ -35,6 +35,12 @@ def bad(sk: PrivateKey, pk: PublicKey) -> None:
     sk.public_key()  # E: operator
     pk.x.decode()  # E: attr-defined
     d: str = sk.to_bytes()  # E: assignment
+    # The group: a Scalar is made from an int, never used as one.
+    p256.Point.generator() * 5  # E: operator
+    p256.Scalar.from_int("5")  # E: arg-type
+    p256.Scalar.random() + 1  # E: operator
+    p256.multi_mult([1], [p256.Point.generator()])  # E: list-item
+    p256.PublicKey.from_point(pk)  # E: arg-type
     # Signing and verifying.
     sk.sign("text")  # E: arg-type
     sk.sign(b"m", hash="md5")  # E: arg-type

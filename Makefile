@@ -491,7 +491,7 @@ fuzz: | bootstrap-fuzz
 FUZZ_SECONDS       ?= 25
 FUZZ_PLANT_SECONDS ?= 60
 FUZZ_PLANT_TRIES   ?= 5
-FUZZ_TARGETS       ?= pub_bytes pub_der pub_pem pub_jwk priv_der priv_pem priv_jwk verify_der verify_raw p256verify cose_key jws_verify x509_cert recover priv_encrypted
+FUZZ_TARGETS       ?= pub_bytes pub_der pub_pem pub_jwk priv_der priv_pem priv_jwk verify_der verify_raw p256verify cose_key jws_verify x509_cert recover priv_encrypted point_bytes scalar_bytes
 FUZZ_PLANTS        ?= offcurve:pub_bytes sig-trailing:verify_der eip-length:p256verify recover-digest-tail:recover pad-message:priv_encrypted slow-der:pub_der der-memory:pub_der
 FUZZ_OPTIONS       ?= -timeout=30 -rss_limit_mb=2048 -print_final_stats=1
 # A negative control's campaign: inputs longer than the valid one from the start

@@ -214,6 +214,10 @@ def _plant_witness(plant):
 
         h = hashlib.sha512(b"fuzz").digest()
         return b"\x01" + bytes([len(h)]) + h + SK.sign_digest(h, hash="sha512", encoding="raw")
+    if plant == "point-zero-prefix":
+        return b"\x00" + Q[1:33]
+    if plant == "scalar-wraps":
+        return (p256.N + 5).to_bytes(32, "big")
     if plant == "pad-message":
         inner = SK.to_der()
         return gen_py_fuzz_corpus.pbes2(inner, pad=bytes(16 - len(inner) % 16))

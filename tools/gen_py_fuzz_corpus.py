@@ -32,7 +32,7 @@ VECTORS = pathlib.Path(os.environ.get("P256_VECTORS") or ROOT / "tests" / "vecto
 
 TARGETS = ("pub_bytes", "pub_der", "pub_pem", "pub_jwk", "priv_der", "priv_pem", "priv_jwk",
            "verify_der", "verify_raw", "p256verify", "cose_key", "jws_verify", "x509_cert",
-           "recover", "priv_encrypted")
+           "recover", "priv_encrypted", "point_bytes", "scalar_bytes")
 
 
 # -- DER / PEM / JWK writers -------------------------------------------------------------
@@ -199,6 +199,17 @@ def seeds():
     add("pub_bytes", "compressed", comp)
     add("pub_bytes", "hybrid", bytes([6 + (pub[64] & 1)]) + pub[1:])
     add("pub_bytes", "infinity", b"\x00")
+    # the group's points (the identity is one) and scalars
+    add("point_bytes", "uncompressed", pub)
+    add("point_bytes", "compressed", comp)
+    add("point_bytes", "identity", b"\x00")
+    add("point_bytes", "hybrid", bytes([6 + (pub[64] & 1)]) + pub[1:])
+    add("point_bytes", "x-eq-p", b"\x02" + be(P))
+    for name, v in (("zero", 0), ("one", 1), ("n-1", N - 1), ("n", N), ("2^256-1", 2**256 - 1)):
+        add("scalar_bytes", name, be(v))
+    add("scalar_bytes", "wide-48", b"\xff" * 48)
+    add("scalar_bytes", "wide-64", be(N, 64))
+    add("scalar_bytes", "short-31", b"\x01" * 31)
     add("pub_der", "compressed", seq(ALG, bits(comp)))
     add("pub_der", "hybrid", seq(ALG, bits(bytes([6 + (pub[64] & 1)]) + pub[1:])))
     add("pub_der", "explicit-params", seq(seq(OID_EC, explicit_p256_params()), bits(pub)))
@@ -273,6 +284,16 @@ def seeds():
     add("priv_der", "short-scalar", seq(uint(1), octets(be(5)[1:]), explicit(0, OID_P256)))
     integration_seeds(add)
     encrypted_seeds(add, [b for n, b in out["priv_der"].items() if n.startswith("pkcs8")])
+    # the group's points: every SEC1 seed of the keys (the identity among them) too
+    for name, blob in list(out["pub_bytes"].items()):
+        add("point_bytes", name, blob)
+    for i, v in enumerate([2, 2**128, 2**255, N // 2, N - 2, N + 1, 2**256 - N, P, P - 1]):
+        add("scalar_bytes", "edge-%d" % i, be(v))
+    for n in (0, 1, 16, 33, 47, 49, 80, 96, 128):
+        add("scalar_bytes", "length-%d" % n, bytes((7 * j + n) % 256 for j in range(n)))
+    for n in (48, 64):
+        add("scalar_bytes", "wide-n-multiple-%d" % n, be(N * 12345, n))
+        add("scalar_bytes", "wide-p-%d" % n, be(P, n))
     return out
 
 
@@ -481,6 +502,8 @@ def control_seeds(all_seeds=None):
         "p256verify": "sha256-1",
         "recover": "sha256-1",
         "priv_encrypted": "pbkdf2-sha256-aes256-0",
+        "point_bytes": "uncompressed",
+        "scalar_bytes": "one",
     }
     controls = {t: {name: all_seeds[t][name]} for t, name in picks.items()}
     # recover: the same signature over a 33-byte digest whose leftmost and rightmost 32

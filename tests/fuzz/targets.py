@@ -322,6 +322,62 @@ def pub_bytes(data: bytes) -> None:
 
 
 # ---------------------------------------------------------------------------------------
+# The group: Point and Scalar from bytes
+# ---------------------------------------------------------------------------------------
+
+
+@target("point_bytes", "Point.from_bytes (SEC1 and 00, the identity) vs cryptography "
+                       "from_encoded_point and PublicKey.from_bytes; re-encodes to the input; "
+                       "P + (-P), 2P and (n - 1)P agree with the group's rules")
+def point_bytes(data: bytes) -> None:
+    Point = p256.Point
+    ours = attempt("Point.from_bytes", Point.from_bytes, data)
+    same_outcome(ours, attempt("Point.from_bytes(memoryview)", Point.from_bytes, memoryview(data)),
+                 "Point.from_bytes: bytes vs memoryview", data)
+    _hint_point(data, isinstance(ours, Point))
+    if data == b"\x00":
+        check(isinstance(ours, Point) and ours.is_identity(), "00 is not the identity", data)
+        check(ours.to_bytes() == b"\x00" and ours == Point.identity(), "the identity round trip", data)
+        return
+    theirs = oracle(lambda: c_point(ec.EllipticCurvePublicKey.from_encoded_point(CURVE, data)))
+    if isinstance(ours, Rejected):
+        check(theirs is None, "Point.from_bytes rejected a point cryptography accepts (%r)" % ours, data)
+        return
+    check(theirs is not None, "Point.from_bytes accepted a point cryptography rejects", data)
+    check(isinstance(ours, Point) and not ours.is_identity(), "Point.from_bytes returned %r" % ours, data)
+    check(ours.to_bytes() == theirs, "Point.from_bytes: a different point from cryptography's", data)
+    check(ours.to_bytes(compressed=len(data) == 33) == data, "the point does not re-encode to the input", data)
+    check(PublicKey.from_bytes(data).point == ours, "PublicKey.from_bytes gives another point", data)
+    check((ours + -ours).is_identity() and ours - ours == Point.identity(), "P + (-P) is not the identity", data)
+    check(ours + ours == ours.double() != ours, "P + P != 2P", data)
+    check(p256.Scalar.from_int(N - 1) * ours == -ours, "(n - 1) P != -P", data)
+
+
+@target("scalar_bytes", "Scalar.from_bytes (32 bytes below n) and from_bytes_reduce (at least "
+                        "48 bytes, mod n) against the rule written out over Python ints; "
+                        "to_bytes and int round trip")
+def scalar_bytes(data: bytes) -> None:
+    Scalar = p256.Scalar
+    value = int.from_bytes(data, "big")
+    ours = attempt("Scalar.from_bytes", Scalar.from_bytes, data)
+    same_outcome(ours, attempt("Scalar.from_bytes(bytearray)", Scalar.from_bytes, bytearray(data)),
+                 "Scalar.from_bytes: bytes vs bytearray", data)
+    if len(data) == 32 and value < N:
+        check(isinstance(ours, Scalar), "Scalar.from_bytes refused a value below n (%r)" % ours, data)
+        check(ours.to_bytes() == data and int(ours) == value, "the scalar does not round-trip", data)
+        check(ours.is_zero() == (value == 0), "is_zero is wrong", data)
+    else:
+        check(isinstance(ours, Rejected), "Scalar.from_bytes accepted %d bytes of value %s n"
+              % (len(data), ">=" if len(data) == 32 else "?"), data)
+    reduced = attempt("Scalar.from_bytes_reduce", Scalar.from_bytes_reduce, data)
+    if len(data) >= 48:
+        check(isinstance(reduced, Scalar) and int(reduced) == value % N,
+              "Scalar.from_bytes_reduce is not the value mod n (%r)" % reduced, data)
+    else:
+        check(isinstance(reduced, Rejected), "Scalar.from_bytes_reduce took %d bytes" % len(data), data)
+
+
+# ---------------------------------------------------------------------------------------
 # SubjectPublicKeyInfo (DER, PEM)
 # ---------------------------------------------------------------------------------------
 
@@ -1385,6 +1441,10 @@ PLANTS = {
                  "row (a backtracking loop over long sub-identifiers)", "pub_der", "unbounded work"),
     "der-memory": ("the SPKI reader buffers 2^(k+8) bytes for an input with k octets >= 0x80 "
                    "in a row", "pub_der", "peak memory"),
+    "point-zero-prefix": ("Point.from_bytes takes any input starting with 00 for the identity",
+                          "point_bytes", "Point.from_bytes accepted a point cryptography rejects"),
+    "scalar-wraps": ("Scalar.from_bytes reduces a value >= n instead of refusing it", "scalar_bytes",
+                     "Scalar.from_bytes accepted 32 bytes of value >= n"),
 }
 
 
@@ -1504,6 +1564,21 @@ def _plant(name, set_attr=setattr):
                 del hog
             return real_from_der(data)
         set_attr(_formats, "_public_from_der", from_der)
+    elif name == "point-zero-prefix":
+        real_point = p256.Point.from_bytes.__func__
+
+        def point_from_bytes(cls, data):
+            return cls.identity() if bytes(data)[:1] == b"\x00" else real_point(cls, data)
+        set_attr(p256.Point, "from_bytes", classmethod(point_from_bytes))
+    elif name == "scalar-wraps":
+        real_scalar = p256.Scalar.from_bytes.__func__
+
+        def scalar_from_bytes(cls, data):
+            b = bytes(data)
+            if len(b) == 32 and int.from_bytes(b, "big") >= N:
+                return cls.from_int(int.from_bytes(b, "big") - N)
+            return real_scalar(cls, data)
+        set_attr(p256.Scalar, "from_bytes", classmethod(scalar_from_bytes))
     else:
         raise SystemExit("P256_FUZZ_PLANT=%s: unknown; known: %s" % (name, ", ".join(PLANTS)))
 

@@ -22,8 +22,10 @@
 P256_FN uint64_t p256_sqrt_ratio(p256_fe *y, const p256_fe *u, const p256_fe *v);
 
 /* r = map_to_curve_simple_swu(u) (RFC 9380 6.6.2, in appendix F.2's straight-line
- * form), Jacobian: never the identity. */
+ * form), Jacobian: never the identity. _pair: r[j] for u[j], j = 0, 1, faster than two
+ * calls (their exponentiations interleaved). */
 P256_FN void p256_map_to_curve_sswu(p256_jac *r, const p256_fe *u);
+P256_FN void p256_map_to_curve_sswu_pair(p256_jac r[2], const p256_fe u[2]);
 
 /*
  * From uniform bytes (expand_message's output) to a point: 48 bytes are one element of

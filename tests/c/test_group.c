@@ -445,6 +445,15 @@ static void test_group_map_random(void)
             p256_fe_mul(&zu, &u, &p256_sswu_z);
             CHECK(p256_fe_mask_eq(&t, &zu), "sqrt_ratio: the root of Z u/v");
         }
+        /* the two maps of hash_to_curve side by side are the two maps alone */
+        {
+            p256_fe uu[2] = {u, v};
+            p256_jac qq[2], q1;
+            p256_map_to_curve_sswu_pair(qq, uu);
+            p256_map_to_curve_sswu(&q, &u);
+            p256_map_to_curve_sswu(&q1, &v);
+            CHECK(p256_jac_mask_eq(&qq[0], &q) && p256_jac_mask_eq(&qq[1], &q1), "the paired maps");
+        }
         /* the map's image is a point, and its y has u's parity (sgn0) */
         p256_map_to_curve_sswu(&q, &u);
         CHECK(!p256_jac_to_aff(&a, &q) && p256_aff_mask_on_curve(&a), "the map gives a point");

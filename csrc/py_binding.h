@@ -9,8 +9,8 @@
  *   py_batch*.c     the Batch type: the machinery of every *_many call, the engine, and
  *                   each kind's items in a file of its own (py_batch.h lists them)
  *   py_pubtable.c   the PublicTable type behind p256.PublicKey.precompute
- *   py_point.c      the Point type (p256.Point) and the functions over points: the sums
- *                   of many multiples, RFC 9380's map
+ *   py_point.c      the Point type (p256.Point)
+ *   py_group.c      the functions over points: the sums of many multiples, RFC 9380's map
  *   py_scalar.c     the Scalar type (p256.Scalar): integers mod n
  *   py_selftest.c   the known-answer self-test run at import
  *   py_aes.c        AES-CBC for password-encrypted keys
@@ -238,14 +238,20 @@ PyObject *p256py_pubtable_build(PyObject *owner, const p256_pubkey *pk, int bits
 const void *p256py_pubtable_get(PyObject *obj);
 int p256py_pubtable_bits(PyObject *obj);
 
-/* py_point.c: the Point type, the module's functions over points, and then the Scalar type
- * (py_scalar.c's p256py_add_scalar); 0 or -1. A new point object of `type` (_core.Point or
- * a subclass) holding *p, marked as G when generator is nonzero (k*G then takes the comb),
- * or NULL with an exception; the p256_point of a point object (it lives as long as the
- * object), or NULL for any other object; k*P for a point object and the 32 bytes of a
- * scalar that the caller holds, the GIL released. */
+/* py_group.c: the module's functions over the group (sums of multiples, RFC 9380's map),
+ * then the Point and Scalar types; 0 or -1. */
 int p256py_add_group(PyObject *module);
+
+/* py_point.c: adds the Point type (0 or -1); the type. A new point object of `type`
+ * (_core.Point or a subclass) holding *p, marked as G when generator is nonzero (k*G then
+ * takes the comb), or NULL with an exception; the same, not marked, with *p wiped after
+ * (take: the point may be secret); the p256_point of a point object (it lives as long as
+ * the object), or NULL for any other object; k*P for a point object and the 32 bytes of
+ * a scalar that the caller holds, the GIL released. */
+int p256py_add_group_point(PyObject *module);
+PyTypeObject *p256py_group_point_type(void);
 PyObject *p256py_group_point_new(PyTypeObject *type, const p256_point *p, int generator);
+PyObject *p256py_group_point_take(PyTypeObject *type, p256_point *p);
 const p256_point *p256py_group_point_get(PyObject *obj);
 PyObject *p256py_group_point_mult(PyObject *point, const uint8_t k[32]);
 /* The TypeError for a Python int where `what` takes a Scalar, saying what to write

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * py_point.c: p256._core.Point, the native object of a p256.Point (which subclasses it in
- * src/p256/_group.py), and the module's functions over points: the sums of many multiples
- * and RFC 9380's map from uniform bytes.
+ * src/p256/_group.py). The module's functions over points (the sums of many multiples,
+ * RFC 9380's map) are py_group.c's.
  *
  * A Point holds a point of the group in the core's Jacobian form (p256_point: the identity
  * included, never an invalid point) and never changes. It stays projective: an addition
@@ -23,10 +23,6 @@ typedef struct {
 } PointObject;
 
 static PyTypeObject Point_Type;
-
-/* The class of the points the module's functions make (p256.Point), set once at import by
- * p256._group (_set_point_class); _core.Point until then. */
-static PyTypeObject *point_class = &Point_Type;
 
 PyObject *p256py_group_point_new(PyTypeObject *type, const p256_point *p, int generator)
 {
@@ -50,8 +46,7 @@ const p256_point *p256py_group_point_get(PyObject *obj)
     return &((PointObject *)obj)->p;
 }
 
-/* A new point of `type` holding *p, which is wiped (it may be secret). */
-static PyObject *point_result(PyTypeObject *type, p256_point *p)
+PyObject *p256py_group_point_take(PyTypeObject *type, p256_point *p)
 {
     PyObject *r = p256py_group_point_new(type, p, 0);
     p256_wipe(p, sizeof *p);
@@ -99,7 +94,7 @@ PyObject *p256py_group_point_mult(PyObject *point, const uint8_t k[32])
     else
         p256_point_mult(&r, k, &self->p);
     ACQUIRE_GIL
-    return point_result(Py_TYPE(point), &r);
+    return p256py_group_point_take(Py_TYPE(point), &r);
 }
 
 static PyObject *point_add(PyObject *a, PyObject *b)
@@ -108,7 +103,7 @@ static PyObject *point_add(PyObject *a, PyObject *b)
     if (!PyObject_TypeCheck(a, &Point_Type) || !PyObject_TypeCheck(b, &Point_Type))
         Py_RETURN_NOTIMPLEMENTED;
     p256_point_add(&r, &((PointObject *)a)->p, &((PointObject *)b)->p);
-    return point_result(Py_TYPE(a), &r);
+    return p256py_group_point_take(Py_TYPE(a), &r);
 }
 
 static PyObject *point_subtract(PyObject *a, PyObject *b)
@@ -118,14 +113,14 @@ static PyObject *point_subtract(PyObject *a, PyObject *b)
         Py_RETURN_NOTIMPLEMENTED;
     p256_point_negate(&r, &((PointObject *)b)->p);
     p256_point_add(&r, &((PointObject *)a)->p, &r);
-    return point_result(Py_TYPE(a), &r);
+    return p256py_group_point_take(Py_TYPE(a), &r);
 }
 
 static PyObject *point_negative(PyObject *a)
 {
     p256_point r;
     p256_point_negate(&r, &((PointObject *)a)->p);
-    return point_result(Py_TYPE(a), &r);
+    return p256py_group_point_take(Py_TYPE(a), &r);
 }
 
 /* P * s and s * P (Scalar's own multiplication sends s * P here too); an int on either
@@ -217,7 +212,7 @@ static PyObject *point_double(PointObject *self, PyObject *unused)
     p256_point r;
     (void)unused;
     p256_point_double(&r, &self->p);
-    return point_result(Py_TYPE(self), &r);
+    return p256py_group_point_take(Py_TYPE(self), &r);
 }
 
 static PyObject *point_is_identity(PointObject *self, PyObject *unused)
@@ -243,7 +238,7 @@ static PyObject *point_mul_vartime(PointObject *self, PyObject *scalar)
     else
         p256_point_mult_vartime(&r, k, &self->p);
     ACQUIRE_GIL
-    return point_result(Py_TYPE(self), &r);
+    return p256py_group_point_take(Py_TYPE(self), &r);
 }
 
 /* _to_public_key(cls) -> this point as a key object of class cls (a _core.PublicPoint type);
@@ -311,134 +306,12 @@ static PyTypeObject Point_Type = {
     .tp_new = point_new_refused,
 };
 
-/*
- * multi_mult(cls, scalars, points, vartime) -> sum of s_i * P_i as a point of class cls:
- * the items taken into tuples (the references held while the GIL is released: a list
- * changed by another thread meanwhile changes nothing here), checked, then summed by the
- * core in the scratch it needs. TypeError for an item of the wrong type (its index named)
- * or for arguments that are not iterable; ValueError for counts that differ.
- */
-static PyObject *group_multi_mult(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+int p256py_add_group_point(PyObject *module)
 {
-    PyObject *ks = NULL, *ps = NULL, *res = NULL;
-    const uint8_t **kp = NULL;
-    const p256_point **pp = NULL;
-    void *scratch = NULL;
-    size_t len;
-    Py_ssize_t n;
-    int vartime, ok;
-    p256_point r;
-    (void)self;
-    if (check_nargs(nargs, 4, "multi_mult") < 0 || (vartime = flag_get(args[3], "vartime")) < 0)
-        return NULL;
-    if (!PyType_Check(args[0]) || !PyType_IsSubtype((PyTypeObject *)args[0], &Point_Type))
-        return PyErr_Format(PyExc_TypeError, "multi_mult() makes a Point type");
-    if ((ks = PySequence_Tuple(args[1])) == NULL || (ps = PySequence_Tuple(args[2])) == NULL) {
-        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_TypeError, "%s must be a sequence of %s, not %.100s",
-                         ks == NULL ? "scalars" : "points", ks == NULL ? "Scalars" : "Points",
-                         Py_TYPE(args[ks == NULL ? 1 : 2])->tp_name);
-        }
-        goto done;
-    }
-    n = PyTuple_GET_SIZE(ks);
-    if (PyTuple_GET_SIZE(ps) != n) {
-        PyErr_Format(PyExc_ValueError, "multi_mult() takes as many points as scalars, got %zd "
-                     "scalars and %zd points", n, PyTuple_GET_SIZE(ps));
-        goto done;
-    }
-    len = p256_point_multi_mult_scratch_size((size_t)n);
-    kp = PyMem_Malloc(((size_t)n + 1) * sizeof *kp);
-    pp = PyMem_Malloc(((size_t)n + 1) * sizeof *pp);
-    scratch = PyMem_Malloc(len);
-    if (kp == NULL || pp == NULL || scratch == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *s = PyTuple_GET_ITEM(ks, i), *p = PyTuple_GET_ITEM(ps, i);
-        if ((kp[i] = p256py_scalar_get(s)) == NULL) {
-            PyErr_Format(PyExc_TypeError, "scalars[%zd] must be a p256.Scalar, not %.100s%s", i,
-                         Py_TYPE(s)->tp_name, PyLong_Check(s) ? " (p256.Scalar.from_int() makes one)" : "");
-            goto done;
-        }
-        if ((pp[i] = p256py_group_point_get(p)) == NULL) {
-            PyErr_Format(PyExc_TypeError, "points[%zd] must be a p256.Point, not %.100s", i,
-                         Py_TYPE(p)->tp_name);
-            goto done;
-        }
-    }
-    RELEASE_GIL
-    ok = vartime ? p256_point_multi_mult_vartime(&r, kp, pp, (size_t)n, scratch, len)
-                 : p256_point_multi_mult(&r, kp, pp, (size_t)n, scratch, len);
-    ACQUIRE_GIL
-    if (!ok) { /* unreachable: the scratch is the size the core asked for */
-        PyErr_SetString(PyExc_RuntimeError, "multi_mult: scratch too small");
-        goto done;
-    }
-    res = point_result((PyTypeObject *)args[0], &r);
-done:
-    PyMem_Free(kp);
-    PyMem_Free(pp);
-    PyMem_Free(scratch);
-    Py_XDECREF(ks);
-    Py_XDECREF(ps);
-    return res;
+    return p256py_add_type(module, "Point", &Point_Type);
 }
 
-/* h2c_map(uniform) -> RFC 9380's map of 48 uniform bytes (encode_to_curve) or of 96 (two
- * elements, mapped and added: hash_to_curve), as a point of the registered class. The
- * bytes are copied first (and wiped after): they may be a password's hash. */
-static PyObject *group_h2c_map(PyObject *self, PyObject *uniform)
+PyTypeObject *p256py_group_point_type(void)
 {
-    byteview b;
-    uint8_t buf[96];
-    p256_point r;
-    size_t len;
-    (void)self;
-    if (byteview_get(&b, uniform, "uniform bytes") < 0)
-        return NULL;
-    len = (size_t)b.len;
-    if (len != 48 && len != 96) {
-        byteview_release(&b);
-        return PyErr_Format(PyExc_ValueError, "h2c_map() takes 48 or 96 bytes, got %zu", len);
-    }
-    memcpy(buf, b.buf, len);
-    byteview_release(&b);
-    RELEASE_GIL
-    (void)p256_point_map_to_curve(&r, buf, len);
-    ACQUIRE_GIL
-    p256_wipe(buf, sizeof buf);
-    return point_result(point_class, &r);
-}
-
-/* _set_point_class(cls): the class of the points the module's functions make (once, at
- * the import of p256._group, under the import lock). */
-static PyObject *group_set_point_class(PyObject *self, PyObject *cls)
-{
-    (void)self;
-    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &Point_Type))
-        return PyErr_Format(PyExc_TypeError, "_set_point_class() takes a subclass of Point");
-    Py_INCREF(cls);
-    point_class = (PyTypeObject *)cls; /* the one set before (if any) stays alive: a type */
-    Py_RETURN_NONE;
-}
-
-static PyMethodDef group_functions[] = {
-    {"multi_mult", (PyCFunction)(void (*)(void))group_multi_mult, METH_FASTCALL,
-     "multi_mult(cls, scalars, points, vartime) -> sum of s_i * P_i, a point of class cls."},
-    {"h2c_map", group_h2c_map, METH_O,
-     "h2c_map(uniform) -> RFC 9380's map of 48 uniform bytes, or of 96 (two, added)."},
-    {"_set_point_class", group_set_point_class, METH_O,
-     "_set_point_class(cls): the class of the points h2c_map makes."},
-    {NULL, NULL, 0, NULL},
-};
-
-int p256py_add_group(PyObject *module)
-{
-    if (PyModule_AddFunctions(module, group_functions) < 0 ||
-        p256py_add_type(module, "Point", &Point_Type) < 0)
-        return -1;
-    return p256py_add_scalar(module);
+    return &Point_Type;
 }

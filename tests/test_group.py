@@ -9,6 +9,7 @@ from_scalar) and the objects shared by threads."""
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import pickle
 import random
@@ -259,6 +260,52 @@ def test_python_ints_are_refused_with_what_to_write():
     for expr in (lambda: P + 1, lambda: P * 1.5, lambda: s * "x", lambda: P * P, lambda: s + P):
         with pytest.raises(TypeError):
             expr()
+
+
+class _Endless:
+    """An iterator of one value forever, counting what was read (the hostile iterables'
+    rule: a stream beside a finite one is read at most one item past the other's end)."""
+
+    def __init__(self, value):
+        self.value, self.pulled = value, 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        self.pulled += 1
+        assert self.pulled < 1000, "read without end"
+        return self.value
+
+
+def test_multi_mult_reads_an_endless_stream_one_item_past_the_other():
+    two = [Scalar.from_int(2), Scalar.from_int(3)]
+    for fn in (p256.multi_mult, p256.multi_mult_vartime):
+        endless = _Endless(G)
+        with pytest.raises(ValueError, match="the scalars ended after 2, the points did not"):
+            fn(two, endless)
+        assert endless.pulled == 3
+        endless = _Endless(Scalar.from_int(1))
+        with pytest.raises(ValueError, match="the points ended after 1, the scalars did not"):
+            fn(endless, iter([G]))
+        assert endless.pulled == 2
+    # streams of equal length are summed; a stream that raises passes its exception on
+    assert p256.multi_mult(iter(two), (p for p in [G, G])) == Scalar.from_int(5) * G
+
+    class Boom(Exception):
+        pass
+
+    def raising():
+        yield G
+        raise Boom()
+    with pytest.raises(Boom):
+        p256.multi_mult_vartime(iter(two), raising())
+    # two streams that never end: refused at the documented maximum, not read on
+    with pytest.raises(ValueError, match="at most 1048576 terms"):
+        p256.multi_mult_vartime(itertools.repeat(Scalar.from_int(1)), itertools.repeat(G))
+    # negative control: the counter sees a reader that does not stop
+    with pytest.raises(AssertionError, match="without end"):
+        list(_Endless(G))
 
 
 def test_multi_mult_errors():

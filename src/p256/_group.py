@@ -279,7 +279,8 @@ def multi_mult(scalars: Iterable[Scalar], points: Iterable[Point]) -> Point:
         The sum; the identity for none.
 
     Raises:
-        ValueError: The counts differ.
+        ValueError: The counts differ (two streams are read side by side, so one that
+            never ends is read one item past the other's end), or more than 2**20 terms.
         TypeError: An item is not a Scalar or a Point (its index is named), or an
             argument is not iterable.
     """
@@ -301,7 +302,8 @@ def multi_mult_vartime(scalars: Iterable[Scalar], points: Iterable[Point]) -> Po
         The sum; the identity for none.
 
     Raises:
-        ValueError: The counts differ.
+        ValueError: The counts differ (two streams are read side by side, so one that
+            never ends is read one item past the other's end), or more than 2**20 terms.
         TypeError: An item is not a Scalar or a Point (its index is named), or an
             argument is not iterable.
     """

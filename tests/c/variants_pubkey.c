@@ -5,7 +5,9 @@
  * variant objects at once, as the extension is (each p256.c built with -DP256_VARIANT=
  * p256_api_<name>; make ctest-variants builds those this CPU runs and names them in
  * VARIANTS_PUBKEY as -DHAVE_<NAME>): a key made by one variant is read by every other,
- * and the same point has the same bytes whichever variant loaded or computed it.
+ * and the same point has the same bytes whichever variant loaded or computed it. The
+ * group's p256_point too: a point (projective, so not one form per point) that one variant
+ * computed is added, multiplied, compared and encoded by every other alike.
  */
 #include "harness.h"
 #include "p256.h"
@@ -67,6 +69,34 @@ int main(void)
                 CHECK(A->pubkey_mult(&m[0], k, &from[b]) && B->pubkey_mult(&m[1], k, &from[a]) &&
                           B->pubkey_equal(&m[0], &m[1]) && A->pubkey_equal(&m[1], &m[0]),
                       "k*Q across %s and %s", variants[a].name, variants[b].name);
+            }
+        }
+    }
+    for (int round = 0; round < 8; round++) {
+        uint8_t k[2][32], enc[2][65];
+        p256_point p[NVARIANTS], q[NVARIANTS];
+        rng_fill(k[0], 32);
+        rng_fill(k[1], 32);
+        for (size_t a = 0; a < NVARIANTS; a++) {
+            const p256_api *A = variants[a].api;
+            A->point_mult_base(&p[a], k[0]); /* Jacobian, Z != 1 */
+            A->point_mult_base(&q[a], k[1]);
+        }
+        for (size_t a = 0; a < NVARIANTS; a++) {
+            for (size_t b = 0; b < NVARIANTS; b++) {
+                const p256_api *A = variants[a].api, *B = variants[b].api;
+                p256_point s[2];
+                A->point_add(&s[0], &p[a], &q[b]);
+                B->point_add(&s[1], &p[b], &q[a]);
+                A->point_mult(&s[0], k[1], &s[0]);
+                B->point_mult(&s[1], k[1], &s[1]);
+                CHECK(A->point_equal(&s[0], &s[1]) && B->point_equal(&s[1], &s[0]) &&
+                          A->point_equal(&p[b], &p[a]),
+                      "points across %s and %s", variants[a].name, variants[b].name);
+                A->point_serialize(enc[0], &s[1], round & 1);
+                B->point_serialize(enc[1], &s[0], round & 1);
+                CHECK(memcmp(enc[0], enc[1], (round & 1) ? 33 : 65) == 0,
+                      "a point of %s encodes alike in %s", variants[b].name, variants[a].name);
             }
         }
     }

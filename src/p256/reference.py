@@ -93,6 +93,15 @@ __all__ = [
     "ecdsa_sign",
     "ecdsa_verify",
     "ecdh",
+    "H2C_Z",
+    "H2C_L",
+    "expand_message_xmd",
+    "hash_to_field",
+    "sqrt_ratio",
+    "map_to_curve_simple_swu",
+    "hash_to_curve",
+    "encode_to_curve",
+    "hash_to_scalar",
 ]
 
 # Width of a base-table window (bits) and of the wNAF used for G in verification (it must not
@@ -684,6 +693,136 @@ def ecdh(c: Curve, d: int, q: tuple[int, int]) -> bytes:
     if R is None:
         raise ValueError("shared point is the point at infinity")
     return R[0].to_bytes(c.byte_len, "big")
+
+
+# ---------------------------------------------------------------------------------------------
+# Hashing to P-256: RFC 9380, suites P256_XMD:SHA-256_SSWU_RO_ and P256_XMD:SHA-256_SSWU_NU_.
+# Variable time like the rest of this module (Python ints, branches where the RFC has CMOV):
+# an oracle for the native map, not for secret inputs.
+# ---------------------------------------------------------------------------------------------
+
+# The simplified SWU constant of the P-256 suites (RFC 9380 8.2): Z = -10.
+H2C_Z = P256.p - 10
+# Bytes per field element in hash_to_field: L = ceil((ceil(log2(p)) + k) / 8), k = 128 (5).
+H2C_L = 48
+_H2C_OVERSIZE_PREFIX = b"H2C-OVERSIZE-DST-"
+_SQRT_MINUS_Z = pow(10, (P256.p + 1) // 4, P256.p)  # c2 of sqrt_ratio_3mod4: sqrt(-Z)
+assert _SQRT_MINUS_Z * _SQRT_MINUS_Z % P256.p == 10
+
+
+def expand_message_xmd(
+    msg: bytes | bytearray | memoryview, dst: bytes | bytearray | memoryview, len_in_bytes: int
+) -> bytes:
+    """RFC 9380 5.3.1 expand_message_xmd with SHA-256: len_in_bytes uniform bytes.
+
+    dst must not be empty (3.1: tags have nonzero length); one longer than 255 bytes is
+    first replaced by SHA-256("H2C-OVERSIZE-DST-" || dst) (5.3.3). 1 <= len_in_bytes and
+    ell = ceil(len_in_bytes / 32) <= 255, so at most 8160 bytes. ValueError otherwise.
+    """
+    msg = _check_bytes(msg, "msg")
+    dst = _check_bytes(dst, "dst")
+    n = _check_scalar(len_in_bytes, "len_in_bytes")
+    if not dst:
+        raise ValueError("dst must not be empty (RFC 9380 3.1)")
+    if len(dst) > 255:
+        dst = hashlib.sha256(_H2C_OVERSIZE_PREFIX + dst).digest()
+    ell = -(-n // 32)
+    if n < 1 or ell > 255:
+        raise ValueError("len_in_bytes must be 1 to 8160 (ell = ceil(len / 32) <= 255), not %d" % n)
+    dst_prime = dst + bytes([len(dst)])
+    b0 = hashlib.sha256(bytes(64) + msg + n.to_bytes(2, "big") + b"\x00" + dst_prime).digest()
+    blocks = [hashlib.sha256(b0 + b"\x01" + dst_prime).digest()]
+    for i in range(2, ell + 1):
+        mixed = bytes(a ^ b for a, b in zip(b0, blocks[-1]))
+        blocks.append(hashlib.sha256(mixed + bytes([i]) + dst_prime).digest())
+    return b"".join(blocks)[:n]
+
+
+def hash_to_field(
+    msg: bytes | bytearray | memoryview, dst: bytes | bytearray | memoryview, count: int,
+    modulus: int = P256.p,
+) -> list[int]:
+    """RFC 9380 5.2 hash_to_field for a prime field (m = 1) of a 256-bit modulus: count
+    elements, each OS2IP of L = 48 bytes of expand_message_xmd, reduced mod modulus.
+
+    modulus is P-256's p (the map's input) or n (RFC 9497's HashToScalar); ValueError for
+    any other, and for count < 1.
+    """
+    count = _check_scalar(count, "count")
+    modulus = _check_scalar(modulus, "modulus")
+    if modulus not in (P256.p, P256.n):
+        raise ValueError("modulus must be P-256's p or n")
+    if count < 1:
+        raise ValueError("count must be at least 1")
+    uniform = expand_message_xmd(msg, dst, count * H2C_L)
+    return [int.from_bytes(uniform[i * H2C_L:(i + 1) * H2C_L], "big") % modulus for i in range(count)]
+
+
+def sqrt_ratio(u: int, v: int) -> tuple[bool, int]:
+    """RFC 9380 F.2.1.2 sqrt_ratio_3mod4 over P-256's field, Z = -10: (True, sqrt(u/v)) if
+    u/v is a square, else (False, sqrt(Z * u/v)). 0 <= u, v < p and v != 0 (ValueError)."""
+    p = P256.p
+    u = _check_scalar(u, "u")
+    v = _check_scalar(v, "v")
+    if not (0 <= u < p and 0 < v < p):
+        raise ValueError("sqrt_ratio needs 0 <= u < p and 0 < v < p")
+    tv1 = v * v % p
+    tv2 = u * v % p
+    tv1 = tv1 * tv2 % p
+    y1 = pow(tv1, (p - 3) // 4, p) * tv2 % p
+    y2 = y1 * _SQRT_MINUS_Z % p
+    is_qr = y1 * y1 % p * v % p == u
+    return is_qr, (y1 if is_qr else y2)
+
+
+def map_to_curve_simple_swu(u: int) -> tuple[int, int]:
+    """RFC 9380 6.6.2 simplified SWU for P-256 (A = -3, B = b, Z = -10), in the
+    straight-line form of F.2: the field element u (0 <= u < p) to a point of the curve,
+    never the point at infinity."""
+    c = P256
+    p, b = c.p, c.b
+    u = _check_scalar(u, "u")
+    if not 0 <= u < p:
+        raise ValueError("u must satisfy 0 <= u < p")
+    a = p - 3
+    tv1 = H2C_Z * (u * u % p) % p            # Z * u^2
+    tv2 = (tv1 * tv1 + tv1) % p               # Z^2 u^4 + Z u^2
+    tv3 = b * (tv2 + 1) % p                   # B * (tv2 + 1)
+    tv4 = a * (H2C_Z if tv2 == 0 else p - tv2) % p
+    tv6 = tv4 * tv4 % p
+    gx_num = (tv3 * tv3 % p + a * tv6) % p * tv3 % p
+    tv6 = tv6 * tv4 % p
+    gx_num = (gx_num + b * tv6) % p           # gx1 = gx_num / tv6, x1 = tv3 / tv4
+    is_square, y1 = sqrt_ratio(gx_num, tv6)
+    if is_square:
+        x_num, y = tv3, y1
+    else:                                     # x2 = Z u^2 x1, y2 = Z^(3/2) u^3 y1'
+        x_num, y = tv1 * tv3 % p, tv1 * u % p * y1 % p
+    if (u & 1) != (y & 1):                    # sgn0(y) = sgn0(u)
+        y = (p - y) % p
+    x = x_num * pow(tv4, -1, p) % p
+    return x, y
+
+
+def encode_to_curve(msg: bytes | bytearray | memoryview, dst: bytes | bytearray | memoryview) -> tuple[int, int]:
+    """RFC 9380 3 encode_to_curve, suite P256_XMD:SHA-256_SSWU_NU_ (cofactor 1: no clearing)."""
+    (u,) = hash_to_field(msg, dst, 1)
+    return map_to_curve_simple_swu(u)
+
+
+def hash_to_curve(
+    msg: bytes | bytearray | memoryview, dst: bytes | bytearray | memoryview
+) -> tuple[int, int] | None:
+    """RFC 9380 3 hash_to_curve, suite P256_XMD:SHA-256_SSWU_RO_: the sum of the maps of two
+    field elements; None if that sum is the point at infinity (probability about 2^-256)."""
+    u0, u1 = hash_to_field(msg, dst, 2)
+    return P256.add(map_to_curve_simple_swu(u0), map_to_curve_simple_swu(u1))
+
+
+def hash_to_scalar(msg: bytes | bytearray | memoryview, dst: bytes | bytearray | memoryview) -> int:
+    """hash_to_field with modulus n, one element (L = 48): RFC 9497's HashToScalar for
+    P-256 (4.3), 0 <= result < n."""
+    return hash_to_field(msg, dst, 1, P256.n)[0]
 
 
 def __dir__() -> list[str]:

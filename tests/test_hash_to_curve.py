@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Hashing to P-256, RFC 9380: p256.reference's pure-Python functions (the oracle).
+"""Hashing to P-256, RFC 9380: p256.expand_message_xmd, hash_to_curve, encode_to_curve,
+hash_to_scalar, and p256.reference's pure-Python twins (the oracle).
 
 - every vector of RFC 9380 J.1.1 (P256_XMD:SHA-256_SSWU_RO_), J.1.2 (_NU_) and K.1
   (expand_message_xmd, SHA-256, with a 38-byte and a 256-byte DST) through the reference
-  step by step (msg -> u -> Q0, Q1 -> P);
+  step by step (msg -> u -> Q0, Q1 -> P) and through the public functions;
+- the public functions against the reference on random messages and tags (tags of 1,
+  255, 256 and 300 bytes: the oversize rule on both sides of its edge);
 - the reference's map against the RFC's other statement of it (6.6.2, with an inversion
   and a square root), and sqrt_ratio's contract;
-- the reference's argument errors;
+- every argument error;
 - negative controls: the vector checks fail for a wrong tag, a DST over 255 bytes used
   as is, a map that picks the other root, a hash_to_field that reduces 32 bytes.
 """
@@ -19,6 +22,7 @@ import random
 
 import pytest
 
+import p256
 from p256 import reference as ref
 from vectors_util import VECTORS
 
@@ -236,3 +240,105 @@ def test_reference_argument_errors():
         ref.map_to_curve_simple_swu(P)
     assert len(ref.expand_message_xmd(b"", b"d", 8160)) == 8160
     assert 0 <= ref.hash_to_scalar(b"m", b"d") < N
+
+
+# -- the public functions ---------------------------------------------------------------------
+
+def test_public_expand_passes_every_vector():
+    assert expand_mismatches(p256.expand_message_xmd) == []
+
+
+@pytest.mark.parametrize("suite", [RO, NU], ids=["RO", "NU"])
+def test_public_hash_passes_every_vector(suite):
+    fn = p256.hash_to_curve if suite["randomOracle"] else p256.encode_to_curve
+    dst = suite["dst"].encode()
+    for v in suite["vectors"]:
+        pt = fn(v["msg"].encode(), dst)
+        assert pt.to_bytes() == sec1(xy(v["P"])), v["msg"]
+        assert pt == type(pt).from_bytes(sec1(xy(v["P"])))
+
+
+@pytest.mark.parametrize("suite", [RO, NU], ids=["RO", "NU"])
+def test_public_hash_fails_the_vectors_with_a_wrong_tag(suite):
+    """Negative control of the test above."""
+    fn = p256.hash_to_curve if suite["randomOracle"] else p256.encode_to_curve
+    dst = suite["dst"].encode()[:-1]
+    for v in suite["vectors"]:
+        assert fn(v["msg"].encode(), dst).to_bytes() != sec1(xy(v["P"]))
+
+
+def random_tags(rng: random.Random) -> list:
+    return [bytes([rng.randrange(256)]), rng.randbytes(37), rng.randbytes(255), rng.randbytes(256),
+            rng.randbytes(300)]
+
+
+def test_public_functions_agree_with_the_reference():
+    rng = random.Random(44)
+    for dst in random_tags(rng):
+        for n in (0, 1, 63, 64, 65, 200):
+            msg = rng.randbytes(n)
+            for length in (1, 31, 32, 33, 48, 96, 255, 256, 8160):
+                assert p256.expand_message_xmd(msg, dst, length) == ref.expand_message_xmd(msg, dst, length)
+            assert p256.hash_to_curve(msg, dst).to_bytes() == sec1(ref.hash_to_curve(msg, dst))
+            assert p256.encode_to_curve(msg, dst).to_bytes() == sec1(ref.encode_to_curve(msg, dst))
+            assert int(p256.hash_to_scalar(msg, dst)) == ref.hash_to_scalar(msg, dst)
+
+
+def test_hash_to_scalar_is_hash_to_field_over_n():
+    msg, dst = b"hash to a scalar", b"HashToScalar-test"
+    uniform = p256.expand_message_xmd(msg, dst, 48)
+    assert int(p256.hash_to_scalar(msg, dst)) == int.from_bytes(uniform, "big") % N
+    assert ref.hash_to_field(msg, dst, 1, N) == [int.from_bytes(uniform, "big") % N]
+
+
+def test_bytes_like_arguments_are_bytes():
+    msg, dst = b"\x00\x01message", b"QUUX-V01-CS02-with-P256_XMD:SHA-256_SSWU_RO_"
+    want = p256.hash_to_curve(msg, dst)
+    for conv in (bytearray, memoryview):
+        assert p256.hash_to_curve(conv(msg), conv(dst)) == want
+        assert p256.expand_message_xmd(conv(msg), conv(dst), 40) == p256.expand_message_xmd(msg, dst, 40)
+        assert p256.encode_to_curve(conv(msg), conv(dst)) == p256.encode_to_curve(msg, dst)
+        assert p256.hash_to_scalar(conv(msg), conv(dst)) == p256.hash_to_scalar(msg, dst)
+
+
+@pytest.mark.parametrize("fn", [p256.hash_to_curve, p256.encode_to_curve, p256.hash_to_scalar],
+                         ids=lambda f: f.__name__)
+def test_public_argument_errors(fn):
+    with pytest.raises(TypeError, match="msg"):
+        fn("text", b"dst")
+    with pytest.raises(TypeError, match="dst"):
+        fn(b"msg", "dst")
+    with pytest.raises(TypeError, match="msg"):
+        fn(None, b"dst")
+    with pytest.raises(ValueError, match="dst must not be empty"):
+        fn(b"msg", b"")
+
+
+def test_expand_argument_errors():
+    with pytest.raises(TypeError, match="length"):
+        p256.expand_message_xmd(b"m", b"d", 32.0)
+    with pytest.raises(TypeError, match="length"):
+        p256.expand_message_xmd(b"m", b"d", True)
+    with pytest.raises(TypeError, match="msg"):
+        p256.expand_message_xmd("m", b"d", 32)
+    with pytest.raises(TypeError, match="dst"):
+        p256.expand_message_xmd(b"m", ["d"], 32)
+    for bad in (0, -1, 8161, 65535, 2**70):
+        with pytest.raises(ValueError, match="length must be 1 to 8160"):
+            p256.expand_message_xmd(b"m", b"d", bad)
+    with pytest.raises(ValueError, match="dst must not be empty"):
+        p256.expand_message_xmd(b"m", b"", 32)
+    assert len(p256.expand_message_xmd(b"m", b"d", 8160)) == 8160
+    assert len(p256.expand_message_xmd(b"m", b"d", 1)) == 1
+
+
+def test_the_oversize_rule_is_exactly_at_255():
+    msg = b"edge"
+    for size in (254, 255, 256):
+        dst = b"t" * size
+        assert p256.expand_message_xmd(msg, dst, 32) == ref.expand_message_xmd(msg, dst, 32)
+    long_dst = b"t" * 256
+    hashed = hashlib.sha256(b"H2C-OVERSIZE-DST-" + long_dst).digest()
+    assert p256.expand_message_xmd(msg, long_dst, 32) == p256.expand_message_xmd(msg, hashed, 32)
+    assert p256.expand_message_xmd(msg, b"t" * 255, 32) != p256.expand_message_xmd(
+        msg, hashlib.sha256(b"H2C-OVERSIZE-DST-" + b"t" * 255).digest(), 32)

@@ -29,6 +29,7 @@ from ._common import JWK, Buffer, HashName, PrivateFormat, SigEncoding
 from ._keys import N, P, PrivateKey, PublicKey, normalize_s, scalar_base_mult, scalar_mult
 from ._group import Point, Scalar, multi_mult, multi_mult_vartime
 from . import jws, webauthn, x509  # after _keys, which they import (nothing imports them)
+from ._h2c import encode_to_curve, expand_message_xmd, hash_to_curve, hash_to_scalar
 from ._cache import PublicKeyCache
 
 #: The package version (one number, from the build).
@@ -73,6 +74,10 @@ __all__ = [
     "jws",
     "webauthn",
     "x509",
+    "expand_message_xmd",
+    "hash_to_curve",
+    "encode_to_curve",
+    "hash_to_scalar",
     "N",
     "P",
     "__version__",

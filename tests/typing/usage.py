@@ -259,6 +259,29 @@ def reference(sk: PrivateKey, pk: PublicKey) -> None:
         assert curve.is_on_curve(curve.gx, curve.gy)
 
 
+def hashing() -> None:
+    # RFC 9380: bytes to the group and to its scalars; the pure-Python twins in reference.
+    dst = b"USAGE-V01-CS01-with-P256_XMD:SHA-256_SSWU_RO_"
+    uniform = p256.expand_message_xmd(b"msg", bytearray(dst), 96)
+    assert_type(uniform, bytes)
+    pt = p256.hash_to_curve(memoryview(b"msg"), dst)
+    assert_type(pt.to_bytes(compressed=True), bytes)
+    assert pt == p256.hash_to_curve(b"msg", dst) and pt != p256.encode_to_curve(b"msg", dst)
+    e = p256.hash_to_scalar(b"msg", dst)
+    assert_type(e.to_bytes(), bytes)
+    assert_type(ref.expand_message_xmd(b"msg", dst, 96), bytes)
+    assert ref.expand_message_xmd(b"msg", dst, 96) == uniform
+    assert_type(ref.hash_to_field(b"msg", dst, 2), List[int])
+    assert_type(ref.sqrt_ratio(4, 1), Tuple[bool, int])
+    assert_type(ref.map_to_curve_simple_swu(0), Tuple[int, int])
+    xy = ref.hash_to_curve(b"msg", dst)
+    assert_type(xy, Optional[Tuple[int, int]])
+    assert xy is not None and pt.to_bytes()[1:33] == xy[0].to_bytes(32, "big")
+    assert_type(ref.encode_to_curve(b"msg", dst), Tuple[int, int])
+    assert_type(ref.hash_to_scalar(b"msg", dst), int)
+    assert int(e) == ref.hash_to_scalar(b"msg", dst)
+
+
 def integrations(sk: PrivateKey, pk: PublicKey) -> None:
     # JWS and WebAuthn take any bytes-like argument, as the keys' methods do.
     token = p256.jws.sign(bytearray(b'{"sub":"a"}'), sk, {"kid": "k1"})
@@ -362,6 +385,7 @@ def main() -> None:
     low_level(sk, pk)
     recovery(sk, pk)
     reference(sk, pk)
+    hashing()
     integrations(sk, pk)
     type_aliases(sk, pk)
     group(sk, pk)

@@ -109,3 +109,11 @@ def bad(sk: PrivateKey, pk: PublicKey) -> None:
     r, s, t = ref.ecdsa_sign(ref.P256, 1, digest)  # E: misc
     ref.ecdh(ref.P256, sk, (pk.x, pk.y))  # E: arg-type
     point: tuple[int, int] = ref.P256.scalar_base_mult(1)  # E: assignment
+    ref.hash_to_curve("msg", b"dst")  # E: arg-type
+    maybe: tuple[int, int] = ref.hash_to_curve(b"msg", b"dst")  # E: assignment
+    # Hashing to the group.
+    p256.hash_to_curve("msg", b"dst")  # E: arg-type
+    p256.encode_to_curve(b"msg", "dst")  # E: arg-type
+    p256.expand_message_xmd(b"msg", b"dst", "32")  # E: arg-type
+    p256.hash_to_scalar(b"msg", b"dst").to_bytes(32)  # E: call-arg
+    uniform: str = p256.expand_message_xmd(b"msg", b"dst", 32)  # E: assignment

@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Hashing to P-256 (RFC 9380) and to its scalars (RFC 9497's HashToScalar).
+
+expand_message_xmd is here, on hashlib (SHA-256 with the state after RFC 9380's Z_pad
+kept, as 5.3.1 suggests); the map to the curve and the reduction mod n are the native
+group's (_core.h2c_map: the simplified SWU map in constant time; Scalar.from_bytes_reduce).
+An extension built without the native group falls back to the pure-Python stand-ins of
+_refgroup (variable time), which is what the group's functions and p256.oprf then run on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING
+
+from . import _core
+from ._common import Buffer, as_bytes, small
+
+if TYPE_CHECKING:
+    from ._refgroup import Point, Scalar, h2c_map, multi_mult_vartime
+elif hasattr(_core, "h2c_map"):
+    from ._core import Point, Scalar, h2c_map, multi_mult_vartime
+else:  # the extension has no native group yet: the pure-Python stand-ins
+    from ._refgroup import Point, Scalar, h2c_map, multi_mult_vartime
+
+__all__ = ["expand_message_xmd", "hash_to_curve", "encode_to_curve", "hash_to_scalar",
+           "Point", "Scalar", "multi_mult_vartime", "NATIVE"]
+
+#: Whether the functions above run on the native group.
+NATIVE = hasattr(_core, "h2c_map")
+
+_OVERSIZE = b"H2C-OVERSIZE-DST-"
+_HASH_BYTES = 32                    # b_in_bytes of SHA-256
+_MAX_LENGTH = 255 * _HASH_BYTES     # ell <= 255
+_ZPAD_STATE = hashlib.sha256(bytes(64))  # SHA-256 after Z_pad = I2OSP(0, s_in_bytes = 64)
+_sha256 = hashlib.sha256
+
+
+def _dst_prime(dst: object) -> bytes:
+    d = as_bytes(dst, "dst")
+    if not d:
+        raise ValueError("dst must not be empty (RFC 9380 3.1: a tag has nonzero length)")
+    if len(d) > 255:  # RFC 9380 5.3.3
+        d = _sha256(_OVERSIZE + d).digest()
+    return d + bytes((len(d),))
+
+
+def expand_message_xmd(msg: Buffer, dst: Buffer, length: int) -> bytes:
+    """RFC 9380 5.3.1 expand_message_xmd with SHA-256.
+
+    Args:
+        msg: bytes-like, any length.
+        dst: bytes-like domain separation tag, not empty; one longer than 255 bytes is
+            replaced by SHA-256("H2C-OVERSIZE-DST-" || dst), as RFC 9380 5.3.3 says.
+        length: the number of bytes wanted, 1 to 8160 (ell = ceil(length / 32) <= 255).
+
+    Returns:
+        `length` uniform bytes.
+
+    Raises:
+        TypeError: msg or dst not bytes-like, length not an int.
+        ValueError: an empty dst, or a length outside 1..8160.
+    """
+    if not isinstance(length, int) or isinstance(length, bool):
+        raise TypeError("length must be an int, not %s" % type(length).__name__)
+    data = as_bytes(msg, "msg")
+    dst_prime = _dst_prime(dst)
+    if not 1 <= length <= _MAX_LENGTH:
+        raise ValueError("length must be 1 to 8160 bytes (RFC 9380 5.3.1: ell = ceil(length / 32) "
+                         "<= 255), not %s" % small(length))
+    h = _ZPAD_STATE.copy()
+    h.update(data)
+    h.update(length.to_bytes(2, "big") + b"\x00" + dst_prime)
+    b0 = h.digest()
+    bi = _sha256(b0 + b"\x01" + dst_prime).digest()
+    if length <= _HASH_BYTES:
+        return bi[:length]
+    blocks = [bi]
+    x0 = int.from_bytes(b0, "big")
+    for i in range(2, -(-length // _HASH_BYTES) + 1):
+        mixed = (x0 ^ int.from_bytes(bi, "big")).to_bytes(_HASH_BYTES, "big")
+        bi = _sha256(mixed + bytes((i,)) + dst_prime).digest()
+        blocks.append(bi)
+    return b"".join(blocks)[:length]
+
+
+def hash_to_curve(msg: Buffer, dst: Buffer) -> Point:
+    """RFC 9380 hash_to_curve, suite P256_XMD:SHA-256_SSWU_RO_.
+
+    Two field elements from expand_message_xmd (96 bytes), each mapped by the simplified
+    SWU map, the two points added: a random oracle to the group. Constant time in msg
+    beyond its length (the hashing is SHA-256's, the map the core's).
+
+    Args:
+        msg: bytes-like, any length.
+        dst: bytes-like domain separation tag, not empty (longer than 255 bytes: hashed).
+
+    Returns:
+        A Point (the identity only with probability about 2^-256).
+
+    Raises:
+        TypeError: msg or dst not bytes-like.
+        ValueError: an empty dst.
+    """
+    return h2c_map(expand_message_xmd(msg, dst, 96))
+
+
+def encode_to_curve(msg: Buffer, dst: Buffer) -> Point:
+    """RFC 9380 encode_to_curve, suite P256_XMD:SHA-256_SSWU_NU_.
+
+    One field element (48 bytes of expand_message_xmd), mapped by the simplified SWU map:
+    cheaper than hash_to_curve, but its points are not uniform over the group (a
+    "nonuniform encoding", RFC 9380 2.2.2); use hash_to_curve unless a protocol says so.
+
+    Args:
+        msg: bytes-like, any length.
+        dst: bytes-like domain separation tag, not empty.
+
+    Returns:
+        A Point, never the identity.
+
+    Raises:
+        TypeError: msg or dst not bytes-like.
+        ValueError: an empty dst.
+    """
+    return h2c_map(expand_message_xmd(msg, dst, 48))
+
+
+def hash_to_scalar(msg: Buffer, dst: Buffer) -> Scalar:
+    """A scalar from a message: RFC 9380 hash_to_field over the group order n, one element
+    of L = 48 bytes (RFC 9497's HashToScalar for P-256), reduced in constant time.
+
+    Args:
+        msg: bytes-like, any length.
+        dst: bytes-like domain separation tag, not empty.
+
+    Returns:
+        A Scalar in [0, n-1] (zero with probability about 2^-256).
+
+    Raises:
+        TypeError: msg or dst not bytes-like.
+        ValueError: an empty dst.
+    """
+    return Scalar.from_bytes_reduce(expand_message_xmd(msg, dst, 48))
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

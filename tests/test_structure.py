@@ -311,7 +311,7 @@ def test_past_work_pattern():
 
 # ---- The public modules' namespaces ---------------------------------------------------
 
-PUBLIC_MODULES = ["p256", "p256.jws", "p256.webauthn", "p256.x509", "p256.reference",
+PUBLIC_MODULES = ["p256", "p256.jws", "p256.webauthn", "p256.x509", "p256.reference", "p256.oprf",
                   "p256.contrib.pyjwt", "p256.contrib.joserfc"]
 
 

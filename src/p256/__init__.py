@@ -30,6 +30,7 @@ from ._keys import N, P, PrivateKey, PublicKey, normalize_s, scalar_base_mult, s
 from ._group import Point, Scalar, multi_mult, multi_mult_vartime
 from . import jws, webauthn, x509  # after _keys, which they import (nothing imports them)
 from ._h2c import encode_to_curve, expand_message_xmd, hash_to_curve, hash_to_scalar
+from . import oprf  # after _h2c, which it runs on
 from ._cache import PublicKeyCache
 
 #: The package version (one number, from the build).
@@ -78,6 +79,7 @@ __all__ = [
     "hash_to_curve",
     "encode_to_curve",
     "hash_to_scalar",
+    "oprf",
     "N",
     "P",
     "__version__",

@@ -214,7 +214,7 @@ class Point:
     def __mul__(self, k: Scalar) -> Point:
         if not isinstance(k, Scalar):
             raise TypeError("a Point is multiplied by a Scalar, not %s" % type(k).__name__)
-        return Point._make(_C.scalar_mult(self._xy, int(k)))
+        return Point._make(_C.scalar_mult(self._xy, k._v))
 
     def __rmul__(self, k: Scalar) -> Point:
         return self.__mul__(k)

@@ -282,6 +282,37 @@ def hashing() -> None:
     assert int(e) == ref.hash_to_scalar(b"msg", dst)
 
 
+def oprf_round_trip() -> None:
+    from p256 import oprf
+
+    sk, pk = oprf.generate_key_pair()
+    assert_type(sk.is_zero(), bool)
+    assert_type(pk.to_bytes(compressed=True), bytes)
+    server = oprf.Server(oprf.VOPRF, sk)
+    assert_type(server, oprf.Server)
+    assert_type(server.mode, int)
+    client = oprf.Client(oprf.VOPRF, server.public_key.to_bytes(compressed=True))
+    state, blinded = client.blind(b"input")
+    assert_type(state, oprf.BlindState)
+    wire = blinded.to_bytes(compressed=True)
+    batch: List[oprf.Element] = [wire, blinded]  # a Point or its 33 bytes
+    evaluated, proof = server.blind_evaluate(batch[:1])
+    assert_type(proof, Optional[bytes])
+    outputs = client.finalize([b"input"], [state], evaluated, proof)
+    assert_type(outputs, List[bytes])
+    assert_type(server.evaluate(b"input"), bytes)
+    assert outputs == [server.evaluate(b"input")]
+    derived = oprf.derive_key_pair(bytes(32), b"info", oprf.POPRF)
+    assert_type(derived[1].to_bytes(), bytes)
+    assert oprf.deserialize_element(wire) == blinded
+    try:
+        client.finalize([b"input"], [state], evaluated, bytes(64))
+    except oprf.DeserializeError:  # c = 0 decodes; the proof then fails to verify
+        raise AssertionError("a zero proof did not decode")
+    except oprf.VerifyError as exc:
+        assert_type(exc, oprf.VerifyError)
+
+
 def integrations(sk: PrivateKey, pk: PublicKey) -> None:
     # JWS and WebAuthn take any bytes-like argument, as the keys' methods do.
     token = p256.jws.sign(bytearray(b'{"sub":"a"}'), sk, {"kid": "k1"})
@@ -386,6 +417,7 @@ def main() -> None:
     recovery(sk, pk)
     reference(sk, pk)
     hashing()
+    oprf_round_trip()
     integrations(sk, pk)
     type_aliases(sk, pk)
     group(sk, pk)

@@ -117,3 +117,10 @@ def bad(sk: PrivateKey, pk: PublicKey) -> None:
     p256.expand_message_xmd(b"msg", b"dst", "32")  # E: arg-type
     p256.hash_to_scalar(b"msg", b"dst").to_bytes(32)  # E: call-arg
     uniform: str = p256.expand_message_xmd(b"msg", b"dst", 32)  # E: assignment
+    # OPRF.
+    p256.oprf.Client("0")  # E: arg-type
+    p256.oprf.Server(p256.oprf.OPRF, b"\x01" * 32)  # E: arg-type
+    p256.oprf.Client(p256.oprf.OPRF).blind("text")  # E: arg-type
+    p256.oprf.Client(p256.oprf.OPRF).blind(b"x", blind=5)  # E: arg-type
+    p256.oprf.derive_key_pair(b"seed", b"info")  # E: call-arg
+    outs: bytes = p256.oprf.Server(p256.oprf.OPRF, p256.hash_to_scalar(b"k", b"d")).evaluate(b"x", b"i").hex()  # E: assignment

@@ -491,8 +491,8 @@ fuzz: | bootstrap-fuzz
 FUZZ_SECONDS       ?= 25
 FUZZ_PLANT_SECONDS ?= 60
 FUZZ_PLANT_TRIES   ?= 5
-FUZZ_TARGETS       ?= pub_bytes pub_der pub_pem pub_jwk priv_der priv_pem priv_jwk verify_der verify_raw p256verify cose_key jws_verify x509_cert recover priv_encrypted point_bytes scalar_bytes
-FUZZ_PLANTS        ?= offcurve:pub_bytes sig-trailing:verify_der eip-length:p256verify recover-digest-tail:recover pad-message:priv_encrypted slow-der:pub_der der-memory:pub_der
+FUZZ_TARGETS       ?= pub_bytes pub_der pub_pem pub_jwk priv_der priv_pem priv_jwk verify_der verify_raw p256verify cose_key jws_verify x509_cert recover priv_encrypted point_bytes scalar_bytes oprf_element oprf_finalize
+FUZZ_PLANTS        ?= offcurve:pub_bytes sig-trailing:verify_der eip-length:p256verify recover-digest-tail:recover pad-message:priv_encrypted slow-der:pub_der der-memory:pub_der oprf-trailing:oprf_element proof-unchecked:oprf_finalize
 FUZZ_OPTIONS       ?= -timeout=30 -rss_limit_mb=2048 -print_final_stats=1
 # A negative control's campaign: inputs longer than the valid one from the start
 # (len_control 0: sig-trailing needs a longer input, and libFuzzer's default grows the

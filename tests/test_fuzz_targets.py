@@ -218,6 +218,10 @@ def _plant_witness(plant):
         return b"\x00" + Q[1:33]
     if plant == "scalar-wraps":
         return (p256.N + 5).to_bytes(32, "big")
+    if plant == "oprf-trailing":
+        return SEEDS["oprf_element"]["d-7"] + b"\x00"
+    if plant == "proof-unchecked":
+        return SEEDS["oprf_finalize"]["proof-bit-0-00"]
     if plant == "pad-message":
         inner = SK.to_der()
         return gen_py_fuzz_corpus.pbes2(inner, pad=bytes(16 - len(inner) % 16))

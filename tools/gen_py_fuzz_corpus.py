@@ -29,10 +29,12 @@ from p256_affine import A, B, G, N, P, mul  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VECTORS = pathlib.Path(os.environ.get("P256_VECTORS") or ROOT / "tests" / "vectors") / "wycheproof"
+OPRF_VECTORS = VECTORS.parent / "oprf" / "P256-SHA256.json"
 
 TARGETS = ("pub_bytes", "pub_der", "pub_pem", "pub_jwk", "priv_der", "priv_pem", "priv_jwk",
            "verify_der", "verify_raw", "p256verify", "cose_key", "jws_verify", "x509_cert",
-           "recover", "priv_encrypted", "point_bytes", "scalar_bytes")
+           "recover", "priv_encrypted", "point_bytes", "scalar_bytes", "oprf_element",
+           "oprf_finalize")
 
 
 # -- DER / PEM / JWK writers -------------------------------------------------------------
@@ -283,6 +285,7 @@ def seeds():
         add("priv_der", "scalar-out-of-range-%x" % (d & 0xFFFF), seq(uint(1), octets(be(d)), explicit(0, OID_P256)))
     add("priv_der", "short-scalar", seq(uint(1), octets(be(5)[1:]), explicit(0, OID_P256)))
     integration_seeds(add)
+    oprf_seeds(add)
     encrypted_seeds(add, [b for n, b in out["priv_der"].items() if n.startswith("pkcs8")])
     # the group's points: every SEC1 seed of the keys (the identity among them) too
     for name, blob in list(out["pub_bytes"].items()):
@@ -489,6 +492,58 @@ def integration_seeds(add):
     add("x509_cert", "ber-bool", ca.replace(b"\x01\x01\xff", b"\x01\x01\x01", 1))
 
 
+def oprf_seeds(add):
+    """oprf_element: SEC1 compressed elements, valid and not; oprf_finalize: one case byte
+    (tests/fuzz/targets.py: VOPRF vectors 1 and 2, POPRF vectors 1 and 2 of RFC 9497 A.3)
+    then the server's answer, evaluated element || proof: the RFC's, and spoilt ones."""
+    with open(OPRF_VECTORS, "rb") as f:
+        suites = {s_["mode"]: s_ for s_ in json.load(f)}
+    for d in list(range(1, 13)) + [N - 1, N - 2, 2**128 + 1]:
+        add("oprf_element", "d-%x" % (d & 0xFFFF), point(d)[1])
+    for mode, suite in suites.items():
+        for i, v in enumerate(suite["vectors"]):
+            for field in ("BlindedElement", "EvaluationElement"):
+                for j, e in enumerate(v[field].split(",")):
+                    add("oprf_element", "%s-%d-%d-%d" % (field, mode, i, j), bytes.fromhex(e))
+    comp = point(7)[1]
+    x = 1
+    while pow((x ** 3 + A * x + B) % P, (P - 1) // 2, P) == 1:
+        x += 1
+    for name, blob in (("uncompressed", point(7)[0]), ("identity", b"\x00"), ("empty", b""),
+                       ("short", comp[:32]), ("long", comp + b"\x00"), ("prefix-04", b"\x04" + comp[1:]),
+                       ("prefix-00", b"\x00" + comp[1:]), ("prefix-06", b"\x06" + comp[1:]),
+                       ("x-p", b"\x02" + be(P)), ("x-max", b"\x03" + b"\xff" * 32),
+                       ("no-point", b"\x02" + be(x)), ("x-zero", b"\x02" + bytes(32))):
+        add("oprf_element", name, blob)
+    case = 0
+    answers = []
+    for mode in (1, 2):
+        for v in suites[mode]["vectors"][:2]:
+            answers.append((bytes([case]), bytes.fromhex(v["EvaluationElement"]),
+                            bytes.fromhex(v["Proof"]["proof"])))
+            case += 1
+    n = be(N)
+    for c, ev, proof in answers:
+        k = c.hex()
+        add("oprf_finalize", "rfc-" + k, c + ev + proof)
+        add("oprf_finalize", "case-shifted-" + k, bytes([c[0] + 4]) + ev + proof)
+        for i in (0, 31, 32, 63):
+            bad = bytearray(proof)
+            bad[i] ^= 0x01
+            add("oprf_finalize", "proof-bit-%d-%s" % (i, k), c + ev + bytes(bad))
+        add("oprf_finalize", "negated-" + k, c + bytes([ev[0] ^ 1]) + ev[1:] + proof)
+        add("oprf_finalize", "c-n-" + k, c + ev + n + proof[32:])
+        add("oprf_finalize", "s-n-" + k, c + ev + proof[:32] + n)
+        add("oprf_finalize", "short-proof-" + k, c + ev + proof[:63])
+        add("oprf_finalize", "long-proof-" + k, c + ev + proof + b"\x00")
+        add("oprf_finalize", "no-proof-" + k, c + ev)
+        add("oprf_finalize", "zero-proof-" + k, c + ev + bytes(64))
+        add("oprf_finalize", "identity-" + k, c + b"\x00" + proof)
+    for (c, ev, proof), (_, ev2, proof2) in zip(answers, answers[1:] + answers[:1]):
+        add("oprf_finalize", "other-answer-" + c.hex(), c + ev2 + proof2)
+        add("oprf_finalize", "other-proof-" + c.hex(), c + ev + proof2)
+
+
 def control_seeds(all_seeds=None):
     """{target: {name: bytes}}: one input per target that passes under every planted bug
     of tests/fuzz/targets.PLANTS (a valid key, a valid signature, a 160-byte EIP input),
@@ -504,6 +559,8 @@ def control_seeds(all_seeds=None):
         "priv_encrypted": "pbkdf2-sha256-aes256-0",
         "point_bytes": "uncompressed",
         "scalar_bytes": "one",
+        "oprf_element": "d-7",
+        "oprf_finalize": "rfc-00",
     }
     controls = {t: {name: all_seeds[t][name]} for t, name in picks.items()}
     # recover: the same signature over a 33-byte digest whose leftmost and rightmost 32

@@ -1445,6 +1445,10 @@ PLANTS = {
                           "point_bytes", "Point.from_bytes accepted a point cryptography rejects"),
     "scalar-wraps": ("Scalar.from_bytes reduces a value >= n instead of refusing it", "scalar_bytes",
                      "Scalar.from_bytes accepted 32 bytes of value >= n"),
+    "oprf-trailing": ("oprf.deserialize_element reads the first 33 bytes of a longer input",
+                      "oprf_element", "expected DeserializeError"),
+    "proof-unchecked": ("Client.finalize unblinds the answer when its proof does not verify",
+                        "oprf_finalize", "finalize accepted an answer the reference refuses"),
 }
 
 
@@ -1579,6 +1583,23 @@ def _plant(name, set_attr=setattr):
                 return cls.from_int(int.from_bytes(b, "big") - N)
             return real_scalar(cls, data)
         set_attr(p256.Scalar, "from_bytes", classmethod(scalar_from_bytes))
+    elif name == "oprf-trailing":
+        from p256 import oprf as p_oprf
+        real_deserialize = p_oprf.deserialize_element
+        set_attr(p_oprf, "deserialize_element", lambda data: real_deserialize(bytes(data)[:33]))
+    elif name == "proof-unchecked":
+        from p256 import _oprf_ref, oprf as p_oprf
+        real_finalize = p_oprf.Client.finalize
+
+        def finalize(self, inputs, states, evaluated, proof=None, info=b""):
+            try:
+                return real_finalize(self, inputs, states, evaluated, proof, info)
+            except p_oprf.VerifyError:  # the bug: go on as if it had verified
+                return [p_oprf._output(bytes(x), bytes(info) if self.mode == p_oprf.POPRF else None,
+                                       st._blind.invert() * p_oprf.deserialize_element(e))
+                        for x, st, e in zip(inputs, states, evaluated)]
+        set_attr(_oprf_ref.Client, "finalize", real_finalize)  # the oracle stays sound
+        set_attr(p_oprf.Client, "finalize", finalize)
     else:
         raise SystemExit("P256_FUZZ_PLANT=%s: unknown; known: %s" % (name, ", ".join(PLANTS)))
 
@@ -1921,3 +1942,123 @@ def x509_cert(data: bytes):
             c_ok = False
         check(ok == c_ok, "verify_signature says %s, cryptography says %s" % (ok, c_ok), data)
     return difference
+
+
+# ---------------------------------------------------------------------------------------
+# p256.oprf (RFC 9497): its element decoder and the client's reading of the server's answer
+# ---------------------------------------------------------------------------------------
+
+import pathlib  # noqa: E402
+
+from p256 import _oprf_ref, oprf  # noqa: E402
+
+_OPRF_VECTORS = pathlib.Path(os.environ.get("P256_VECTORS") or
+                             pathlib.Path(__file__).resolve().parent.parent / "vectors")
+with open(_OPRF_VECTORS / "oprf" / "P256-SHA256.json", "rb") as _f:
+    _OPRF_SUITES = {s["mode"]: s for s in json.load(_f)}
+
+#: oprf_element's server key (OPRF mode) on both sides, and the expected decoder rule.
+OPRF_ELEMENT_SEED = bytes(range(32))  # tools/gen_py_fuzz_corpus.py knows it too
+_OPRF_SERVERS = [inst.Server(oprf.OPRF, inst.derive_key_pair(OPRF_ELEMENT_SEED, b"fuzz", oprf.OPRF)[0])
+                 for inst in (oprf, _oprf_ref)]
+
+
+def _element_rule(data: bytes):
+    """RFC 9497 4.3's DeserializeElement for P-256, written out: 33 bytes, 02 or 03, and
+    cryptography's from_encoded_point takes it; the point's compressed bytes, or None."""
+    if len(data) != 33 or data[0] not in (2, 3):
+        return None
+    key = oracle(ec.EllipticCurvePublicKey.from_encoded_point, CURVE, data)
+    if key is None:
+        return None
+    return key.public_bytes(ser.Encoding.X962, ser.PublicFormat.CompressedPoint)
+
+
+def _oprf_rejected(result, what, data):
+    check(isinstance(result, Rejected) and isinstance(result.exc, oprf.DeserializeError),
+          "%s: expected DeserializeError, got %r" % (what, result), data)
+
+
+@target("oprf_element", "oprf.deserialize_element and Server.blind_evaluate's decoding vs the "
+                        "rule written out over cryptography; the reference instance agrees")
+def oprf_element(data: bytes) -> None:
+    ours = attempt("oprf.deserialize_element", oprf.deserialize_element, data)
+    same_outcome(ours, attempt("oprf.deserialize_element(bytearray)", oprf.deserialize_element,
+                               bytearray(data)), "deserialize_element: bytes vs bytearray", data)
+    theirs = attempt("reference deserialize_element", _oprf_ref.deserialize_element, data)
+    rule = _element_rule(data)
+    _hint_point(data, not isinstance(ours, Rejected))
+    if rule is None:
+        _oprf_rejected(ours, "deserialize_element", data)
+        _oprf_rejected(theirs, "the reference's deserialize_element", data)
+        _oprf_rejected(attempt("Server.blind_evaluate", _OPRF_SERVERS[0].blind_evaluate, [data]),
+                       "blind_evaluate", data)
+        return
+    check(not isinstance(ours, Rejected), "deserialize_element refused a valid element (%r)" % (ours,), data)
+    check(not isinstance(theirs, Rejected), "the reference refused a valid element", data)
+    check(ours.to_bytes(compressed=True) == rule == data, "the element does not re-encode to the input", data)
+    evaluated = [attempt("blind_evaluate", server.blind_evaluate, [data])[0][0].to_bytes(compressed=True)
+                 for server in _OPRF_SERVERS]
+    check(evaluated[0] == evaluated[1], "blind_evaluate differs from the reference instance's", data)
+
+
+def _oprf_cases():
+    """(mode, input, info, blind, the vector's output) of the batch-of-one vectors of
+    VOPRF and POPRF: oprf_finalize's clients, case = data[0] % 4."""
+    cases = []
+    for mode in (oprf.VOPRF, oprf.POPRF):
+        suite = _OPRF_SUITES[mode]
+        for v in suite["vectors"][:2]:
+            cases.append((mode, bytes.fromhex(suite["seed"]), bytes.fromhex(suite["keyInfo"]),
+                          bytes.fromhex(v["Input"]), bytes.fromhex(v.get("Info", "")),
+                          bytes.fromhex(v["Blind"]), bytes.fromhex(v["Output"])))
+    return cases
+
+
+def _oprf_clients():
+    """Per case: (output, info, input, [(client, state) per instance])."""
+    out = []
+    for mode, seed, key_info, x, info, blind, output in _oprf_cases():
+        sides = []
+        for inst, scalar in ((oprf, oprf._NATIVE.scalar), (_oprf_ref, _oprf_ref.GROUP.scalar)):
+            pk = inst.derive_key_pair(seed, key_info, mode)[1]
+            client = inst.Client(mode, pk)
+            state, _ = client.blind(x, info, blind=scalar.from_bytes(blind))
+            sides.append((client, state))
+        out.append((output, info, x, sides))
+    return out
+
+
+_OPRF_CLIENTS = _oprf_clients()
+
+
+@target("oprf_finalize", "Client.finalize (VOPRF, POPRF) on a server's answer: evaluated element || "
+                         "proof; decoding by the rules written out; verdicts and outputs agree "
+                         "with the reference instance; an accepted answer gives the RFC's output")
+def oprf_finalize(data: bytes) -> None:
+    if not data:
+        return
+    output, info, x, sides = _OPRF_CLIENTS[data[0] % len(_OPRF_CLIENTS)]
+    element, proof = data[1:34], data[34:]
+    results = [attempt("Client.finalize", client.finalize, [x], [state], [element], proof, info)
+               for client, state in sides]
+    same_outcome(results[0], attempt("Client.finalize(memoryview)", sides[0][0].finalize, [x],
+                                     [sides[0][1]], [memoryview(element)], memoryview(proof), info),
+                 "finalize: bytes vs memoryview", data)
+    proof_ok = len(proof) == 64 and max(int.from_bytes(proof[:32], "big"),
+                                        int.from_bytes(proof[32:], "big")) < N
+    if _element_rule(element) is None or not proof_ok:
+        _ = "element" if _element_rule(element) is None else "proof"
+        for r, who in zip(results, ("finalize", "the reference's finalize")):
+            _oprf_rejected(r, who, data)
+        return
+    ours, theirs = results
+    check(isinstance(ours, Rejected) or not isinstance(theirs, Rejected),
+          "finalize accepted an answer the reference refuses (%r)" % (theirs,), data)
+    if isinstance(ours, Rejected) or isinstance(theirs, Rejected):
+        check(isinstance(ours, Rejected) and isinstance(theirs, Rejected)
+              and type(ours.exc) is type(theirs.exc) is oprf.VerifyError,
+              "finalize: %r, the reference: %r" % (ours, theirs), data)
+        return
+    _ = "accepted"
+    check(ours == theirs == [output], "an accepted answer with another output than the RFC's", data)

@@ -617,3 +617,33 @@ def test_dir_shows_the_public_names():
             "DeriveKeyPairError"} <= set(oprf.__all__)
     assert (oprf.OPRF, oprf.VOPRF, oprf.POPRF) == (0, 1, 2)
     assert p256.oprf is oprf
+
+
+def test_the_reference_stand_ins_keep_the_group_rules():
+    """The reference instance's Point and Scalar follow the native types' rules (the
+    protocol code may rely on nothing else): ints refused, a Scalar unhashable and not
+    copied, the identity as b"\\x00", the constructors' ranges."""
+    S, Pt = _refgroup.Scalar, _refgroup.Point
+    G = Pt.generator()
+    five = S.from_int(5)
+    assert five * G == G * five == G + G.double().double()
+    for bad in (lambda: 5 * G, lambda: G * 5, lambda: five + 5, lambda: five * 5, lambda: G + 1):
+        with pytest.raises(TypeError):
+            bad()
+    for fn in (hash, pickle.dumps, copy.copy, copy.deepcopy):
+        with pytest.raises(TypeError):
+            fn(five)
+    assert "5" not in repr(five)
+    for bad in (lambda: S.from_bytes(p256.N.to_bytes(32, "big")), lambda: S.from_int(p256.N),
+                lambda: S.from_int(-1), lambda: S.from_bytes(bytes(31)), lambda: S.from_bytes_reduce(bytes(47)),
+                lambda: S.from_int(0).invert(), lambda: Pt.from_bytes(b"\x02" + bytes(31)),
+                lambda: _refgroup.h2c_map(bytes(47))):
+        with pytest.raises(ValueError):
+            bad()
+    assert five.invert() * five == S.from_int(1) and (five - five).is_zero()
+    assert int(S.from_bytes_reduce(p256.N.to_bytes(48, "big"))) == 0
+    assert Pt.from_bytes(b"\x00").is_identity() and Pt.identity().to_bytes() == b"\x00"
+    assert G - G == Pt.identity() and -Pt.identity() == Pt.identity()
+    assert pickle.loads(pickle.dumps(G)) == G
+    assert Pt.from_bytes(G.to_bytes(compressed=True)) == Pt.from_bytes(G.to_bytes()) == G
+    assert _refgroup.multi_mult_vartime([five, five], [G, G]) == S.from_int(10) * G

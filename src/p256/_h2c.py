@@ -2,7 +2,7 @@
 """Hashing to P-256 (RFC 9380) and to its scalars (RFC 9497's HashToScalar).
 
 expand_message_xmd is here, on hashlib (SHA-256 with the state after RFC 9380's Z_pad
-kept, as 5.3.1 suggests); the map to the curve and the reduction mod n are the native
+kept, as 5.3.1 suggests, and the tails of each tag's hashes); the map to the curve and the reduction mod n are the native
 group's (_core.h2c_map: the simplified SWU map in constant time; Scalar.from_bytes_reduce).
 An extension built without the native group falls back to the pure-Python stand-ins of
 _refgroup (variable time), which is what the group's functions and p256.oprf then run on.
@@ -11,7 +11,7 @@ _refgroup (variable time), which is what the group's functions and p256.oprf the
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Dict, Tuple
 
 from . import _core
 from ._common import Buffer, as_bytes, small
@@ -35,14 +35,29 @@ _MAX_LENGTH = 255 * _HASH_BYTES     # ell <= 255
 _ZPAD_STATE = hashlib.sha256(bytes(64))  # SHA-256 after Z_pad = I2OSP(0, s_in_bytes = 64)
 _sha256 = hashlib.sha256
 
+# What follows msg and each b_i in the hashes, per (dst, length): I2OSP(length, 2) ||
+# I2OSP(0, 1) || DST_prime, and I2OSP(i, 1) || DST_prime for i = 1..ell. A protocol
+# uses a few tags and lengths, so they are kept (for tags of at most 255 bytes, the
+# cache cleared when it reaches _TAILS_MAX entries).
+_TAILS: Dict[Tuple[bytes, int], Tuple[bytes, Tuple[bytes, ...]]] = {}
+_TAILS_MAX = 64
 
-def _dst_prime(dst: object) -> bytes:
-    d = as_bytes(dst, "dst")
-    if not d:
+
+def _tails(dst: bytes, length: int) -> Tuple[bytes, Tuple[bytes, ...]]:
+    found = _TAILS.get((dst, length))
+    if found is not None:
+        return found
+    if not dst:
         raise ValueError("dst must not be empty (RFC 9380 3.1: a tag has nonzero length)")
-    if len(d) > 255:  # RFC 9380 5.3.3
-        d = _sha256(_OVERSIZE + d).digest()
-    return d + bytes((len(d),))
+    d = dst if len(dst) <= 255 else _sha256(_OVERSIZE + dst).digest()  # RFC 9380 5.3.3
+    dst_prime = d + bytes((len(d),))
+    tails = (length.to_bytes(2, "big") + b"\x00" + dst_prime,
+             tuple(bytes((i,)) + dst_prime for i in range(1, -(-length // _HASH_BYTES) + 1)))
+    if len(dst) <= 255:
+        if len(_TAILS) >= _TAILS_MAX:
+            _TAILS.clear()
+        _TAILS[(dst, length)] = tails
+    return tails
 
 
 def expand_message_xmd(msg: Buffer, dst: Buffer, length: int) -> bytes:
@@ -63,25 +78,26 @@ def expand_message_xmd(msg: Buffer, dst: Buffer, length: int) -> bytes:
     """
     if not isinstance(length, int) or isinstance(length, bool):
         raise TypeError("length must be an int, not %s" % type(length).__name__)
-    data = as_bytes(msg, "msg")
-    dst_prime = _dst_prime(dst)
+    data = msg if type(msg) is bytes else as_bytes(msg, "msg")
+    tag = dst if type(dst) is bytes else as_bytes(dst, "dst")
     if not 1 <= length <= _MAX_LENGTH:
         raise ValueError("length must be 1 to 8160 bytes (RFC 9380 5.3.1: ell = ceil(length / 32) "
                          "<= 255), not %s" % small(length))
+    first, rest = _tails(tag, length)
     h = _ZPAD_STATE.copy()
     h.update(data)
-    h.update(length.to_bytes(2, "big") + b"\x00" + dst_prime)
+    h.update(first)
     b0 = h.digest()
-    bi = _sha256(b0 + b"\x01" + dst_prime).digest()
+    bi = _sha256(b0 + rest[0]).digest()
     if length <= _HASH_BYTES:
         return bi[:length]
     blocks = [bi]
     x0 = int.from_bytes(b0, "big")
-    for i in range(2, -(-length // _HASH_BYTES) + 1):
-        mixed = (x0 ^ int.from_bytes(bi, "big")).to_bytes(_HASH_BYTES, "big")
-        bi = _sha256(mixed + bytes((i,)) + dst_prime).digest()
+    for tail in rest[1:]:
+        bi = _sha256((x0 ^ int.from_bytes(bi, "big")).to_bytes(_HASH_BYTES, "big") + tail).digest()
         blocks.append(bi)
-    return b"".join(blocks)[:length]
+    out = b"".join(blocks)
+    return out if len(out) == length else out[:length]
 
 
 def hash_to_curve(msg: Buffer, dst: Buffer) -> Point:

@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Dict, Tuple
 from . import _core
 from ._common import Buffer, as_bytes, small
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the stand-ins' types until the native group is in the stubs
     from ._refgroup import Point, Scalar, h2c_map, multi_mult_vartime
-elif hasattr(_core, "h2c_map"):
-    from ._core import Point, Scalar, h2c_map, multi_mult_vartime
+elif hasattr(_core, "h2c_map"):  # the native group (p256._group over _core's objects)
+    from ._core import h2c_map
+    from ._group import Point, Scalar, multi_mult_vartime
 else:  # the extension has no native group yet: the pure-Python stand-ins
     from ._refgroup import Point, Scalar, h2c_map, multi_mult_vartime
 

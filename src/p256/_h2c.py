@@ -79,11 +79,18 @@ def expand_message_xmd(msg: Buffer, dst: Buffer, length: int) -> bytes:
     """
     if not isinstance(length, int) or isinstance(length, bool):
         raise TypeError("length must be an int, not %s" % type(length).__name__)
-    data = msg if type(msg) is bytes else as_bytes(msg, "msg")
-    tag = dst if type(dst) is bytes else as_bytes(dst, "dst")
     if not 1 <= length <= _MAX_LENGTH:
+        as_bytes(msg, "msg")  # a wrong type is reported first, whatever the length
+        as_bytes(dst, "dst")
         raise ValueError("length must be 1 to 8160 bytes (RFC 9380 5.3.1: ell = ceil(length / 32) "
                          "<= 255), not %s" % small(length))
+    return _expand(msg, dst, length)
+
+
+def _expand(msg: object, dst: object, length: int) -> bytes:
+    """expand_message_xmd for a length known to be in range."""
+    data = msg if type(msg) is bytes else as_bytes(msg, "msg")
+    tag = dst if type(dst) is bytes else as_bytes(dst, "dst")
     first, rest = _tails(tag, length)
     h = _ZPAD_STATE.copy()
     h.update(data)
@@ -119,7 +126,7 @@ def hash_to_curve(msg: Buffer, dst: Buffer) -> Point:
         TypeError: msg or dst not bytes-like.
         ValueError: an empty dst.
     """
-    return h2c_map(expand_message_xmd(msg, dst, 96))
+    return h2c_map(_expand(msg, dst, 96))
 
 
 def encode_to_curve(msg: Buffer, dst: Buffer) -> Point:
@@ -140,7 +147,7 @@ def encode_to_curve(msg: Buffer, dst: Buffer) -> Point:
         TypeError: msg or dst not bytes-like.
         ValueError: an empty dst.
     """
-    return h2c_map(expand_message_xmd(msg, dst, 48))
+    return h2c_map(_expand(msg, dst, 48))
 
 
 def hash_to_scalar(msg: Buffer, dst: Buffer) -> Scalar:
@@ -158,7 +165,7 @@ def hash_to_scalar(msg: Buffer, dst: Buffer) -> Scalar:
         TypeError: msg or dst not bytes-like.
         ValueError: an empty dst.
     """
-    return Scalar.from_bytes_reduce(expand_message_xmd(msg, dst, 48))
+    return Scalar.from_bytes_reduce(_expand(msg, dst, 48))
 
 
 def __dir__() -> list[str]:

@@ -11,7 +11,7 @@ time (p256.reference's RFC 9380, the OPRF's reference instance p256._oprf_ref). 
 operations: hash_to_curve, encode_to_curve, hash_to_scalar, expand_message_xmd of 96
 bytes, and the VOPRF's steps for one element: the client's blind, the server's
 blind_evaluate with its proof, the client's finalize with the proof's verification.
-Whether the package runs on the native group (p256._h2c.NATIVE) is printed first.
+The machine and the build are printed first.
 """
 
 from __future__ import annotations
@@ -86,8 +86,8 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=0.2, help="seconds per operation and round")
     args = ap.parse_args()
     ours, theirs = operations()
-    print("p256 %s, backend %s, native group: %s; %s, Python %s" % (
-        p256.__version__, p256.backend(), _h2c.NATIVE, platform.processor() or platform.machine(),
+    print("p256 %s, backend %s; %s, Python %s" % (
+        p256.__version__, p256.backend(), platform.processor() or platform.machine(),
         platform.python_version()))
     times = {name: [] for name in ours}
     ref_times = {name: [] for name in theirs}

@@ -4,31 +4,19 @@
 expand_message_xmd is here, on hashlib (SHA-256 with the state after RFC 9380's Z_pad
 kept, as 5.3.1 suggests, and the tails of each tag's hashes); the map to the curve and the reduction mod n are the native
 group's (_core.h2c_map: the simplified SWU map in constant time; Scalar.from_bytes_reduce).
-An extension built without the native group falls back to the pure-Python stand-ins of
-_refgroup (variable time), which is what the group's functions and p256.oprf then run on.
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Dict, Tuple
+from typing import Dict, Tuple
 
-from . import _core
 from ._common import Buffer, as_bytes, small
-
-if TYPE_CHECKING:  # the stand-ins' types until the native group is in the stubs
-    from ._refgroup import Point, Scalar, h2c_map, multi_mult_vartime
-elif hasattr(_core, "h2c_map"):  # the native group (p256._group over _core's objects)
-    from ._core import h2c_map
-    from ._group import Point, Scalar, multi_mult_vartime
-else:  # the extension has no native group yet: the pure-Python stand-ins
-    from ._refgroup import Point, Scalar, h2c_map, multi_mult_vartime
+from ._core import h2c_map
+from ._group import Point, Scalar, multi_mult_vartime
 
 __all__ = ["expand_message_xmd", "hash_to_curve", "encode_to_curve", "hash_to_scalar",
-           "Point", "Scalar", "multi_mult_vartime", "NATIVE"]
-
-#: Whether the functions above run on the native group.
-NATIVE = hasattr(_core, "h2c_map")
+           "Point", "Scalar", "multi_mult_vartime"]
 
 _OVERSIZE = b"H2C-OVERSIZE-DST-"
 _HASH_BYTES = 32                    # b_in_bytes of SHA-256

@@ -17,7 +17,7 @@ from . import reference as _ref
 _C = _ref.P256
 _P, _N = _C.p, _C.n
 
-__all__ = ["Point", "Scalar", "multi_mult_vartime", "h2c_map"]
+__all__ = ["Point", "Scalar", "multi_mult_vartime"]
 
 
 def _bytes(value: object, what: str) -> bytes:
@@ -249,19 +249,6 @@ def multi_mult_vartime(scalars: Iterable[Scalar], points: Iterable[Point]) -> Po
     for k, pt in zip(ks, ps):
         acc = acc + pt * k
     return acc
-
-
-def h2c_map(uniform: bytes | bytearray | memoryview) -> Point:
-    """48 bytes: one field element, mapped (encode_to_curve's map); 96 bytes: two, each
-    mapped, then added (hash_to_curve's). Each 48-byte chunk is reduced mod p."""
-    b = _bytes(uniform, "uniform")
-    if len(b) not in (48, 96):
-        raise ValueError("h2c_map takes 48 or 96 bytes, not %d" % len(b))
-    acc: tuple[int, int] | None = None
-    for i in range(0, len(b), 48):
-        u = int.from_bytes(b[i:i + 48], "big") % _P
-        acc = _C.add(acc, _ref.map_to_curve_simple_swu(u))
-    return Point._make(acc)
 
 
 def __dir__() -> list[str]:

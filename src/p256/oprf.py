@@ -223,18 +223,15 @@ def _info_scalar(g: _Group, ctx: _Context, info: bytes) -> Any:
 
 
 def _composites(g: _Group, ctx: _Context, key_bytes: bytes, cs: list[Any], c_enc: list[bytes],
-                ds: list[Any], d_enc: list[bytes], k: Any = None) -> tuple[Any, Any]:
-    """RFC 9497 2.2.1 ComputeCompositesFast (k given: Z = k * M) and 2.2.2
-    ComputeComposites (Z from the d's, public data only)."""
+                ds: list[Any], d_enc: list[bytes]) -> tuple[Any, Any]:
+    """RFC 9497 2.2.2 ComputeComposites: (M, Z) = the sums of the C's and the D's with the
+    same weights, from public data only (variable time)."""
     seed = hashlib.sha256(_lp(key_bytes) + ctx.seed_dst).digest()
     prefix = _lp(seed)
     weights = [g.hash_to_scalar(prefix + i.to_bytes(2, "big") + _lp(ci) + _lp(di) + b"Composite",
                                 ctx.scalar_dst)
                for i, (ci, di) in enumerate(zip(c_enc, d_enc))]
-    m = g.multi_mult_vartime(weights, cs)
-    if k is not None:
-        return m, k * m
-    return m, g.multi_mult_vartime(weights, ds)
+    return g.multi_mult_vartime(weights, cs), g.multi_mult_vartime(weights, ds)
 
 
 def _challenge(g: _Group, ctx: _Context, key_bytes: bytes, *points: Any) -> Any:
@@ -244,8 +241,12 @@ def _challenge(g: _Group, ctx: _Context, key_bytes: bytes, *points: Any) -> Any:
 
 def _generate_proof(g: _Group, ctx: _Context, k: Any, key_bytes: bytes, cs: list[Any],
                     c_enc: list[bytes], ds: list[Any], d_enc: list[bytes], r: Any) -> bytes:
-    """RFC 9497 2.2.1 GenerateProof with A = G, B the key k*G (given as key_bytes)."""
-    m, z = _composites(g, ctx, key_bytes, cs, c_enc, ds, d_enc, k)
+    """RFC 9497 2.2.1 GenerateProof with A = G, B the key k*G (given as key_bytes).
+
+    The composites are ComputeComposites' (Z = sum d_i D_i), not ComputeCompositesFast's
+    (Z = k * M): the same point, since D_i = k C_i, from public data in variable time
+    instead of one more constant-time multiplication by the secret k."""
+    m, z = _composites(g, ctx, key_bytes, cs, c_enc, ds, d_enc)
     t2 = r * g.point.generator()
     t3 = r * m
     c = _challenge(g, ctx, key_bytes, m, z, t2, t3)

@@ -23,7 +23,7 @@ import time
 from typing import Callable, Dict, Tuple
 
 import p256
-from p256 import _h2c, _oprf_ref, _refgroup, oprf
+from p256 import _oprf_ref, _refgroup, oprf
 from p256 import reference as ref
 
 DST = b"BENCH-V01-CS01-with-P256_XMD:SHA-256_SSWU_RO_"

@@ -11,12 +11,12 @@ would then report as a blind harness, for the wrong reason)."""
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 
 import pytest
 
+from test_c_harness import compile_probe
 from test_structure_csrc import ROOT, c_sources, strip_comments
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -81,19 +81,9 @@ int main(void)
 
 @pytest.fixture(scope="module")
 def probes(tmp_path_factory):
-    cc = shutil.which(os.environ.get("CC", "cc").split()[-1]) or shutil.which("cc")
-    if cc is None:
-        pytest.skip("no C compiler")
     d = tmp_path_factory.mktemp("plants")
-    src = d / "probe.c"
-    src.write_text(PROBE)
-    out = {}
-    for name, flags in (("plants", ["-DP256_PLANTS"]), ("release", [])):
-        exe = str(d / name)
-        subprocess.run([cc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-I" + os.path.join(ROOT, "csrc"),
-                        *flags, "-o", exe, str(src)], check=True)
-        out[name] = exe
-    return out
+    return {name: compile_probe(d, PROBE, name, flags)
+            for name, flags in (("plants", ["-DP256_PLANTS"]), ("release", []))}
 
 
 def _run(exe, value):

@@ -77,39 +77,55 @@ HARNESS_FN void harness_failed(void)
 
 /*
  * P256_TEST_ITERS: the random iterations of every harness, as a percentage of each one's
- * default (as SECP256K1_TEST_ITERS scales libsecp256k1's tests). Unset or empty: 100.
- * 0: the fixed cases only (known answers, edge values, exhaustive sets). A fraction is
- * allowed (0.5); anything but digits with at most one '.' is a broken run: exit 2.
+ * default (as SECP256K1_TEST_ITERS scales libsecp256k1's tests). Unset or empty: 100, or
+ * P256_TEST_SHARE when that is set: the share a run takes of random cases that another
+ * run of the same subject has in full (tests/c/meson.build sets it: another compiler's run
+ * of the same assembled bytes, the IFMA engine's emulated run beside its native one), so
+ * that a P256_TEST_ITERS the caller sets applies to every run alike. 0: the fixed cases
+ * only (known answers, edge values, exhaustive sets). A fraction is allowed (0.5);
+ * anything but digits with at most one '.' is a broken run: exit 2.
  */
 #ifndef HARNESS_ITERS_MAX
 #define HARNESS_ITERS_MAX 1000000.0 /* 10,000 x the default */
 #endif
+
+HARNESS_FN double harness_percent_of(const char *name, const char *s)
+{
+    int digits = 0, dots = 0;
+    double percent = 0;
+    const char *c;
+    for (c = s; *c != '\0'; c++) {
+        if (*c >= '0' && *c <= '9')
+            digits++;
+        else if (*c == '.' && dots == 0)
+            dots++;
+        else
+            break;
+    }
+    if (*c == '\0' && digits > 0)
+        percent = strtod(s, NULL);
+    if (*c != '\0' || digits == 0 || percent > HARNESS_ITERS_MAX) {
+        fprintf(stderr, "harness: %s=%s is not a percentage of the default "
+                        "iterations (a number from 0 to %.0f: 100, 10, 0.5)\n", name, s,
+                HARNESS_ITERS_MAX);
+        exit(2);
+    }
+    return percent;
+}
 
 HARNESS_FN double harness_iters_percent(void)
 {
     static double percent = -1;
     if (percent < 0) {
         const char *s = getenv("P256_TEST_ITERS");
-        int digits = 0, dots = 0;
-        const char *c;
+        const char *share = getenv("P256_TEST_SHARE");
         percent = 100;
-        if (s == NULL || *s == '\0')
-            return percent;
-        for (c = s; *c != '\0'; c++) {
-            if (*c >= '0' && *c <= '9')
-                digits++;
-            else if (*c == '.' && dots == 0)
-                dots++;
-            else
-                break;
-        }
-        if (*c == '\0' && digits > 0)
-            percent = strtod(s, NULL);
-        if (*c != '\0' || digits == 0 || percent > HARNESS_ITERS_MAX) {
-            fprintf(stderr, "harness: P256_TEST_ITERS=%s is not a percentage of the default "
-                            "iterations (a number from 0 to %.0f: 100, 10, 0.5)\n", s,
-                    HARNESS_ITERS_MAX);
-            exit(2);
+        if (s != NULL && *s != '\0') {
+            percent = harness_percent_of("P256_TEST_ITERS", s);
+        } else if (share != NULL && *share != '\0') {
+            percent = harness_percent_of("P256_TEST_SHARE", share);
+            printf("harness: P256_TEST_SHARE=%s: that percent of the random cases, which "
+                   "another run has in full (P256_TEST_ITERS unset)\n", share);
         }
     }
     return percent;

@@ -37,67 +37,22 @@ from same_code import variants  # csrc/variants.txt's one reader in tools/
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# (plant, harness, what it breaks, architectures, asm define or None, P256_TEST_ITERS)
-# The harness: a name of run_core's (run_core -t NAME) for the core's plants, the
-# section of test_batch_ifma (-t SECTION) or test_ifma_emu for the IFMA engine's.
-PLANTS = [
-    ("point:1", "point_asm", "the complete additions' degenerate-case mask dropped",
-     ("x86_64", "aarch64"), "P256_PLANT_POINT_BUG=1", "1"),
-    ("point:2", "point_asm", "the vartime addition's fallback never taken",
-     ("x86_64", "aarch64"), None, "1"),
-    ("point:3", "point_asm", "the partial addition's Z = 1 at a = infinity",
-     ("x86_64",), "P256_PLANT_POINT_BUG=3", "1"),
-    ("point:4", "point_asm", "the MULX schedule's Montgomery step drops its last carry",
-     ("x86_64",), "P256_PLANT_POINT_BUG=4", "1"),
-    ("scalar:1", "scalar_asm", "the assembly's final subtraction mod n dropped",
-     ("x86_64", "aarch64"), "P256_PLANT_SCALAR_BUG=1", "2"),
-    ("scalar:3", "scalar_asm", "the vector table scan takes a step's entry 2 where entry 1 matches",
-     ("x86_64", "aarch64"), "P256_PLANT_SCALAR_BUG=3", "2"),
-    ("scalar:4", "scalar_asm", "the Fermat chain mod n drops a multiplication",
-     ("x86_64", "aarch64"), None, "2"),
-    ("recover:1", "recover", "s instead of s/r in the recovery",
-     ("x86_64", "aarch64"), None, "10"),
-    ("batch:1", "batch", "a precomputed key's message left unhashed",
-     ("x86_64", "aarch64"), None, "10"),
-    ("batch:2", "batch", "a signing group's nonce inverses taken one prefix off",
-     ("x86_64", "aarch64"), None, "10"),
-    ("pubtable:1", "precompute", "the comb over a per-key table drops its last row",
-     ("x86_64", "aarch64"), None, "10"),
-    ("group:1", "group", "point equality compares x only (P == -P)", ("x86_64", "aarch64"), None, "0"),
-    ("group:2", "group", "k*P of a secret point leaves the identity's stand-in G", ("x86_64", "aarch64"),
-     None, "0"),
-    ("group:3", "group", "the constant-time sum adds an identity term's stand-in", ("x86_64", "aarch64"),
-     None, "0"),
-    ("group:4", "group", "Pippenger's rounds lose a bucket's odd point", ("x86_64", "aarch64"), None, "1"),
-    ("group:5", "group", "the map's sign of y (sgn0) inverted", ("x86_64", "aarch64"), None, "0"),
-    ("group:6", "group", "sqrt_ratio's second root without sqrt(-Z)", ("x86_64", "aarch64"), None, "0"),
-    ("group:7", "group", "the reduction mod n adds its chunks unshifted", ("x86_64", "aarch64"), None, "0"),
-    ("group:8", "group", "Straus drops the doublings after the last nonzero digit", ("x86_64", "aarch64"),
-     None, "0"),
-    ("group:9", "group", "the reduction mod p adds its chunks unshifted", ("x86_64", "aarch64"), None, "0"),
-    ("group:10", "group", "subtraction mod n computes b - a", ("x86_64", "aarch64"), None, "0"),
-    ("halflen:1", "halflen", "half-length verification never tries x(R) = r + n",
-     ("x86_64",), None, "10"),
-    ("halflen:2", "halflen", "half-length verification tries one y when no parity is given",
-     ("x86_64",), None, "10"),
-    ("halflen:3", "halflen", "half-length verification drops the half-gcd's sign of v",
-     ("x86_64",), None, "10"),
-] + [
-    ("ifma:%d" % n, "test_batch_ifma:" + section, what, ("x86_64", "aarch64"), None, "0")
-    for n, section, what in [
-        (1, "engine", "exceptional lanes not re-verified"),
-        (2, "field", "a lost subtraction fixup in one lane"),
-        (3, "gen", "k*G: one lane's lookup mask never takes entry 64"),
-        (4, "gen", "k*G: the last window reads the row before"),
-        (5, "gen", "k*G: k = 0 keeps Z = 1"),
-        (6, "const", "k*Q: the last window's doubling blend dropped"),
-        (7, "const", "k*Q: one lane's mask wrong in the table scan"),
-        (8, "const", "k*Q: the last window's handled exceptional lanes reported"),
-    ]
-] + [
-    ("ifma_emu:1", "test_ifma_emu", "bit 52 of a vpmadd52 operand counts", ("x86_64", "aarch64"), None, "0"),
-    ("ifma_emu:2", "test_ifma_emu", "an arithmetic shift by more than 63 wraps", ("x86_64", "aarch64"), None, "0"),
-]
+
+def read_plants(path: str) -> list[tuple]:
+    """(plant, harness, what it breaks, architectures, asm define or None, P256_TEST_ITERS)
+    per line of tests/c/plants.txt."""
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                plant, harness, archs, asm, iters, what = line.split(None, 5)
+                rows.append((plant, harness, what.strip(), tuple(archs.split(",")),
+                             None if asm == "-" else asm, iters))
+    return rows
+
+
+# The plants, tests/c/plants.txt's lines (its header says what each column means).
+PLANTS = read_plants(os.path.join(ROOT, "tests", "c", "plants.txt"))
 IFMA_NATIVE_ITERS = "5"  # natively: random lanes too (the engine is ~100x its emulation)
 
 

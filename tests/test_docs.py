@@ -255,6 +255,40 @@ def test_fuzz_counts_match_the_makefile():
         assert "`%s`" % plant in fuzzing, plant
 
 
+def _make_targets(makefile: str) -> set[str]:
+    """The explicit targets of a Makefile's rules (`a b: ...`), variable assignments aside."""
+    targets = set()
+    for m in re.finditer(r"^([A-Za-z][\w .-]*):(?![:=])", makefile, re.M):
+        targets.update(m.group(1).split())
+    return targets
+
+
+def _table_problems(doc: str, makefile: str) -> list[str]:
+    """docs/development.md's make-target table against the Makefile: every target a row
+    names exists, and every phony target is named in the page as `make X`."""
+    rows = re.findall(r"^\| (`make [^|]*)\|", doc, re.M)
+    listed = {t for row in rows for t in re.findall(r"`make ([\w-]+)`", row)}
+    named = set(re.findall(r"`make ([\w-]+)", doc))
+    phony = set(" ".join(re.findall(r"^\.PHONY:((?:.*\\\n)*.*)$", makefile, re.M))
+                .replace("\\\n", " ").split())
+    targets = _make_targets(makefile)
+    internal = {"venv", "check-c", "check-py"}  # steps of a listed target
+    return (["no target %s" % t for t in sorted(listed - targets)]
+            + ["%s not in the page" % t for t in sorted(phony - named - internal)])
+
+
+def test_make_target_table_matches_the_makefile():
+    """The table of docs/development.md names real targets and every phony one. Negative
+    controls: a row naming a target the Makefile lacks, and a phony target the page never
+    names, are reported."""
+    doc = (ROOT / "docs/development.md").read_text(encoding="utf-8")
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert len(re.findall(r"^\| `make ", doc, re.M)) > 20
+    assert _table_problems(doc, makefile) == []
+    assert _table_problems(doc + "\n| `make nothing-here` | x |\n", makefile) == ["no target nothing-here"]
+    assert _table_problems(doc, makefile + "\n.PHONY: unsaid\nunsaid:\n") == ["unsaid not in the page"]
+
+
 def test_bench_quick_duration_is_said_once():
     """`p256 bench --quick` takes the same 'about N s' in its --help and in the docs."""
     from p256 import _cli

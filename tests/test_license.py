@@ -9,7 +9,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TAG = "SPDX-License-Identifier: Apache-2.0"
 SOURCE_SUFFIXES = {".py", ".pyi", ".c", ".h", ".S", ".sh"}
-SOURCE_NAMES = {"Makefile", "meson.build", "run"}  # run: .ci/run
+SOURCE_NAMES = {"Makefile", "meson.build", "meson.options", "run"}  # run: .ci/run
 
 
 def _tracked_sources():

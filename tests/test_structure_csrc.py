@@ -149,24 +149,47 @@ def variant_reach(sources, harness):
                   if "P256_ASM" in strip_comments(sources[p]))
 
 
-def makefile_list(name):
-    """The words of a `NAME := ...` list in the Makefile (with its continuation lines)."""
-    with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as f:
-        m = re.search(r"^%s\s*:=\s*((?:.*\\\n)*.*)$" % name, f.read(), re.MULTILINE)
+def meson_list(name, path="tests/c/meson.build"):
+    """The strings of a `name = [...]` list in a meson.build (the C harnesses' lists)."""
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        m = re.search(r"^%s = \[([^\]]*)\]" % name, f.read(), re.MULTILINE)
     assert m, name
-    return m.group(1).replace("\\\n", " ").split()
+    return re.findall(r"'([^']*)'", m.group(1))
 
 
 def test_variant_free_harnesses_reach_no_variant_code():
-    """make ctest builds the harnesses in VARIANT_FREE once per compiler, not per variant:
-    none of them may include code that a variant's defines change. Negative control:
-    test_core.c (the whole core) reaches the assembly's macros."""
+    """tests/c/meson.build builds the harnesses in variant_free once per compiler, not per
+    variant: none of them may include code that a variant's defines change. Negative
+    control: test_core.c (the whole core) reaches the assembly's macros."""
     sources = c_sources()
-    free = makefile_list("VARIANT_FREE")
+    free = ["tests/c/%s.c" % name for name in meson_list("variant_free")]
     assert "tests/c/test_modinv.c" in free
     for harness in free:
         assert variant_reach(sources, harness) == [], harness
     assert "csrc/asm.h" in variant_reach(sources, "tests/c/test_core.c")
+
+
+def undeclared_harnesses(harnesses, run_core, meson):
+    """The tests/c/test_*.c that neither run_core.c includes nor tests/c/meson.build names
+    (a harness no meson test would run)."""
+    included = set(re.findall(r'^#include "(test_\w+)\.c"', run_core, re.MULTILINE))
+    named = set(re.findall(r"'(test_\w+)'", meson))
+    return sorted(h for h in harnesses if h not in included | named)
+
+
+def test_every_harness_is_declared():
+    """A harness runs only once tests/c/meson.build declares it (meson has no glob): every
+    tests/c/test_*.c is one of run_core's or named in a list there. Negative control: a
+    harness named nowhere is reported."""
+    names = [f[:-2] for f in os.listdir(os.path.join(ROOT, "tests", "c"))
+             if f.startswith("test_") and f.endswith(".c")]
+    with open(os.path.join(ROOT, "tests", "c", "run_core.c"), encoding="utf-8") as f:
+        run_core = f.read()
+    with open(os.path.join(ROOT, "tests", "c", "meson.build"), encoding="utf-8") as f:
+        meson = f.read()
+    assert len(names) > 15
+    assert undeclared_harnesses(names, run_core, meson) == []
+    assert undeclared_harnesses(names + ["test_planted"], run_core, meson) == ["test_planted"]
 
 
 def test_include_cycle_detector_finds_cycles():

@@ -1,16 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# tools/bootstrap.sh [--report FILE] PART...: the system tools that make targets need.
-#
-# Checks what the given parts (make targets: pytest, ctime, fuzz, asan, test-arm64, ...;
-# any other name needs only the base: a C compiler, make, a Python with venv and headers)
-# need. When something is missing and we are root with apt-get (and P256_NO_INSTALL is
-# unset), runs `apt-get update` once and installs all of it in one `apt-get install -y`;
-# otherwise prints the command that would. Quiet and fast when nothing is missing.
-# Exit status 0 when every part can run, 1 otherwise. With --report FILE, each part that
-# cannot run is written to FILE as "part<TAB>reason", then "*<TAB>the install command"
-# (tools/make_test.sh skips those parts).
-# PYTHON: the interpreter the venvs are made from (default python3).
+# tools/bootstrap.sh [--report FILE] PART...: the system tools that make targets need
+# (needs() below; any other target needs only the base: a C compiler, make, a Python with
+# venv and headers). When something is missing and we are root with apt-get (and
+# P256_NO_INSTALL is unset), one `apt-get update` and one `apt-get install -y` of all of
+# it; otherwise the command that would. Exit status 0 when every part can run, else 1.
+# --report FILE: each part that cannot run as "part<TAB>reason", then "*<TAB>the install
+# command" (tools/make_test.sh skips those parts). PYTHON: the venvs' interpreter.
 set -uo pipefail
 
 report=
@@ -18,7 +14,7 @@ if [ "${1:-}" = --report ]; then report=$2; shift 2; : > "$report"; fi
 PYTHON=${PYTHON:-python3}
 arch=$(uname -m)
 
-# have REQ: whether requirement REQ is met; pkgs REQ: the Debian packages that meet it.
+# have REQ: whether requirement REQ is met.
 have() {
     case $1 in
         cc)        command -v gcc >/dev/null 2>&1 && command -v cc >/dev/null 2>&1 \
@@ -44,36 +40,25 @@ assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")
         *)         echo "bootstrap: unknown requirement $1" >&2; return 1 ;;
     esac
 }
-pkgs() {
+# info REQ: the Debian packages that meet REQ, then after a | what it is, in messages.
+info() {
     case $1 in
-        cc)        echo gcc libc6-dev ;;
-        python)    echo python3 python3-venv python3-dev ;;
-        libfuzzer|asanrt) echo libclang-rt-dev ;;  # clang only recommends it
-        arm64cc)   echo gcc-aarch64-linux-gnu ;;
-        arm64libc) echo libc6-dev-arm64-cross ;;
-        qemu)      echo qemu-user ;;
-        dpkgdeb)   echo dpkg ;;
-        llvm)      echo llvm-16 ;;
-        *)         echo "$1" ;;
+        cc)        echo "gcc libc6-dev|a C compiler (gcc, libc headers)" ;;
+        python)    echo "python3 python3-venv python3-dev|$PYTHON with venv and headers" ;;
+        libfuzzer) echo "libclang-rt-dev|clang's libFuzzer" ;;  # clang only recommends it
+        asanrt)    echo "libclang-rt-dev|clang's ASan runtime" ;;
+        binutils)  echo "binutils|nm, objdump" ;;
+        arm64cc)   echo "gcc-aarch64-linux-gnu|aarch64-linux-gnu-gcc" ;;
+        arm64libc) echo "libc6-dev-arm64-cross|the arm64 libc" ;;
+        qemu)      echo "qemu-user|qemu-aarch64" ;;
+        apt)       echo "apt|apt-get" ;;
+        dpkgdeb)   echo "dpkg|dpkg-deb" ;;
+        llvm)      echo "llvm-16|llvm-mca-16, llvm-mc-16" ;;
+        *)         echo "$1|$1" ;;
     esac
 }
-# What a tool is for, in messages.
-what() {
-    case $1 in
-        cc) echo "a C compiler (gcc, libc headers)" ;;
-        python) echo "$PYTHON with venv and headers" ;;
-        libfuzzer) echo "clang's libFuzzer" ;;
-        asanrt) echo "clang's ASan runtime" ;;
-        binutils) echo "nm, objdump" ;;
-        arm64cc) echo aarch64-linux-gnu-gcc ;;
-        arm64libc) echo "the arm64 libc" ;;
-        qemu) echo qemu-aarch64 ;;
-        apt) echo apt-get ;;
-        dpkgdeb) echo dpkg-deb ;;
-        llvm) echo "llvm-mca-16, llvm-mc-16" ;;
-        *) echo "$1" ;;
-    esac
-}
+pkgs() { local i; i=$(info "$1"); echo "${i%%|*}"; }
+what() { local i; i=$(info "$1"); echo "${i#*|}"; }
 # needs PART: the requirements of a make target beyond the base.
 needs() {
     case $1 in
@@ -103,21 +88,14 @@ declare -A missing_of=()   # part -> its missing requirements
 declare -A is_missing=()   # requirement -> 1
 declare -A checked=()      # requirement -> 1 once checked
 blocked=()                 # the parts that cannot run, in the order given
+probe() { [ -n "${checked[$1]:-}" ] || { checked[$1]=1; have "$1" || is_missing[$1]=1; }; }
 check() {
     missing_of=(); is_missing=(); checked=(); blocked=()
     local part req
     for part in "$@"; do
-        for req in $(wants "$part"); do
-            if [ -z "${checked[$req]:-}" ]; then
-                checked[$req]=1
-                have "$req" || is_missing[$req]=1
-            fi
-        done
+        for req in $(wants "$part"); do probe "$req"; done
         for req in $base $(needs "$part"); do
-            if [ -z "${checked[$req]:-}" ]; then
-                checked[$req]=1
-                have "$req" || is_missing[$req]=1
-            fi
+            probe "$req"
             [ -n "${is_missing[$req]:-}" ] && missing_of[$part]="${missing_of[$part]:-} $req"
         done
         [ -n "${missing_of[$part]:-}" ] && blocked+=("$part")
@@ -140,12 +118,10 @@ check "$@"
 [ ${#is_missing[@]} -eq 0 ] && exit 0
 
 packages=$(package_list)
+can_install() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && [ -z "${P256_NO_INSTALL:-}" ]; }
 # Only what a part merely wants is missing, and it cannot be installed here: nothing to do.
-if [ ${#blocked[@]} -eq 0 ] && ! { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
-                                  && [ -z "${P256_NO_INSTALL:-}" ]; }; then
-    exit 0
-fi
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && [ -z "${P256_NO_INSTALL:-}" ]; then
+[ ${#blocked[@]} -eq 0 ] && ! can_install && exit 0
+if can_install; then
     echo "bootstrap: installing $packages (for: ${blocked[*]:-faster builds})"
     export DEBIAN_FRONTEND=noninteractive
     aptlog=${TMPDIR:-/tmp}/p256-bootstrap-apt.log

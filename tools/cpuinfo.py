@@ -23,3 +23,7 @@ def host_flags(path: str = "/proc/cpuinfo") -> Optional[Set[str]]:
     except OSError:
         pass
     return None
+
+
+if __name__ == "__main__":  # tests/c/meson.build: which variants and engines this CPU runs
+    print(" ".join(sorted(host_flags() or ())))

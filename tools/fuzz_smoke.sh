@@ -1,14 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# tools/fuzz_smoke.sh: make fuzz-smoke, atheris over the public Python API (the Makefile's
-# comment above the target says what and why). Settings, from the Makefile's variables:
-#   VPY                  the venv's python, with the fuzz extra installed
-#   FUZZ_DIR             where seeds, work corpora, logs, crashes and plants go
-#   FUZZ_TARGETS         the targets (tests/fuzz/targets.py), each for FUZZ_SECONDS
-#   FUZZ_OPTIONS         libFuzzer's options for every campaign
-#   FUZZ_PLANTS          the negative controls, plant:target; each must be found from
-#                        one valid input within FUZZ_PLANT_TRIES campaigns of
-#                        FUZZ_PLANT_SECONDS, run with FUZZ_PLANT_OPTIONS too
+# tools/fuzz_smoke.sh: make fuzz-smoke, atheris over the public Python API (docs/fuzzing.md
+# says what and why). Settings, the Makefile's: VPY (the venv's python, with the fuzz
+# extra); FUZZ_DIR (seeds, work corpora, logs, crashes, plants); FUZZ_TARGETS, each for
+# FUZZ_SECONDS with FUZZ_OPTIONS; FUZZ_PLANTS, the negative controls (plant:target), each
+# to be found from one valid input within FUZZ_PLANT_TRIES campaigns of FUZZ_PLANT_SECONDS
+# with FUZZ_PLANT_OPTIONS too.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 : "${VPY:?}" "${FUZZ_DIR:?}" "${FUZZ_TARGETS:?}" "${FUZZ_SECONDS:?}" "${FUZZ_PLANTS:?}"

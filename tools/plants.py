@@ -1,27 +1,24 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""The C harnesses' negative controls: every planted bug must be caught.
+"""The C harnesses' negative controls on an emulated arm64: every planted bug must be caught.
 
-A planted bug is a deliberate mistake in the core that its harness must see; one that a
-harness run passes with means that harness is blind to that kind of mistake. The plants
-in C are compiled into one plant build (-DP256_PLANTS) and armed one at a time at run
-time with P256_PLANT=kind:n (csrc/common.h); the assembly's are chosen when it is
-assembled (-DP256_PLANT_POINT_BUG=n, -DP256_PLANT_SCALAR_BUG=n), so the plant build's one
-object is linked again with each planted assembly object. Either way the core is
-compiled once per harness binary, not once per plant.
+The plants are the lines of tests/c/plants.txt (PLANTS below), whose header says what a
+plant is; tests/c/meson.build declares a meson test of each for the host (make
+ctest-plants, suite plants). This script runs the core's plants of one variant where meson
+does not: cross-compiled for arm64 and run under qemu (make test-arm64). The plants in C
+are compiled into one plant build (-DP256_PLANTS) and armed one at a time at run time with
+P256_PLANT=kind:n (csrc/common.h); the assembly's are chosen when it is assembled, so the
+plant build's one object is linked again with each planted assembly object.
 
-    tools/plants.py core CC VARIANT           tests/c/run_core.c's plants on a field backend
-    tools/plants.py ifma CC native|emulated   tests/c/test_batch_ifma.c's (the IFMA engine)
-    tools/plants.py ifma_emu CC               tests/c/test_ifma_emu.c's (the emulation)
-    tools/plants.py --list                    every plant, with its harness
+    tools/plants.py core CC VARIANT   tests/c/run_core.c's plants on a field backend
+    tools/plants.py --list            every plant, with its harness
 
 Options: --arch aarch64 with --run "qemu-aarch64 -L SYSROOT" builds for and runs on an
-emulated arm64 (test-arm64); --bin DIR (tests/c/bin/plants). Environment: CTEST_FLAGS,
-the compiler arguments. Each plant runs at a small P256_TEST_ITERS; its harness must exit
-with status 1 (checks failed), not 0 (blind) nor anything else (a crash or a broken run
-is not a caught bug). Before the plants, the plant build runs once with nothing armed
-and must pass, so that a plant build broken in itself cannot pass for one that catches
-everything.
+emulated arm64; --bin DIR (tests/c/bin/plants). Environment: CTEST_FLAGS, the compiler
+arguments. Each plant runs at its P256_TEST_ITERS; its harness must exit with status 1
+(checks failed), not 0 (blind) nor anything else (a crash or a broken run is not a caught
+bug). Before the plants, the plant build runs once with nothing armed and must pass, so
+that a plant build broken in itself cannot pass for one that catches everything.
 """
 
 from __future__ import annotations
@@ -51,9 +48,7 @@ def read_plants(path: str) -> list[tuple]:
     return rows
 
 
-# The plants, tests/c/plants.txt's lines (its header says what each column means).
 PLANTS = read_plants(os.path.join(ROOT, "tests", "c", "plants.txt"))
-IFMA_NATIVE_ITERS = "5"  # natively: random lanes too (the engine is ~100x its emulation)
 
 
 def sh(cmd: list[str]) -> None:
@@ -79,13 +74,12 @@ def last_line(log: str) -> str:
 
 
 def check(tag: str, prefix: list[str], binary: str, args: list[str], plants: list[tuple],
-          binaries: dict[str, str], bindir: str, iters: str | None = None) -> bool:
-    """The unarmed run passes; each plant's run fails with status 1. iters, when given,
-    replaces every plant's own P256_TEST_ITERS."""
+          binaries: dict[str, str], bindir: str) -> bool:
+    """The unarmed run passes; each plant's run fails with status 1."""
     ok = True
     name = os.path.basename(binary) + "".join("-" + x for x in args if not x.startswith("-"))
     log = os.path.join(bindir, name + "-unarmed.log")
-    rc = run(prefix, binary, args, {"P256_TEST_ITERS": iters or min((p[5] for p in plants), key=float)}, log)
+    rc = run(prefix, binary, args, {"P256_TEST_ITERS": min((p[5] for p in plants), key=float)}, log)
     if rc != 0:
         print(open(log, errors="replace").read()[-4000:])
         print("%s: the plant build fails with nothing planted (status %d): it cannot show that "
@@ -94,7 +88,7 @@ def check(tag: str, prefix: list[str], binary: str, args: list[str], plants: lis
     for plant, _, what, _, asm, it in plants:
         b = binaries.get(plant, binary)
         # One failed check shows the plant caught: the harness stops there.
-        env = {"P256_TEST_ITERS": iters or it, "P256_TEST_FAILFAST": "1"}
+        env = {"P256_TEST_ITERS": it, "P256_TEST_FAILFAST": "1"}
         if asm is None:
             env["P256_PLANT"] = plant
         log = os.path.join(bindir, "%s-%s.log" % (name, plant.replace(":", "")))
@@ -112,9 +106,9 @@ def check(tag: str, prefix: list[str], binary: str, args: list[str], plants: lis
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", nargs="?", choices=["core", "ifma", "ifma_emu"])
+    ap.add_argument("what", nargs="?", choices=["core"])
     ap.add_argument("cc", nargs="?")
-    ap.add_argument("mode", nargs="?", help="core: the field backend; ifma: native or emulated")
+    ap.add_argument("mode", nargs="?", help="the field backend (csrc/variants.txt)")
     ap.add_argument("--arch", default=os.uname().machine)
     ap.add_argument("--run", default="", help="the emulator to run the binaries under")
     ap.add_argument("--bin", default="tests/c/bin/plants")
@@ -177,29 +171,6 @@ def main() -> int:
             ok &= check(tag, prefix, base, ["-t", harness], group, binaries, bindir)
         return 0 if ok else 1
 
-    if a.what == "ifma":
-        if a.mode not in ("native", "emulated"):
-            ap.error("ifma: native or emulated")
-        if a.mode == "native" and "avx512ifma" not in (host_flags() or set()):
-            # A native build's SIGILL here would end with a status that is not 1 anyway,
-            # but the run says nothing about the harness: skipped, and said.
-            print("%s: SKIP native: this CPU lacks AVX-512 IFMA" % tag)
-            return 0
-        group = [p for p in mine if p[1].startswith("test_batch_ifma:")]
-        b = os.path.join(bindir, "test_batch_ifma-%s-%s" % (cctag, a.mode))
-        extra = ["-DP256_IFMA_EMULATE"] if a.mode == "emulated" else []
-        sh(cc + flags + ["-Itests/c", "-DP256_PLANTS"] + extra + ["-o", b, "tests/c/test_batch_ifma.c"])
-        ok = True
-        for section in sorted({p[1].split(":")[1] for p in group}):
-            sub = [p for p in group if p[1].endswith(":" + section)]
-            ok &= check(tag, prefix, b, ["-t", section], sub, {}, bindir,
-                        IFMA_NATIVE_ITERS if a.mode == "native" else None)
-        return 0 if ok else 1
-
-    group = [p for p in mine if p[1] == "test_ifma_emu"]
-    b = os.path.join(bindir, "test_ifma_emu-%s" % cctag)
-    sh(cc + flags + ["-Itests/c", "-DP256_PLANTS", "-o", b, "tests/c/test_ifma_emu.c"])
-    return 0 if check(tag, prefix, b, [], group, {}, bindir) else 1
 
 
 if __name__ == "__main__":

@@ -1,26 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The pytest suite on aarch64, under qemu-aarch64 user-mode emulation (make test-arm64-python).
-#
-# 1. An arm64 Python: Debian's python3.11 .debs for arm64 and the libraries it loads,
-#    fetched with apt-get under a private state directory (the machine's dpkg and apt
-#    configuration are not touched: no dpkg --add-architecture) and unpacked with
-#    dpkg-deb -x into a sysroot, which qemu-aarch64 -L serves as the guest's /.
-# 2. The test dependencies (pyproject's [test] extra, less dask) as aarch64 wheels: pip download
-#    --platform manylinux..._aarch64, unpacked into a site directory.
-# 3. p256._core cross-compiled with aarch64-linux-gnu-gcc against that Python's headers,
-#    with the variants of csrc/variants.txt for aarch64 (chosen by P256_BACKEND), next to
-#    src/p256/*.py; pytest runs once per backend (ARM64_PY_BACKENDS: asm, portable).
-# 4. pytest, run by the arm64 Python through a wrapper script that is also its
-#    sys.executable, so tests that start a Python subprocess get the arm64 one too.
-#    Skipped here: the tests that do not touch the core and whose outcome cannot depend
-#    on the architecture (the pure-Python reference curves, the generators' freshness
-#    check, mypy over the sources, the SPDX lines, and the process-pool/Dask recipe,
-#    which verify_many itself covers here); they run natively in make test.
-#
-# Steps 1 and 2 are cached in the work directory (build/arm64-python, outside tests/ so that
-# pytest never collects the sysroot's CPython test files); delete it to
-# fetch again. Needs network access to the Debian archive and PyPI, like make test itself.
+# The pytest suite on aarch64, under qemu-aarch64 user-mode emulation (make test-arm64-python):
+# 1. Debian's python3.11 for arm64 and the libraries it loads, fetched with apt-get under a
+#    private state directory (the machine's dpkg and apt configuration untouched) and
+#    unpacked into a sysroot, which qemu-aarch64 -L serves as the guest's /; 2. the test
+#    dependencies as aarch64 wheels, unpacked into a site directory; 3. p256._core
+#    cross-compiled as meson.build builds it, with csrc/variants.txt's aarch64 variants;
+#    4. pytest once per backend (ARM64_PY_BACKENDS: asm, portable), by the arm64 Python
+#    through a wrapper that is also its sys.executable (a test's Python subprocess is arm64
+#    too). Left to the native runs: the tests whose outcome cannot depend on the
+#    architecture (the pure-Python reference, the generators, mypy, the SPDX lines, the
+#    process-pool recipe). Steps 1 and 2 are cached in build/arm64-python (outside tests/:
+#    pytest must not collect the sysroot's CPython tests); delete it to fetch again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -41,7 +41,7 @@ $(CBUILD)/%/build.ninja: | $(MESON_STAMP) bootstrap-ctest
 	CC="$(CCACHE)$(notdir $*)" $(MESON) setup $(@D) $(CSETUP) \
 	    -Dasm_random=$(if $(filter $(notdir $*),$(CORE_CC)),100,$(OTHER_CC_ASM_ITERS))
 
-.PHONY: test ci check check-c check-py check-style bounded pytest pytest-portable venv \
+.PHONY: test ci test-parts test-lane check check-c check-py check-style bounded pytest pytest-portable venv \
     install clean ctest ctest-plants ctest-variants ctest-ifma-lanes ctest-precompute-random ctest-asan \
     ctest-ifma-asan ctime timing timing-long fuzz fuzz-smoke asan tsan bench bench-c bench-batch bench-docs \
     bench-plot mca mca-check test-arm64 test-arm64-python bench-arm64 docs typecheck pythons package
@@ -61,7 +61,10 @@ $(STAMP): $(VPY) $(SOURCES) Makefile
 
 install: $(STAMP)
 
-# ---- make test, make ci (tools/make_test.sh; docs/development.md, make test) ----------
+# ---- make test, make ci (docs/development.md, make test) ------------------------------
+# make -j2 runs the parts (tools/make_test.sh run PART): the first lane's in order, the
+# queue's beside them, the first lane taking from the queue once its own are done; then
+# the parts that compare times, alone; then the summary.
 TEST_PARTS    ?= ctest pytest pytest-portable typecheck docs pythons package
 TEST_PARTS_BG ?= test-arm64 asan ctime test-arm64-python mca-check
 CI_PARTS      ?= fuzz-smoke
@@ -74,12 +77,22 @@ TEST_ARM64_PY_TESTS ?= $(addprefix tests/test_,selftest.py api.py backend.py bat
     chunk_edges_keep_input_order)
 TEST_ENV = MAKE="$(MAKE)" ARM64_PY_BACKENDS="$(TEST_ARM64_PY_BACKENDS)" ARM64_PY_TESTS="$(TEST_ARM64_PY_TESTS)"
 
-test:
-	@$(TEST_ENV) tools/make_test.sh --bg "$(TEST_PARTS_BG)" --after "$(TEST_PARTS_AFTER)" $(TEST_PARTS)
+test ci:
+	@$(MAKE) --no-print-directory FG="$(TEST_PARTS) $(if $(filter ci,$@),$(CI_PARTS))" \
+	    BG="$(TEST_PARTS_BG) $(if $(filter ci,$@),$(CI_PARTS_BG))" test-parts
 
-ci:
-	@$(TEST_ENV) tools/make_test.sh --bg "$(TEST_PARTS_BG) $(CI_PARTS_BG)" --after "$(TEST_PARTS_AFTER)" \
-	    $(TEST_PARTS) $(CI_PARTS)
+test-parts:
+	@$(TEST_ENV) tools/make_test.sh start $(BG) $(FG) $(TEST_PARTS_AFTER)
+	@$(MAKE) --no-print-directory -j2 test-lane $(addprefix test-part-,$(BG))
+	@for p in $(BG); do [ ! -e build/test/$$p.log ] || { echo "==== make $$p (ran in the queue)"; cat build/test/$$p.log; }; done
+	@for p in $(TEST_PARTS_AFTER); do $(TEST_ENV) tools/make_test.sh run $$p show; done
+	@tools/make_test.sh summary $(FG) $(BG) $(TEST_PARTS_AFTER)
+
+test-lane:
+	@for p in $(FG); do $(TEST_ENV) tools/make_test.sh run $$p show; done
+
+test-part-%:
+	@$(TEST_ENV) tools/make_test.sh run $*
 
 # ---- pytest ----------------------------------------------------------------------------
 QUICK_TESTS := $(shell grep -v '^\#' tests/quick.txt)

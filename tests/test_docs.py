@@ -272,7 +272,7 @@ def _table_problems(doc: str, makefile: str) -> list[str]:
     phony = set(" ".join(re.findall(r"^\.PHONY:((?:.*\\\n)*.*)$", makefile, re.M))
                 .replace("\\\n", " ").split())
     targets = _make_targets(makefile)
-    internal = {"venv", "check-c", "check-py"}  # steps of a listed target
+    internal = {"venv", "check-c", "check-py", "test-parts", "test-lane"}  # steps of a listed target
     return (["no target %s" % t for t in sorted(listed - targets)]
             + ["%s not in the page" % t for t in sorted(phony - named - internal)])
 

@@ -24,7 +24,7 @@ CCS     ?= $(sort $(CORE_CC) $(shell for c in gcc clang; do command -v $$c >/dev
 CHECK_VENV  := .venv-check
 CHECK_PY    := $(CHECK_VENV)/bin/python
 MESON_STAMP := $(CHECK_VENV)/.p256-meson
-NINJA_ENV   := NINJA=$(CURDIR)/$(CHECK_VENV)/bin/ninja
+NINJA_ENV   := MAKEFLAGS= NINJA=$(CURDIR)/$(CHECK_VENV)/bin/ninja
 MESON       := $(NINJA_ENV) $(CHECK_VENV)/bin/meson
 BUILD_REQ    = $(shell sed -n 's/^requires = \[\(.*\)\]/\1/p' pyproject.toml)
 CBUILD := build/c

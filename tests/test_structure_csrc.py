@@ -192,6 +192,32 @@ def test_every_harness_is_declared():
     assert undeclared_harnesses(names + ["test_planted"], run_core, meson) == ["test_planted"]
 
 
+def harness_build_problems(meson, options):
+    """Why pip's build (meson-python, default options) could configure a C harness: the
+    top-level meson.build includes tests/c outside an `if get_option('tests') != 'false'`
+    block, or the option's default is not 'false'."""
+    problems = []
+    default = re.search(r"option\('tests',[^)]*?value: '(\w+)'", options, re.S)
+    if not default or default.group(1) != "false":
+        problems.append("meson.options: tests does not default to false")
+    guarded = re.search(r"^if get_option\('tests'\) != 'false'\n  subdir\('tests/c'\)\nendif$", meson, re.M)
+    if meson.count("subdir('tests/c')") != 1 or not guarded:
+        problems.append("meson.build: subdir('tests/c') outside the tests option's if")
+    return problems
+
+
+def test_pip_builds_no_harness():
+    """The C harnesses are declared in a build directory made with -Dtests=true only.
+    Negative controls: an unguarded subdir and a default of true are reported."""
+    with open(os.path.join(ROOT, "meson.build"), encoding="utf-8") as f:
+        meson = f.read()
+    with open(os.path.join(ROOT, "meson.options"), encoding="utf-8") as f:
+        options = f.read()
+    assert harness_build_problems(meson, options) == []
+    assert len(harness_build_problems(meson + "subdir('tests/c')\n", options)) == 1
+    assert len(harness_build_problems(meson, options.replace("value: 'false'", "value: 'true'"))) == 1
+
+
 def test_include_cycle_detector_finds_cycles():
     """Negative control: a cycle through a module's own directory and the -I directory, and
     one through an assembly header, are found; a comment is no include."""

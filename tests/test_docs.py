@@ -479,22 +479,51 @@ def test_silent_try_check_can_fail():
     assert _silent_tries("try:\n    f()\nexcept ValueError:\n    raise\n") == []
 
 
-def test_contributing_builds_a_harness_as_make_ctest_does():
-    """CONTRIBUTING.md's commands for one C harness use make ctest's flags and, for the
-    x86-64 assembly backend, its line of csrc/variants.txt, so they build what ctest
-    builds; and the README's development section points to the page."""
+def _declared_harness_tests() -> set[str]:
+    """The names of the harness tests tests/c/meson.build declares: run_core's harnesses
+    (its includes) and the per-variant lists per line of csrc/variants.txt, the
+    variant-free ones alone."""
+    from test_structure_csrc import meson_list
+    run_core = (ROOT / "tests/c/run_core.c").read_text(encoding="utf-8")
+    per_variant = re.findall(r'^#include "(test_\w+)\.c"', run_core, re.M)
+    per_variant += meson_list("per_variant") + meson_list("native_once")
+    variants = [line.split()[0] for line in (ROOT / "csrc/variants.txt").read_text().splitlines()
+                if line.strip() and not line.startswith("#")]
+    return {"%s-%s" % (h, v) for h in per_variant for v in variants} | set(meson_list("variant_free"))
+
+
+def _harness_section_problems(section: str, declared: set[str]) -> list[str]:
+    """What in CONTRIBUTING.md's "One C harness" is not how make ctest builds and runs one."""
+    problems = []
+    runs = re.findall(r"^meson test -C (\S+) (.*?)\s+#", section, re.M)
+    if {d for d, _ in runs} != {"build/c/gcc"} or "make build/c/gcc/build.ninja" not in section:
+        problems.append("not the build directory that make sets up")
+    if not any(args.startswith("--list") for _, args in runs):
+        problems.append("no --list")
+    names = [a for _, args in runs for a in args.split() if a.startswith("test_")]
+    problems += ["no test %s" % n for n in names if n not in declared]
+    if not names:
+        problems.append("no test named")
+    return problems
+
+
+def test_contributing_runs_a_harness_as_make_ctest_does():
+    """CONTRIBUTING.md lists and runs one C harness with meson test in the build directory
+    the Makefile sets up, by names tests/c/meson.build declares; its hand build uses the
+    flags of that directory (the Makefile's CSETUP and meson.build's defaults); and the
+    README's development section points to the page. Negative control: a test name meson
+    does not declare is reported."""
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    flags = " ".join(_make_variable("CTEST_FLAGS"))
-    commands = [" ".join(c.replace("\\\n", " ").split())
-                for c in re.findall(r"^cc .*?(?<!\\)$", text, re.M | re.S)]
-    assert len(commands) == 2, commands
-    for command in commands:
-        assert command.startswith("cc %s " % flags), command
-    row = next(line.split() for line in (ROOT / "csrc/variants.txt").read_text().splitlines()
-               if line.startswith("x86_64_adx "))
-    defines, sources = row[4].split(","), row[5].split(",")
-    assert all(" %s " % d in commands[1] for d in defines), commands[1]
-    assert all(" %s" % s in commands[1] for s in sources), commands[1]
+    section = text.split("### One C harness")[1].split("\n### ")[0]
+    declared = _declared_harness_tests()
+    assert {"test_core-x86_64_adx", "test_hash", "test_backend-portable"} <= declared
+    assert _harness_section_problems(section, declared) == []
+    assert _harness_section_problems(section.replace("test_hash ", "test_hashes "), declared) == [
+        "no test test_hashes"]
+    assert "-Doptimization=2" in _make_variable("CSETUP") and "-Dwerror=true" in _make_variable("CSETUP")
+    meson = (ROOT / "meson.build").read_text(encoding="utf-8")
+    assert "'c_std=c99'" in meson and "'warning_level=2'" in meson
+    assert "`cc -O2 -std=c99 -Wall -Wextra -Werror -Icsrc -Itests/c " in " ".join(section.split())
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "(CONTRIBUTING.md)" in readme.split("## Features")[0]
 

@@ -136,7 +136,7 @@ timing timing-long: $(CBUILD)/timing/$(CORE_CC)/build.ninja | bootstrap-timing
 BENCH_DIR := $(CBUILD)/bench/$(CORE_CC)
 bench-c: $(BENCH_DIR)/build.ninja | bootstrap-bench-c
 	$(MESON) compile -C $(BENCH_DIR) bench
-	$(PYTHON) benchmarks/bench_c.py $(BENCH_DIR)/tests/c/bench_core-*
+	$(PYTHON) benchmarks/bench_c.py $$(find $(BENCH_DIR)/tests/c -maxdepth 1 -type f -name 'bench_core-*' | sort)
 
 bench-batch: $(BENCH_DIR)/build.ninja
 	$(MESON) compile -C $(BENCH_DIR) bench
@@ -226,7 +226,7 @@ bench: $(STAMP) | bootstrap-bench
 bench-docs: $(STAMP) $(BENCH_DIR)/build.ninja | bootstrap-bench-c
 	$(MESON) compile -C $(BENCH_DIR) bench
 	$(VENV)/bin/p256 bench --json $(BENCH_RESULTS)/ops.json
-	$(VPY) benchmarks/bench_c.py --json $(BENCH_RESULTS)/c.json $(BENCH_DIR)/tests/c/bench_core-*
+	$(VPY) benchmarks/bench_c.py --json $(BENCH_RESULTS)/c.json $$(find $(BENCH_DIR)/tests/c -maxdepth 1 -type f -name 'bench_core-*' | sort)
 	$(VPY) benchmarks/bench_batch.py $(BENCH_DOCS_BATCH) --json $(BENCH_RESULTS)/batch.json
 	$(VPY) benchmarks/bench_precompute.py $(BENCH_DOCS_PRECOMPUTE) --json $(BENCH_RESULTS)/precompute.json
 	$(MAKE) --no-print-directory bench-plot

@@ -218,6 +218,54 @@ def test_pip_builds_no_harness():
     assert len(harness_build_problems(meson, options.replace("value: 'false'", "value: 'true'"))) == 1
 
 
+MAKEFILE_MAX_LINES = 300      # the front door
+BUILD_SCRIPT_MAX_LINES = 1100  # the Makefile and tools/*.sh together
+
+
+def front_door_problems(makefile, scripts):
+    """Why the build is scripted rather than declared: the Makefile over its budget or
+    computing with awk or $(eval) (what it lists belongs in tests/c/meson.build), or the
+    Makefile and {name: text} of tools/*.sh over theirs (logic moved, not declared)."""
+    problems = []
+    lines = makefile.count("\n")
+    if lines > MAKEFILE_MAX_LINES:
+        problems.append("Makefile: %d lines, over %d" % (lines, MAKEFILE_MAX_LINES))
+    for word in ("awk", "$(eval"):
+        if re.search(r"(^|[^\w])%s" % re.escape(word), strip_make_comments(makefile), re.M):
+            problems.append("Makefile: %s" % word)
+    total = lines + sum(text.count("\n") for text in scripts.values())
+    if total > BUILD_SCRIPT_MAX_LINES:
+        problems.append("Makefile and tools/*.sh: %d lines, over %d" % (total, BUILD_SCRIPT_MAX_LINES))
+    return problems
+
+
+def strip_make_comments(text):
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+
+
+def test_the_makefile_is_a_front_door():
+    """The Makefile runs what tests/c/meson.build declares; it does not compute the build.
+    Negative controls: a line over budget, an awk, an $(eval) and a script that grows the
+    total are each reported."""
+    with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as f:
+        makefile = f.read()
+    tools = os.path.join(ROOT, "tools")
+    scripts = {}
+    for name in sorted(os.listdir(tools)):
+        if name.endswith(".sh"):
+            with open(os.path.join(tools, name), encoding="utf-8") as f:
+                scripts[name] = f.read()
+    assert len(scripts) >= 5
+    assert front_door_problems(makefile, scripts) == []
+    assert front_door_problems("x:\n" * (MAKEFILE_MAX_LINES + 1), {}) == [
+        "Makefile: %d lines, over %d" % (MAKEFILE_MAX_LINES + 1, MAKEFILE_MAX_LINES)]
+    assert front_door_problems("V := $(shell awk 1 f)\n", {}) == ["Makefile: awk"]
+    assert front_door_problems("$(eval $(call rule,x))\n", {}) == ["Makefile: $(eval"]
+    assert front_door_problems("# awk and $(eval in a comment\n", {}) == []
+    big = dict(scripts, extra="\n" * (BUILD_SCRIPT_MAX_LINES + 1))
+    assert any("tools/*.sh" in p for p in front_door_problems(makefile, big))
+
+
 def test_include_cycle_detector_finds_cycles():
     """Negative control: a cycle through a module's own directory and the -I directory, and
     one through an assembly header, are found; a comment is no include."""

@@ -8,7 +8,6 @@
 # --report FILE: each part that cannot run as "part<TAB>reason", then "*<TAB>the install
 # command" (tools/make_test.sh skips those parts). PYTHON: the venvs' interpreter.
 set -uo pipefail
-
 report=
 if [ "${1:-}" = --report ]; then report=$2; shift 2; : > "$report"; fi
 PYTHON=${PYTHON:-python3}

@@ -66,25 +66,9 @@ static PyObject *point_new_refused(PyTypeObject *type, PyObject *args, PyObject 
     return NULL;
 }
 
-/* The TypeError of a Python int where a Scalar belongs: what to write instead (the value
- * shown only when small: an int that should have been a Scalar may be a secret). */
-PyObject *p256py_int_for_scalar(PyObject *value, const char *what)
-{
-    long v;
-    int overflow;
-    v = PyLong_AsLongAndOverflow(value, &overflow);
-    if (v == -1 && PyErr_Occurred())
-        return NULL;
-    if (!overflow && v > -1000 && v < 1000 && !PyBool_Check(value))
-        return PyErr_Format(PyExc_TypeError, "%s takes a p256.Scalar, not an int: use "
-                            "p256.Scalar.from_int(%ld)", what, v);
-    return PyErr_Format(PyExc_TypeError, "%s takes a p256.Scalar, not %s: use p256.Scalar.from_int()",
-                        what, Py_TYPE(value)->tp_name);
-}
-
 /* k*P for the point object and a scalar's 32 bytes (in an object the caller holds), the
  * GIL released: the comb for G, else the ladder. */
-PyObject *p256py_group_point_mult(PyObject *point, const uint8_t k[32])
+static PyObject *point_mult(PyObject *point, const uint8_t k[32])
 {
     PointObject *self = (PointObject *)point;
     p256_point r;
@@ -123,7 +107,7 @@ static PyObject *point_negative(PyObject *a)
     return p256py_group_point_take(Py_TYPE(a), &r);
 }
 
-/* P * s and s * P (Scalar's own multiplication sends s * P here too); an int on either
+/* P * s and s * P (Scalar's own multiplication leaves s * P to this one); an int on either
  * side is refused with what to write instead. */
 static PyObject *point_multiply(PyObject *a, PyObject *b)
 {
@@ -131,7 +115,7 @@ static PyObject *point_multiply(PyObject *a, PyObject *b)
     PyObject *point = a_point ? a : b, *other = a_point ? b : a;
     const uint8_t *k = p256py_scalar_get(other);
     if (k != NULL)
-        return p256py_group_point_mult(point, k);
+        return point_mult(point, k);
     if (PyLong_Check(other))
         return p256py_int_for_scalar(other, "Point multiplication");
     Py_RETURN_NOTIMPLEMENTED;

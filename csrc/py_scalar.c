@@ -64,6 +64,22 @@ static PyObject *scalar_new_refused(PyTypeObject *type, PyObject *args, PyObject
     return NULL;
 }
 
+/* The TypeError of a Python int where a Scalar belongs: what to write instead (the value
+ * shown only when small: an int that should have been a Scalar may be a secret). */
+PyObject *p256py_int_for_scalar(PyObject *value, const char *what)
+{
+    long v;
+    int overflow;
+    v = PyLong_AsLongAndOverflow(value, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        return NULL;
+    if (!overflow && v > -1000 && v < 1000 && !PyBool_Check(value))
+        return PyErr_Format(PyExc_TypeError, "%s takes a p256.Scalar, not an int: use "
+                            "p256.Scalar.from_int(%ld)", what, v);
+    return PyErr_Format(PyExc_TypeError, "%s takes a p256.Scalar, not %s: use p256.Scalar.from_int()",
+                        what, Py_TYPE(value)->tp_name);
+}
+
 /*
  * The binary operations: both operands Scalars (the result of the left one's class), an int
  * on either side refused with what to write instead, anything else NotImplemented (so that
@@ -93,13 +109,10 @@ static PyObject *scalar_subtract(PyObject *a, PyObject *b)
     return scalar_binary(a, b, p256_modn_sub, "Scalar subtraction");
 }
 
+/* s * t; for s * P and P * s, NotImplemented sends Python to the Point's multiplication
+ * (points know scalars, scalars know no points). */
 static PyObject *scalar_multiply(PyObject *a, PyObject *b)
 {
-    const uint8_t *x = p256py_scalar_get(a), *y = p256py_scalar_get(b);
-    if (x != NULL && p256py_group_point_get(b) != NULL)
-        return p256py_group_point_mult(b, x);      /* s * P */
-    if (y != NULL && p256py_group_point_get(a) != NULL)
-        return p256py_group_point_mult(a, y);      /* P * s */
     return scalar_binary(a, b, p256_modn_mul, "Scalar multiplication");
 }
 

@@ -6,7 +6,7 @@
  * stream apart under the GIL: limit < 0 takes all of items (any iterable, copied to a
  * private tuple first); limit >= 0 the next `limit` items of an iterator, one at a time,
  * so nothing of the stream is held beyond this chunk. Each item goes to its kind's reader
- * (py_batch.h lists the kinds and their files). A wrong one (the reader's error, naming
+ * (py_batch_shared.h lists the kinds and their files). A wrong one (the reader's error, naming
  * its index plus `offset`, its index in the whole stream), or an exception of the stream
  * itself, stops the taking there: the items before it are the batch, the iterator is left
  * just after the bad item, and the exception is the batch's `error`, for the caller to
@@ -22,7 +22,7 @@
  * The engine is py_batch_engine.c's choice when the batch is made; what the kinds share
  * (their messages' bytes, a tuple read within bounds) is py_batch_items.c's.
  */
-#include "py_batch.h"
+#include "py_batch_shared.h"
 #include "py_batch_engine.h"
 
 /* The kinds, by the number Batch() takes (_core.BATCH_*). */
@@ -41,17 +41,6 @@ static const batch_kind *const batch_kinds[] = {
 /* -- taking items in ---------------------------------------------------------------------- */
 
 static PyTypeObject Batch_Type;
-
-/* Clear items[0..n) and free the block, wiped. */
-void batch_items_free(const batch_kind *kind, char *items, Py_ssize_t n)
-{
-    if (items == NULL)
-        return;
-    for (Py_ssize_t i = 0; i < n; i++)
-        kind->clear(items + (size_t)i * kind->item_size);
-    p256_wipe(items, (size_t)n * kind->item_size);
-    PyMem_Free(items);
-}
 
 /* items[0..cap) moved into a new zeroed block of `more` items, or NULL (items kept). Not
  * PyMem_Realloc: the items may hold scalars, and a block realloc leaves behind is freed

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * py_batch_exchange.c: the batch kind of exchange_many (py_batch.h): (PrivateKey,
+ * py_batch_exchange.c: the batch kind of exchange_many (py_batch_shared.h): (PrivateKey,
  * PublicKey) pairs, both objects referenced, and the peer's table if it has one (a
  * precompute() of another window may replace it meanwhile). A group goes to the core's
  * p256_ecdh_many (constant time in every d; over a precomputed peer's table, the comb);
  * each shared secret is the single call's, and is wiped with the item.
  */
-#include "py_batch.h"
+#include "py_batch_shared.h"
 
 typedef struct {
     PyObject *key;       /* the PrivateKey (a reference): its scalar is *d */

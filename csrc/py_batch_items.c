@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * py_batch_items.c: what the batch kinds share in reading their items (py_batch.h): a
+ * py_batch_items.c: what the batch kinds share in reading their items (py_batch_shared.h): a
  * message's bytes, an item's tuple read within bounds, the index in an error, the check
  * of a hash id.
  */
-#include "py_batch.h"
+#include "py_batch_shared.h"
 
 int batch_known_hash(int hash, int nonce)
 {

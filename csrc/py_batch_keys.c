@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * py_batch_keys.c: the batch kinds of PrivateKey.generate_many (a new key per item, drawn
- * off the GIL) and scalar_base_mult_many (32-byte scalars, copied) (py_batch.h). A group's
+ * off the GIL) and scalar_base_mult_many (32-byte scalars, copied) (py_batch_shared.h). A group's
  * k*G go to the core's p256_pubkey_derive_many (constant time, eight at a time on the
  * IFMA engine where it runs, one field inversion for the group's affine forms).
  */
-#include "py_batch.h"
+#include "py_batch_shared.h"
 
 /* OSError text when the OS random generator failed. */
 #define BATCH_RNG_FAILED "the operating system's random generator failed"

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * py_batch.h: what the batch machinery (py_batch.c) and the kinds of batch work share.
+ * py_batch_shared.h: what the parts of the batch machinery and the kinds of batch work
+ * share (a header of its own: no part of the machinery owns it).
  *
  * A _core.Batch holds one chunk of a caller's stream of items, taken apart under the GIL
  * by its kind's reader, then worked with the GIL released by any number of threads that
- * claim groups of items, and answered in input order (py_batch.c: chunks, claims,
- * threads, waiting, answers; py_batch_engine.c: the engine; py_batch_items.c: what the
- * kinds' readers share). What an item is, how it is read, worked and answered is
- * the kind's, each in its own file with its own item struct:
+ * claim groups of items, and answered in input order (py_batch.c: the Batch type and its
+ * chunks of items taken in; py_batch_work.c: claims, threads, waiting, answers;
+ * py_batch_engine.c: the engine; py_batch_items.c: what the kinds' readers share). What
+ * an item is, how it is read, worked and answered is the kind's, each in its own file
+ * with its own item struct:
  *
  *   py_batch_verify.c    verify_many's (PublicKey, signature, message) triples and
  *                        p256verify_many's 160-byte EIP-7951 inputs
@@ -18,8 +20,8 @@
  * An item may hold a scalar or a shared secret: its kind's clear() wipes it, and the
  * machinery wipes every block of items it frees or outgrows.
  */
-#ifndef P256_PY_BATCH_H
-#define P256_PY_BATCH_H
+#ifndef P256_PY_BATCH_SHARED_H
+#define P256_PY_BATCH_SHARED_H
 
 #include "py_binding.h"
 
@@ -96,7 +98,8 @@ struct BatchObject {
 /* The BATCH_ITEM(b, i)-th item of a batch. */
 #define BATCH_ITEM(b, i) ((void *)((b)->items + (size_t)(i) * (b)->kind->item_size))
 
-/* py_batch.c: clear items[0..n) and free their block, wiped. */
+/* py_batch_work.c: clear items[0..n) and free their block, wiped (after the answers, or
+ * when a batch is freed unanswered). */
 void batch_items_free(const batch_kind *kind, char *items, Py_ssize_t n);
 /* py_batch_work.c: Batch.run() and Batch.results(); make tsan's planted race, armed at
  * import by P256_PLANT_RACE=1 in its builds (a no-op in every other). */
@@ -133,4 +136,4 @@ int batch_known_hash(int hash, int nonce);
 /* The pending TypeError re-raised as "<name>[index]: <message>". */
 void batch_name_index(const char *name, Py_ssize_t index);
 
-#endif /* P256_PY_BATCH_H */
+#endif /* P256_PY_BATCH_SHARED_H */

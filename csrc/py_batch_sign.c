@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * py_batch_sign.c: the batch kind of sign_many (py_batch.h): (PrivateKey, message) pairs,
+ * py_batch_sign.c: the batch kind of sign_many (py_batch_shared.h): (PrivateKey, message) pairs,
  * the key object referenced (its scalar stays in it), a bytes message referenced and any
  * other buffer copied. A group's messages are hashed, then signed by the core's
  * p256_sign_many (constant time, the nonces' k*G eight at a time on the IFMA engine where
  * it runs), each signature byte for byte the single call's.
  */
-#include "py_batch.h"
+#include "py_batch_shared.h"
 
 /* OSError text when the OS random generator failed (hedged nonces). */
 #define BATCH_RNG_FAILED "the operating system's random generator failed"

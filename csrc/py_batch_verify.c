@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * py_batch_verify.c: the batch kinds of verify_many and p256verify_many (py_batch.h).
+ * py_batch_verify.c: the batch kinds of verify_many and p256verify_many (py_batch_shared.h).
  *
  * verify_many's items are (PublicKey, signature, message) triples: the key object and its
  * table, if it has one, are referenced (a precompute() of another window may replace the
@@ -11,7 +11,7 @@
  * malformed items False, uses a precomputed key's table, runs the engine on the rest).
  * Public data only: variable time.
  */
-#include "py_batch.h"
+#include "py_batch_shared.h"
 
 typedef struct {
     PyObject *key_obj;   /* the PublicKey (a reference): its point is *key */

@@ -1,12 +1,23 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * py_batch_work.c: a Batch's work (py_batch.h), with the GIL released: the claims of
+ * py_batch_work.c: a Batch's work (py_batch_shared.h), with the GIL released: the claims of
  * groups by any number of threads (atomic increments: a thread preempted while holding a
  * lock would stall the others, likely on a loaded machine), the wait for the groups other
  * threads hold, and the answers in input order, made once.
  */
-#include "py_batch.h"
+#include "py_batch_shared.h"
 #include "py_batch_engine.h"
+
+/* Clear items[0..n) and free the block, wiped. */
+void batch_items_free(const batch_kind *kind, char *items, Py_ssize_t n)
+{
+    if (items == NULL)
+        return;
+    for (Py_ssize_t i = 0; i < n; i++)
+        kind->clear(items + (size_t)i * kind->item_size);
+    p256_wipe(items, (size_t)n * kind->item_size);
+    PyMem_Free(items);
+}
 
 /* make tsan's negative control, in its builds only (-DP256_PLANT_RACE; tools/tsan.py):
  * armed by P256_PLANT_RACE=1 in the environment at import, every claim also counts

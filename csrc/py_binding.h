@@ -7,7 +7,7 @@
  *   py_secretkey.c  the SecretKey type (the private scalar, held and wiped in C)
  *   py_pubkey.c     the PublicPoint type, the native object of p256.PublicKey
  *   py_batch*.c     the Batch type: the machinery of every *_many call, the engine, and
- *                   each kind's items in a file of its own (py_batch.h lists them)
+ *                   each kind's items in a file of its own (py_batch_shared.h lists them)
  *   py_pubtable.c   the PublicTable type behind p256.PublicKey.precompute
  *   py_point.c      the Point type (p256.Point)
  *   py_group.c      the functions over points: the sums of many multiples, RFC 9380's map
@@ -246,17 +246,12 @@ int p256py_add_group(PyObject *module);
  * (_core.Point or a subclass) holding *p, marked as G when generator is nonzero (k*G then
  * takes the comb), or NULL with an exception; the same, not marked, with *p wiped after
  * (take: the point may be secret); the p256_point of a point object (it lives as long as
- * the object), or NULL for any other object; k*P for a point object and the 32 bytes of
- * a scalar that the caller holds, the GIL released. */
+ * the object), or NULL for any other object. */
 int p256py_add_group_point(PyObject *module);
 PyTypeObject *p256py_group_point_type(void);
 PyObject *p256py_group_point_new(PyTypeObject *type, const p256_point *p, int generator);
 PyObject *p256py_group_point_take(PyTypeObject *type, p256_point *p);
 const p256_point *p256py_group_point_get(PyObject *obj);
-PyObject *p256py_group_point_mult(PyObject *point, const uint8_t k[32]);
-/* The TypeError for a Python int where `what` takes a Scalar, saying what to write
- * instead (always NULL). */
-PyObject *p256py_int_for_scalar(PyObject *value, const char *what);
 
 /* py_scalar.c: adds the Scalar type; a new scalar object of `type` holding k (below n: not
  * checked here), or NULL with an exception; the 32 bytes of a scalar object (they live as
@@ -264,6 +259,9 @@ PyObject *p256py_int_for_scalar(PyObject *value, const char *what);
 int p256py_add_scalar(PyObject *module);
 PyObject *p256py_scalar_new(PyTypeObject *type, const uint8_t k[32]);
 const uint8_t *p256py_scalar_get(PyObject *obj);
+/* The TypeError for a Python int where `what` takes a Scalar, saying what to write
+ * instead (always NULL). */
+PyObject *p256py_int_for_scalar(PyObject *value, const char *what);
 
 /* py_selftest.c: 0 if every known answer is right, else -1 with ImportError set.
  * corrupt (tests only): 1-4 corrupt one expected value, to see the check fail. */

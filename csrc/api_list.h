@@ -57,6 +57,8 @@
     X(int, point_mult, (p256_point *r, const uint8_t k[32], const p256_point *p), (r, k, p)) \
     X(int, point_mult_base, (p256_point *r, const uint8_t k[32]), (r, k)) \
     X(int, point_mult_vartime, (p256_point *r, const uint8_t k[32], const p256_point *p), (r, k, p)) \
+    X(int, point_table_build_vartime, (p256_point_table *t, const p256_point *p), (t, p)) \
+    X(int, point_table_mult, (p256_point *r, const uint8_t k[32], const p256_point_table *t), (r, k, t)) \
     X(size_t, point_multi_mult_scratch_size, (size_t n), (n)) \
     X(int, point_multi_mult, (p256_point *r, const uint8_t *const *k, const p256_point *const *p, size_t n, void *scratch, size_t scratch_len), (r, k, p, n, scratch, scratch_len)) \
     X(int, point_multi_mult_vartime, (p256_point *r, const uint8_t *const *k, const p256_point *const *p, size_t n, void *scratch, size_t scratch_len), (r, k, p, n, scratch, scratch_len)) \

@@ -10,6 +10,8 @@
  *                      (variable time, verify) and k*Q (constant time, ECDH)
  *   ecmult_multi.h     sums k_0 P_0 + ... of many terms, constant time (Straus) and
  *                      variable time (Straus or Pippenger), and k*P alone in variable time
+ *   ecmult_limlee.h    several products k_1 P, k_2 P, ... of one public P over a table
+ *                      of P built for them, constant time in each k (the Lim-Lee comb)
  *
  * and what they share (window bits, Booth recoding, the table scan): ecmult_common_impl.h.
  * Scalars are reduced (< n). Results are Jacobian; k = 0 gives the point at infinity.
@@ -22,5 +24,6 @@
 #include "ecmult_vartime.h"
 #include "ecmult_pubtable.h"
 #include "ecmult_multi.h"
+#include "ecmult_limlee.h"
 
 #endif /* P256_ECMULT_H */

@@ -10,5 +10,6 @@
 #include "ecmult_vartime_impl.h"
 #include "ecmult_pubtable_impl.h"
 #include "ecmult_multi_impl.h"
+#include "ecmult_limlee_impl.h"
 
 #endif /* P256_ECMULT_IMPL_H */

@@ -632,6 +632,32 @@ int p256_point_mult_vartime(p256_point *r, const uint8_t k32[32], const p256_poi
     return p256_point_put(r, &j);
 }
 
+typedef char p256_point_table_holds_a_comb[sizeof(p256_point_table) == sizeof(p256_limlee_table) ? 1 : -1];
+
+int p256_point_table_build_vartime(p256_point_table *t, const p256_point *p)
+{
+    p256_jac j;
+    p256_point_get(&j, p);
+    if (p256_fe_mask_is_zero(&j.z)) /* the identity: public, as the whole point is */
+        return 0;
+    p256_limlee_build_vartime((p256_limlee_table *)(void *)t, &j);
+    return 1;
+}
+
+int p256_point_table_mult(p256_point *r, const uint8_t k32[32], const p256_point_table *t)
+{
+    const int dit = p256_dit_on();
+    p256_scalar k;
+    p256_jac j;
+    p256_scalar_set_bytes_reduce(&k, k32);
+    p256_ecmult_limlee(&j, &k, (const p256_limlee_table *)(const void *)t);
+    p256_point_put(r, &j);
+    p256_memzero(&k, sizeof k);
+    p256_memzero(&j, sizeof j);
+    p256_dit_restore(dit);
+    return 1;
+}
+
 /* Each chunk of the sum: its scalars and points converted into the scratch, then the layer's
  * own room (ecmult_multi.h), for at most `max` terms. */
 static size_t p256_multi_chunk_scratch(size_t n, size_t max, int vartime)

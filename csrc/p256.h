@@ -361,6 +361,20 @@ P256_API int p256_point_mult(p256_point *r, const uint8_t k[32], const p256_poin
 P256_API int p256_point_mult_base(p256_point *r, const uint8_t k[32]);
 P256_API int p256_point_mult_vartime(p256_point *r, const uint8_t k[32], const p256_point *p);
 /*
+ * Several products k_1 P, k_2 P, ... of one public point P: a table of P built once in
+ * variable time (P must be public: a peer's element), then each product constant time in
+ * its scalar, about half the time of p256_point_mult, after a build that costs about as
+ * much (the Lim-Lee comb, ecmult_limlee.h). For a protocol that multiplies one public
+ * point by several secrets, such as a VOPRF server's evaluation of one blinded element
+ * and its proof (RFC 9497 2.2.1). build: 1, or 0 for the identity, which has no table
+ * (t is then unusable); table_mult: r = k*P for t's P, k any 32 bytes (mod n).
+ */
+typedef struct {
+    uint64_t opaque[120];
+} p256_point_table;
+P256_API int p256_point_table_build_vartime(p256_point_table *t, const p256_point *p);
+P256_API int p256_point_table_mult(p256_point *r, const uint8_t k[32], const p256_point_table *t);
+/*
  * r = k[0]*p[0] + ... + k[n-1]*p[n-1] (n = 0: the identity), each k[i] 32 bytes:
  * multi_mult constant time in every scalar and point (Straus), multi_mult_vartime for
  * public ones only (Straus for a few terms, Pippenger's buckets for many). scratch:

@@ -4,13 +4,15 @@
  * with everything secret: the scalars and the points (a point made from a secret scalar,
  * and the identity, which must not stand out), the uniform bytes of the map to the curve
  * (a hashed password, in an OPRF): p256_point_mult, _mult_base, _multi_mult (a zero
- * scalar and an identity term among the terms), _add, _double, _negate, _equal,
+ * scalar and an identity term among the terms), _table_mult (secret scalars over a table
+ * of a public point), _add, _double, _negate, _equal,
  * _serialize, _to_pubkey, _map_to_curve (48 and 96 bytes), and every p256_modn_*
  * function (0 and n - 1 among the values). What the API declassifies itself (equality's
  * verdict, whether a point is the identity, inv's zero) is the only thing that may be.
  *
- * Negative controls (run_ctime -c group_map, group_mult, group_multi, group_modn): a branch
- * on the result of the map, of k*P, of the constant-time sum and of the inversion mod n
+ * Negative controls (run_ctime -c group_map, group_mult, group_multi, group_modn,
+ * group_table): a branch on the result of the map, of k*P, of the constant-time sum, of
+ * the inversion mod n and of k*P over a table
  * must be reported, or valgrind lost track of the secret on that path and a clean run of
  * it would mean nothing (make ctime requires each report).
  */
@@ -23,7 +25,8 @@ int main(void)
                                     0xff, 0xff, 0xff, 0xff, 0xff, 0xbc, 0xe6, 0xfa, 0xad, 0xa7, 0x17,
                                     0x9e, 0x84, 0xf3, 0xb9, 0xca, 0xc2, 0xfc, 0x63, 0x25, 0x50};
     uint8_t k[4][32], uniform[96], out[65], r32[32];
-    p256_point pt[4], r, s;
+    p256_point pt[4], r, s, pub;
+    static p256_point_table tab;
     const uint8_t *kp[4];
     const p256_point *pp[4];
     p256_pubkey pk;
@@ -72,6 +75,19 @@ int main(void)
             p256_point_serialize(out, &r, i & 1);
             public(out, sizeof out);
         }
+        /* several secret scalars over a table of one public point (k[2] is 0, k[1] n - 1) */
+        pub = pt[0];
+        public(&pub, sizeof pub);
+        ok = p256_point_table_build_vartime(&tab, &pub);
+        public(&ok, sizeof ok);
+        for (int i = 0; i < 4; i++) {
+            p256_point_table_mult(&r, k[i], &tab);
+            if (ctime_canary == CTIME_CANARY_GROUP_TABLE && (((const uint8_t *)&r)[16] & 1))
+                sink++; /* the deliberate leak, after k*P over the table */
+            p256_point_serialize(out, &r, 1);
+            public(out, sizeof out);
+        }
+
         ok = p256_point_multi_mult(&r, kp, pp, 4, scratch, sizeof scratch);
         public(&ok, sizeof ok);
         if (ctime_canary == CTIME_CANARY_GROUP_MULTI && (((const uint8_t *)&r)[8] & 1))

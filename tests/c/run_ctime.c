@@ -23,9 +23,9 @@
  *                       batch_gen_index (the IFMA k*G's comb read at a secret digit),
  *                       batch_const_index (a table read at a secret digit after the IFMA
  *                       engine's recoding, ctime_batch_const.c), group_map, group_mult,
- *                       group_multi, group_modn (a branch on the result of the map to
- *                       the curve, of k*P, of a sum of multiples, of an inverse mod n,
- *                       ctime_group.c)
+ *                       group_multi, group_modn, group_table (a branch on the result
+ *                       of the map to the curve, of k*P, of a sum of multiples, of an
+ *                       inverse mod n, of k*P over a table of P, ctime_group.c)
  *   run_ctime -l        the checks' names; -L: the controls' names
  *
  * All the checks can run in one process (make ctime runs them so: a valgrind start-up
@@ -159,6 +159,7 @@ CTIME_CANARY_GROUP(map, CTIME_CANARY_GROUP_MAP)
 CTIME_CANARY_GROUP(mult, CTIME_CANARY_GROUP_MULT)
 CTIME_CANARY_GROUP(multi, CTIME_CANARY_GROUP_MULTI)
 CTIME_CANARY_GROUP(modn, CTIME_CANARY_GROUP_MODN)
+CTIME_CANARY_GROUP(table, CTIME_CANARY_GROUP_TABLE)
 
 #define RUN_CTIME_CHECKS(X) X(core) X(edges) X(scalar) X(batch_ifma) X(batch_gen) X(batch_const) \
     X(pubtable) X(group) X(core_other_step) X(core_noavx2) X(pubtable_noavx2)
@@ -166,7 +167,8 @@ CTIME_CANARY_GROUP(modn, CTIME_CANARY_GROUP_MODN)
     X(canary_branch) X(canary_index) X(canary_madd52) X(canary_gather) X(canary_field) \
         X(canary_scalar_mul) X(canary_scalar_scan) X(canary_pubtable_index)          \
             X(canary_batch_gen_index) X(canary_batch_const_index) X(canary_group_map)     \
-                X(canary_group_mult) X(canary_group_multi) X(canary_group_modn)
+                X(canary_group_mult) X(canary_group_multi) X(canary_group_modn) \
+                    X(canary_group_table)
 
 static const struct {
     const char *name;

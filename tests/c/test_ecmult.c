@@ -11,11 +11,14 @@
  *    variable-time Straus path (different digits, tables and formulas);
  *  - the same comb over a per-key table of each width 4..8 (ECDH with a precomputed
  *    peer, ecmult_pubtable.h): every window and extreme digit, against the same path;
+ *  - the Lim-Lee comb over a table of one point (ecmult_limlee.h): every column value at
+ *    every position, against the same path;
  *  - a hook on every incomplete addition (P256_ECMULT_ADD_PARTIAL) that counts
  *    acc == +-addend with both finite: it must stay 0 for reduced scalars, and it must
  *    fire, and the result go wrong, for the out-of-contract k = n and n + 30 (the
  *    negative control: the hook and the comparison can see the case they guard; k = n
- *    through each width's comb too).
+ *    through each width's comb, and k = n and n + 2 (1 + 2^128 + 2^192) through the
+ *    Lim-Lee comb).
  */
 #include "harness.h"
 
@@ -261,6 +264,69 @@ static void test_pubtable_windows(void)
 }
 
 /*
+ * The Lim-Lee comb (ecmult_limlee.h) over a table built from a Jacobian form of Q: every
+ * column holding every nonzero value E (the bits of the four limbs at one position), the
+ * same -+ 1 and with every lower column full, limbs of all ones, the ends 0, 1, n - 1,
+ * and random scalars, against the variable-time path.
+ */
+static void test_limlee_columns(void)
+{
+    static const p256_scalar zero = {{0, 0, 0, 0}};
+    static const p256_scalar nm1 = {
+        {0xf3b9cac2fc632550ULL, 0xbce6faada7179e84ULL, 0xffffffffffffffffULL,
+         0xffffffff00000000ULL}};
+    const p256_aff q = kat_q();
+    const p256_jac qj = kat_q_jac(&q);
+    p256_limlee_table tab;
+    long bad = 0, tried = 0;
+    p256_scalar ks[4];
+    p256_jac r, want;
+
+    p256_limlee_build_vartime(&tab, &qj);
+    for (int i = 0; i < P256_LIMLEE_SPACING; i++) {
+        for (uint64_t e = 1; e <= P256_LIMLEE_ENTRIES; e++) {
+            p256_scalar one;
+            for (int j = 0; j < 4; j++) {
+                ks[0].v[j] = ((e >> j) & 1) << i;
+                ks[3].v[j] = ks[0].v[j] | ((1ULL << i) - 1); /* the columns below full */
+            }
+            if (e & 8 && i == 63) /* all ones in limb 3 would be n or more */
+                ks[3].v[3] = 0xfffffffeffffffffULL;
+            scalar_small(&one, 1, 0);
+            p256_scalar_add(&ks[1], &ks[0], &one);
+            scalar_small(&one, 1, 1);
+            p256_scalar_add(&ks[2], &ks[0], &one);
+            for (int c = 0; c < 4; c++, tried++) {
+                p256_ecmult_limlee(&r, &ks[c], &tab);
+                p256_ecmult_vartime(&want, &zero, &ks[c], &q);
+                bad += !jac_same(&r, &want);
+            }
+        }
+    }
+    ks[0] = zero;
+    ks[1] = nm1;
+    scalar_small(&ks[2], 1, 0);
+    ks[3].v[0] = ks[3].v[1] = ks[3].v[2] = ~0ULL;
+    ks[3].v[3] = 0x7fffffffffffffffULL;
+    for (int c = 0; c < 4; c++, tried++) {
+        p256_ecmult_limlee(&r, &ks[c], &tab);
+        p256_ecmult_vartime(&want, &zero, &ks[c], &q);
+        bad += !jac_same(&r, &want);
+    }
+    for (int i = 0; i < 200; i++, tried++) {
+        uint8_t b[32];
+        for (int j = 0; j < 32; j++)
+            b[j] = (uint8_t)rng64();
+        p256_scalar_set_bytes_reduce(&ks[0], b);
+        p256_ecmult_limlee(&r, &ks[0], &tab);
+        p256_ecmult_vartime(&want, &zero, &ks[0], &q);
+        bad += !jac_same(&r, &want);
+    }
+    CHECK(bad == 0, "Lim-Lee comb: %ld of %ld products disagree", bad, tried);
+    CHECK(meetings == 0, "%ld incomplete additions met acc == +-addend", meetings);
+}
+
+/*
  * Negative control: scalars out of the contract (>= n, which p256_scalar never holds)
  * that the argument says do meet: k = n (acc == -T at the last addition of either
  * ladder) and k = n + 30 (acc == T at the ladder's last addition, a doubling that the
@@ -297,6 +363,29 @@ static void test_negative_control(void)
         free(tab);
     }
 
+    {
+        /* the comb: n meets acc == -T at column 0; n + 2 (1 + 2^128 + 2^192), whose column 0
+         * is that same 1 + 2^128 + 2^192, meets acc == T there and comes out wrong */
+        static const p256_scalar twice_col = {{2, 0, 2, 2}};
+        const p256_jac qj = kat_q_jac(&q);
+        p256_limlee_table tab;
+        p256_scalar k2 = n;
+        p256_limlee_build_vartime(&tab, &qj);
+        before = meetings;
+        p256_ecmult_limlee(&r, &k, &tab);
+        CHECK(meetings == before + 1, "negative control: Lim-Lee (n) met %ld times",
+              meetings - before);
+        k2.v[0] += 2;         /* no carry */
+        k2.v[2] = 1;          /* 2^64 - 1 + 2 = 2^64 + 1: a carry into limb 3 */
+        k2.v[3] += 2 + 1;
+        before = meetings;
+        p256_ecmult_limlee(&r, &k2, &tab);
+        CHECK(meetings == before + 1, "negative control: Lim-Lee (n + 2 E) met %ld times",
+              meetings - before);
+        p256_ecmult_vartime(&want, &zero, &twice_col, &q);
+        CHECK(!jac_same(&r, &want), "negative control: Lim-Lee (n + 2 E) came out right");
+    }
+
     k.v[0] += 30; /* n + 30, no carry */
     before = meetings;
     p256_ecmult_const(&r, &k, &q);
@@ -305,7 +394,7 @@ static void test_negative_control(void)
     p256_ecmult_vartime(&want, &zero, &thirty, &q);
     CHECK(!jac_same(&r, &want), "negative control: const(n + 30) came out right (30 Q)");
     printf("negative control: k = n and n + 30 meet acc == +-T (%s), n + 30 gives a wrong "
-           "point, as expected\n", meetings == 8 ? "counted" : "NOT counted");
+           "point, as expected\n", meetings == 10 ? "counted" : "NOT counted");
     meetings = 0;
 }
 
@@ -315,6 +404,7 @@ int main(void)
     test_windows();
     test_random();
     test_pubtable_windows();
+    test_limlee_columns();
     test_negative_control();
     printf("test_ecmult (%s): %ld checks, %ld failures\n", p256_backend_name(), checks,
            failures);

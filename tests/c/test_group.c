@@ -11,7 +11,8 @@
  *   - edge cases: the identity in every operation, P + P, P - P, k = 0 and n - 1, equal
  *     forms of one point under other Z, load and serialize of the identity;
  *   - random differential cases: k*P against the byte API's p256_mult, the variable-time
- *     k*P and k*G against the constant-time ones, both sums against a sum of single
+ *     k*P and k*G against the constant-time ones, k*P over a table of P (the Lim-Lee comb)
+ *     against the ladder, both sums against a sum of single
  *     products (a chunk boundary, zero scalars and identity terms among them),
  *     Pippenger at every window width against Straus, sqrt_ratio's two answers, and the
  *     arithmetic mod n against its identities.
@@ -262,6 +263,10 @@ static void test_group_edges(void)
     CHECK(p256_point_is_identity(&r), "-O = O");
     p256_point_add(&r, &o, &o);
     CHECK(p256_point_is_identity(&r), "O + O = O");
+    {
+        static p256_point_table tab;
+        CHECK(!p256_point_table_build_vartime(&tab, &o), "the identity has no table");
+    }
 
     for (int round = 0; round < 4; round++) {
         group_random_point(&p);
@@ -365,6 +370,23 @@ static void test_group_random(void)
         p256_point_mult_base(&r, kk);
         p256_point_mult(&s, kk, &g);
         CHECK(p256_point_equal(&r, &s), "k G: the comb and the ladder");
+        {
+            /* a table of P (in a random form) and several products over it, against the
+             * ladder: any 32 bytes (mod n), 0, n - 1 */
+            static p256_point_table tab;
+            CHECK(p256_point_table_build_vartime(&tab, &p), "a table of a random point");
+            for (int c = 0; c < 4; c++) {
+                if (c == 1)
+                    memset(kk, 0, 32);
+                else if (c == 2)
+                    group_scalar_of(kk, "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632550");
+                else
+                    rng_fill(kk, 32);
+                p256_point_table_mult(&r, kk, &tab);
+                p256_point_mult(&s, kk, &p);
+                CHECK(p256_point_equal(&r, &s), "k P over a table of P, case %d", c);
+            }
+        }
 
         {
             /* sums: n terms, some scalars 0, some points O; 65 crosses a chunk of the

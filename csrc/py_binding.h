@@ -10,6 +10,7 @@
  *                   each kind's items in a file of its own (py_batch_shared.h lists them)
  *   py_pubtable.c   the PublicTable type behind p256.PublicKey.precompute
  *   py_point.c      the Point type (p256.Point)
+ *   py_point_table.c  the PointTable type: several products of one public point
  *   py_group.c      the functions over points: the sums of many multiples, RFC 9380's map
  *   py_scalar.c     the Scalar type (p256.Scalar): integers mod n
  *   py_selftest.c   the known-answer self-test run at import
@@ -239,7 +240,7 @@ const void *p256py_pubtable_get(PyObject *obj);
 int p256py_pubtable_bits(PyObject *obj);
 
 /* py_group.c: the module's functions over the group (sums of multiples, RFC 9380's map),
- * then the Point and Scalar types; 0 or -1. */
+ * then the Point, PointTable and Scalar types; 0 or -1. */
 int p256py_add_group(PyObject *module);
 
 /* py_point.c: adds the Point type (0 or -1); the type. A new point object of `type`
@@ -252,6 +253,9 @@ PyTypeObject *p256py_group_point_type(void);
 PyObject *p256py_group_point_new(PyTypeObject *type, const p256_point *p, int generator);
 PyObject *p256py_group_point_take(PyTypeObject *type, p256_point *p);
 const p256_point *p256py_group_point_get(PyObject *obj);
+
+/* py_point_table.c: adds the PointTable type (0 or -1). */
+int p256py_add_point_table(PyObject *module);
 
 /* py_scalar.c: adds the Scalar type; a new scalar object of `type` holding k (below n: not
  * checked here), or NULL with an exception; the 32 bytes of a scalar object (they live as

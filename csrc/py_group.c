@@ -4,7 +4,7 @@
  * (py_scalar.c): the sums of many multiples, constant time and variable time, and RFC
  * 9380's map from uniform bytes (the native half of p256.hash_to_curve and
  * encode_to_curve). And the group's part of the module's init: the functions, then the
- * Point and Scalar types.
+ * Point, PointTable and Scalar types.
  */
 #include "py_binding.h"
 
@@ -214,7 +214,8 @@ static PyMethodDef group_functions[] = {
 
 int p256py_add_group(PyObject *module)
 {
-    if (PyModule_AddFunctions(module, group_functions) < 0 || p256py_add_group_point(module) < 0)
+    if (PyModule_AddFunctions(module, group_functions) < 0 || p256py_add_group_point(module) < 0 ||
+        p256py_add_point_table(module) < 0)
         return -1;
     return p256py_add_scalar(module);
 }

@@ -127,6 +127,29 @@ def test_sums_match_the_products():
     assert p256.multi_mult(iter([Scalar.from_int(2)]), (G,)) == G.double()
 
 
+def test_a_point_table_gives_the_products_of_its_point():
+    """_core.PointTable (the OPRF server's several products of one blinded element): s*P
+    over the table against the ladder and the reference, for random points and scalars,
+    0, 1, n - 1 and the scalars whose comb columns are all full or all empty."""
+    rng = random.Random(1994)
+    edges = [0, 1, 2, N - 1, 2**192 - 1, 2**255 + 2**191 + 2**127 + 2**63, 2**255, 2**64 + 1]
+    for i in range(12):
+        p = G.double() if i == 0 else Scalar.from_int(rng.randrange(1, N)) * G
+        table = p256._core.PointTable(p)
+        for v in edges + [rng.randrange(N) for _ in range(6)]:
+            k = Scalar.from_int(v)
+            got = table.mul(k)
+            assert type(got) is Point and got == k * p, (i, v)
+            if i < 2:
+                assert ref_point(got) == C.scalar_mult(ref_point(p), v), (i, v)
+    with pytest.raises(ValueError, match="identity"):
+        p256._core.PointTable(O)
+    with pytest.raises(TypeError):
+        p256._core.PointTable(G.to_bytes())
+    with pytest.raises(TypeError):
+        p256._core.PointTable(G).mul(5)
+
+
 # ---- RFC 9380: the map from the vectors' u values --------------------------------------
 
 def _h2c_vectors(name):

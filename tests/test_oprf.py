@@ -217,32 +217,35 @@ def test_native_and_reference_agree(mode):
     assert keys["public"][0].to_bytes() == keys["reference"][0].to_bytes()
     pk_bytes = keys["public"][1].to_bytes(compressed=True)
     assert keys["reference"][1].to_bytes(compressed=True) == pk_bytes
-    inputs = [rng.randbytes(rng.randrange(40)) for _ in range(3)]
-    blind_bytes = [rng.randbytes(31).rjust(32, b"\x00") for _ in inputs]
+    batch = [rng.randbytes(rng.randrange(40)) for _ in range(3)]
+    batch_blinds = [rng.randbytes(31).rjust(32, b"\x00") for _ in batch]
     r_bytes = rng.randbytes(31).rjust(32, b"\x00")
-    for client_side in INSTANCES:
-        for server_side in INSTANCES:
-            client = client_side.Client(mode, None if mode == oprf.OPRF else pk_bytes)
-            server = server_side.Server(mode, keys[server_side.name][0])
-            fixed = [client.blind(x, info, blind=client_side.Scalar.from_bytes(b))
-                     for x, b in zip(inputs, blind_bytes)]
-            fresh = [client.blind(x, info) for x in inputs]
-            for pairs, r in ((fixed, server_side.Scalar.from_bytes(r_bytes)), (fresh, None)):
-                wire = [b.to_bytes(compressed=True) for _, b in pairs]
-                if mode == oprf.OPRF:
-                    r = None
-                evaluated, proof = server.blind_evaluate(wire, info, proof_random=r)
-                ev_wire = [e.to_bytes(compressed=True) for e in evaluated]
-                outputs = client.finalize(inputs, [s for s, _ in pairs], ev_wire, proof, info)
-                for inst in INSTANCES:  # the other side's Evaluate agrees
-                    other = inst.Server(mode, keys[inst.name][0])
-                    assert outputs == [other.evaluate(x, info) for x in inputs], inst.name
-                if pairs is fixed:
-                    answer = (wire, ev_wire, proof)
-                    if client_side is server_side is NATIVE:
-                        expected = answer
-                    else:  # the same blinds and proof scalar: the same bytes
-                        assert answer == expected
+    # one element (the server's products over one table of it) and a batch of three
+    for size in (1, 3):
+        inputs, blind_bytes = batch[:size], batch_blinds[:size]
+        for client_side in INSTANCES:
+            for server_side in INSTANCES:
+                client = client_side.Client(mode, None if mode == oprf.OPRF else pk_bytes)
+                server = server_side.Server(mode, keys[server_side.name][0])
+                fixed = [client.blind(x, info, blind=client_side.Scalar.from_bytes(b))
+                         for x, b in zip(inputs, blind_bytes)]
+                fresh = [client.blind(x, info) for x in inputs]
+                for pairs, r in ((fixed, server_side.Scalar.from_bytes(r_bytes)), (fresh, None)):
+                    wire = [b.to_bytes(compressed=True) for _, b in pairs]
+                    if mode == oprf.OPRF:
+                        r = None
+                    evaluated, proof = server.blind_evaluate(wire, info, proof_random=r)
+                    ev_wire = [e.to_bytes(compressed=True) for e in evaluated]
+                    outputs = client.finalize(inputs, [s for s, _ in pairs], ev_wire, proof, info)
+                    for inst in INSTANCES:  # the other side's Evaluate agrees
+                        other = inst.Server(mode, keys[inst.name][0])
+                        assert outputs == [other.evaluate(x, info) for x in inputs], inst.name
+                    if pairs is fixed:
+                        answer = (wire, ev_wire, proof)
+                        if client_side is server_side is NATIVE:
+                            expected = answer
+                        else:  # the same blinds and proof scalar: the same bytes
+                            assert answer == expected
 
 
 def test_the_differential_test_catches_a_broken_instance(monkeypatch):
@@ -251,6 +254,22 @@ def test_the_differential_test_catches_a_broken_instance(monkeypatch):
                         lambda msg, dst: _oprf_ref._hash_to_curve(msg, dst + b"!"))
     with pytest.raises(AssertionError):
         test_native_and_reference_agree(oprf.OPRF)
+
+
+def test_the_differential_test_catches_a_wrong_table_product(monkeypatch):
+    """Negative control of the one-element path: a native table one of whose products
+    (the third: the proof's Z) is off by the point itself."""
+    class OffTable:
+        def __init__(self, point):
+            self.table, self.point, self.calls = p256._core.PointTable(point), point, 0
+
+        def mul(self, k):
+            self.calls += 1
+            return self.table.mul(k) + (self.point if self.calls == 3 else p256.Point.identity())
+
+    monkeypatch.setattr(oprf._NATIVE, "point_table", OffTable)
+    with pytest.raises((AssertionError, oprf.VerifyError)):
+        test_native_and_reference_agree(oprf.VOPRF)
 
 
 def test_protocol_code_never_reads_a_scalar_as_an_int(monkeypatch):

@@ -109,6 +109,13 @@ class Point:
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+class PointTable:
+    """A table of one public point P (not the identity: ValueError) for several products
+    s*P, each constant time in s (the OPRF server's, over one blinded element)."""
+
+    def __init__(self, point: Point) -> None: ...  # TypeError unless a Point
+    def mul(self, scalar: Scalar, /) -> Point: ...  # s*P as a point of P's class
+
 @disjoint_base
 class Scalar:
     """An integer mod n, immutable and wiped when freed: the native part of a

@@ -24,7 +24,7 @@ def _hash_to_scalar(msg: bytes, dst: bytes) -> _refgroup.Scalar:
 
 
 GROUP = oprf._Group(_refgroup.Point, _refgroup.Scalar, _hash_to_curve, _hash_to_scalar,
-                    _refgroup.multi_mult_vartime)
+                    _refgroup.multi_mult_vartime, _refgroup.PointTable)
 
 
 class Client(oprf.Client):

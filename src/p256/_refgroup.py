@@ -17,7 +17,7 @@ from . import reference as _ref
 _C = _ref.P256
 _P, _N = _C.p, _C.n
 
-__all__ = ["Point", "Scalar", "multi_mult_vartime"]
+__all__ = ["Point", "PointTable", "Scalar", "multi_mult_vartime"]
 
 
 def _bytes(value: object, what: str) -> bytes:
@@ -238,6 +238,22 @@ class Point:
 
     def __reduce__(self) -> tuple[object, tuple[bytes]]:
         return (Point.from_bytes, (self.to_bytes(),))
+
+
+class PointTable:
+    """Several products of one point (the stand-in of p256._core.PointTable)."""
+
+    __slots__ = ("_point",)
+
+    def __init__(self, point: Point) -> None:
+        if not isinstance(point, Point):
+            raise TypeError("PointTable() takes a Point, not %s" % type(point).__name__)
+        if point.is_identity():
+            raise ValueError("the identity has no table")
+        self._point = point
+
+    def mul(self, k: Scalar) -> Point:
+        return self._point * k
 
 
 def multi_mult_vartime(scalars: Iterable[Scalar], points: Iterable[Point]) -> Point:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any, Callable, List, NoReturn, Optional, Sequence, Tuple, Union
 
-from . import _h2c
+from . import _core, _h2c
 from ._common import Buffer, as_bytes, small
 from ._h2c import Point, Scalar
 
@@ -96,23 +96,29 @@ del _cls
 
 class _Group:
     """What the protocol uses of P-256: the Point and Scalar types (constructors and
-    operators as the API reference's "The group" has them), hash_to_curve, hash_to_scalar
-    and multi_mult_vartime. The public classes run on the native types; the differential
-    tests' reference instance on pure-Python stand-ins."""
+    operators as the API reference's "The group" has them), hash_to_curve, hash_to_scalar,
+    multi_mult_vartime, and point_table: point_table(P) for a public P, not the identity,
+    whose mul(s) is s*P in constant time in s (several products of one point for about
+    the price of two ladders). The public classes run on the native types; the
+    differential tests' reference instance on pure-Python stand-ins."""
 
-    __slots__ = ("point", "scalar", "hash_to_curve", "hash_to_scalar", "multi_mult_vartime")
+    __slots__ = ("point", "scalar", "hash_to_curve", "hash_to_scalar", "multi_mult_vartime",
+                 "point_table")
 
     def __init__(self, point: Any, scalar: Any, hash_to_curve: Callable[[bytes, bytes], Any],
                  hash_to_scalar: Callable[[bytes, bytes], Any],
-                 multi_mult_vartime: Callable[[List[Any], List[Any]], Any]) -> None:
+                 multi_mult_vartime: Callable[[List[Any], List[Any]], Any],
+                 point_table: Callable[[Any], Any]) -> None:
         self.point = point
         self.scalar = scalar
         self.hash_to_curve = hash_to_curve
         self.hash_to_scalar = hash_to_scalar
         self.multi_mult_vartime = multi_mult_vartime
+        self.point_table = point_table
 
 
-_NATIVE = _Group(Point, Scalar, _h2c.hash_to_curve, _h2c.hash_to_scalar, _h2c.multi_mult_vartime)
+_NATIVE = _Group(Point, Scalar, _h2c.hash_to_curve, _h2c.hash_to_scalar, _h2c.multi_mult_vartime,
+                 _core.PointTable)
 
 
 def _lp(data: bytes) -> bytes:
@@ -222,15 +228,21 @@ def _info_scalar(g: _Group, ctx: _Context, info: bytes) -> Any:
     return g.hash_to_scalar(b"Info" + _lp(info), ctx.scalar_dst)
 
 
+def _weights(g: _Group, ctx: _Context, key_bytes: bytes, c_enc: list[bytes],
+             d_enc: list[bytes]) -> list[Any]:
+    """RFC 9497 2.2.2 ComputeComposites' weights d_i, one per pair (C_i, D_i)."""
+    seed = hashlib.sha256(_lp(key_bytes) + ctx.seed_dst).digest()
+    prefix = _lp(seed)
+    return [g.hash_to_scalar(prefix + i.to_bytes(2, "big") + _lp(ci) + _lp(di) + b"Composite",
+                             ctx.scalar_dst)
+            for i, (ci, di) in enumerate(zip(c_enc, d_enc))]
+
+
 def _composites(g: _Group, ctx: _Context, key_bytes: bytes, cs: list[Any], c_enc: list[bytes],
                 ds: list[Any], d_enc: list[bytes]) -> tuple[Any, Any]:
     """RFC 9497 2.2.2 ComputeComposites: (M, Z) = the sums of the C's and the D's with the
     same weights, from public data only (variable time)."""
-    seed = hashlib.sha256(_lp(key_bytes) + ctx.seed_dst).digest()
-    prefix = _lp(seed)
-    weights = [g.hash_to_scalar(prefix + i.to_bytes(2, "big") + _lp(ci) + _lp(di) + b"Composite",
-                                ctx.scalar_dst)
-               for i, (ci, di) in enumerate(zip(c_enc, d_enc))]
+    weights = _weights(g, ctx, key_bytes, c_enc, d_enc)
     return g.multi_mult_vartime(weights, cs), g.multi_mult_vartime(weights, ds)
 
 
@@ -239,19 +251,50 @@ def _challenge(g: _Group, ctx: _Context, key_bytes: bytes, *points: Any) -> Any:
     return g.hash_to_scalar(transcript, ctx.scalar_dst)
 
 
+def _proof(g: _Group, ctx: _Context, k: Any, key_bytes: bytes, m: Any, z: Any, t3: Any,
+           r: Any) -> bytes:
+    """RFC 9497 2.2.1 GenerateProof from its composites M and Z and t3 = r * M."""
+    t2 = r * g.point.generator()
+    c = _challenge(g, ctx, key_bytes, m, z, t2, t3)
+    s = r - c * k
+    return c.to_bytes() + s.to_bytes()  # type: ignore[no-any-return]
+
+
 def _generate_proof(g: _Group, ctx: _Context, k: Any, key_bytes: bytes, cs: list[Any],
                     c_enc: list[bytes], ds: list[Any], d_enc: list[bytes], r: Any) -> bytes:
-    """RFC 9497 2.2.1 GenerateProof with A = G, B the key k*G (given as key_bytes).
+    """RFC 9497 2.2.1 GenerateProof with A = G, B the key k*G (given as key_bytes), for the
+    pairs D_i = k C_i of a batch.
 
     The composites are ComputeComposites' (Z = sum d_i D_i), not ComputeCompositesFast's
     (Z = k * M): the same point, since D_i = k C_i, from public data in variable time
     instead of one more constant-time multiplication by the secret k."""
     m, z = _composites(g, ctx, key_bytes, cs, c_enc, ds, d_enc)
-    t2 = r * g.point.generator()
-    t3 = r * m
-    c = _challenge(g, ctx, key_bytes, m, z, t2, t3)
-    s = r - c * k
-    return c.to_bytes() + s.to_bytes()  # type: ignore[no-any-return]
+    return _proof(g, ctx, k, key_bytes, m, z, r * m, r)
+
+
+def _evaluate_one(g: _Group, ctx: _Context, k: Any, key_bytes: bytes, c: Any, c_enc: bytes,
+                  e: Any, r: Any) -> tuple[Any, bytes]:
+    """One blinded element C (a public point, not the identity): D = e C and its proof,
+    every product a multiple of C taken over one table of C (g.point_table), constant
+    time in its scalar.
+
+    The proof is GenerateProof's for the pair (A, B) with B = k A: (C, D) in VOPRF (e =
+    k), (D, C) in POPRF (e = 1/k, k the tweaked key t). With the pair's weight w and A =
+    a C (a = 1, or e in POPRF), the composites are M = w A = (w a) C and Z = k M =
+    (w a k) C, and t3 = r M = (r w a) C: four products of C in all, for the price of
+    about three ladders (against four multiplications of separate points)."""
+    table = g.point_table(c)
+    d = table.mul(e)
+    d_enc = _serialize(d)
+    if ctx.mode == VOPRF:
+        w = _weights(g, ctx, key_bytes, [c_enc], [d_enc])[0]
+        wa = w
+    else:
+        w = _weights(g, ctx, key_bytes, [d_enc], [c_enc])[0]
+        wa = w * e
+    m = table.mul(wa)
+    z = table.mul(wa * k)
+    return d, _proof(g, ctx, k, key_bytes, m, z, table.mul(r * wa), r)
 
 
 def _verify_proof(g: _Group, ctx: _Context, key: Any, key_bytes: bytes, cs: list[Any],
@@ -579,17 +622,20 @@ class Server:
             return [self._sk * c for c in cs], None
         r = g.scalar.random() if proof_random is None else _scalar_arg(g, proof_random, "proof_random")
         if ctx.mode == VOPRF:
-            ds = [self._sk * c for c in cs]
-            d_enc = [_serialize(d) for d in ds]
-            proof = _generate_proof(g, ctx, self._sk, self._pk_bytes, cs, c_enc, ds, d_enc, r)
-            return ds, proof
-        t, m = self._tweaked(info_b)
-        t_inv = t.invert()
-        ds = [t_inv * c for c in cs]
+            k, key_bytes = self._sk, self._pk_bytes
+            e = k
+        else:
+            k, m = self._tweaked(info_b)
+            e = k.invert()
+            key_bytes = _serialize(g.point.generator().mul_vartime(m) + self._pk)
+        if len(cs) == 1:
+            d, proof = _evaluate_one(g, ctx, k, key_bytes, cs[0], c_enc[0], e, r)
+            return [d], proof
+        ds = [e * c for c in cs]
         d_enc = [_serialize(d) for d in ds]
-        tweaked_key = g.point.generator().mul_vartime(m) + self._pk
-        proof = _generate_proof(g, ctx, t, _serialize(tweaked_key), ds, d_enc, cs, c_enc, r)
-        return ds, proof
+        if ctx.mode == VOPRF:
+            return ds, _generate_proof(g, ctx, k, key_bytes, cs, c_enc, ds, d_enc, r)
+        return ds, _generate_proof(g, ctx, k, key_bytes, ds, d_enc, cs, c_enc, r)
 
     def evaluate(self, input: Buffer, info: Buffer = b"") -> bytes:
         """The function's output on an input, computed with the key directly (RFC 9497

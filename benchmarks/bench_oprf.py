@@ -9,8 +9,10 @@ other processes on a shared machine count little; each round runs the
 operation for about --budget seconds), the ratio to ECDH's median, and the reference's
 time (p256.reference's RFC 9380, the OPRF's reference instance p256._oprf_ref). The
 operations: hash_to_curve, encode_to_curve, hash_to_scalar, expand_message_xmd of 96
-bytes, and the VOPRF's steps for one element: the client's blind, the server's
-blind_evaluate with its proof, the client's finalize with the proof's verification.
+bytes, the server's table of one blinded element (p256._core.PointTable, private) and one
+product over it, and the VOPRF's steps for one element: the client's blind, the server's
+blind_evaluate with its proof (a table and four products), the client's finalize with the
+proof's verification.
 The machine and the build are printed first.
 """
 
@@ -65,6 +67,11 @@ def operations() -> Tuple[Dict[str, Callable[[], object]], Dict[str, Callable[[]
         "expand_message_xmd (96 bytes)": lambda: p256.expand_message_xmd(b"message", DST, 96),
     }
     o_sk, o_pk = oprf.generate_key_pair()
+    # the server's products of one blinded element: a table of it, then each product
+    c, s = p256.Point.generator() * p256.Scalar.random(), p256.Scalar.random()
+    table = p256._core.PointTable(c)
+    ours["point table of C (private)"] = lambda: p256._core.PointTable(c)
+    ours["a product over it"] = lambda: table.mul(s)
     ours.update(voprf_steps(oprf.Client, oprf.Server, o_sk, o_pk))
     d, q = sk.to_int(), (peer.x, peer.y)
     theirs: Dict[str, Callable[[], object]] = {
@@ -74,6 +81,10 @@ def operations() -> Tuple[Dict[str, Callable[[], object]], Dict[str, Callable[[]
         "hash_to_scalar": lambda: ref.hash_to_scalar(b"message", DST),
         "expand_message_xmd (96 bytes)": lambda: ref.expand_message_xmd(b"message", DST, 96),
     }
+    r_c, r_s = _refgroup.Point.from_bytes(c.to_bytes()), _refgroup.Scalar.from_bytes(s.to_bytes())
+    r_table = _refgroup.PointTable(r_c)
+    theirs["point table of C (private)"] = lambda: _refgroup.PointTable(r_c)
+    theirs["a product over it"] = lambda: r_table.mul(r_s)
     r_sk = _refgroup.Scalar.from_bytes(o_sk.to_bytes())
     r_pk = _refgroup.Point.from_bytes(o_pk.to_bytes())
     theirs.update(voprf_steps(_oprf_ref.Client, _oprf_ref.Server, r_sk, r_pk))

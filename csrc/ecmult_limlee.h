@@ -5,8 +5,8 @@
  * ("More flexible exponentiation with precomputation", CRYPTO 1994) with four teeth, one
  * per 64-bit limb of k. Where a protocol multiplies one public point by several secret
  * scalars (a VOPRF server's evaluation of a blinded element and the proof that goes
- * with it, RFC 9497 2.2.1), a table costs about half a ladder (ecmult_const.h) and each
- * product about half a ladder too. Code: ecmult_limlee_impl.h.
+ * with it, RFC 9497 2.2.1), a table costs about two thirds of a ladder (ecmult_const.h)
+ * and each product under half of one. Code: ecmult_limlee_impl.h.
  */
 #ifndef P256_ECMULT_LIMLEE_H
 #define P256_ECMULT_LIMLEE_H

@@ -363,11 +363,11 @@ P256_API int p256_point_mult_vartime(p256_point *r, const uint8_t k[32], const p
 /*
  * Several products k_1 P, k_2 P, ... of one public point P: a table of P built once in
  * variable time (P must be public: a peer's element), then each product constant time in
- * its scalar, about half the time of p256_point_mult, after a build that costs about as
- * much (the Lim-Lee comb, ecmult_limlee.h). For a protocol that multiplies one public
- * point by several secrets, such as a VOPRF server's evaluation of one blinded element
- * and its proof (RFC 9497 2.2.1). build: 1, or 0 for the identity, which has no table
- * (t is then unusable); table_mult: r = k*P for t's P, k any 32 bytes (mod n).
+ * its scalar, under half the time of p256_point_mult, after a build that costs about two
+ * thirds of one (the Lim-Lee comb, ecmult_limlee.h). For a protocol that multiplies one
+ * public point by several secrets, such as a VOPRF server's evaluation of one blinded
+ * element and its proof (RFC 9497 2.2.1). build: 1, or 0 for the identity, which has no
+ * table (t is then unusable); table_mult: r = k*P for t's P, k any 32 bytes (mod n).
  */
 typedef struct {
     uint64_t opaque[120];

@@ -98,8 +98,8 @@ class _Group:
     """What the protocol uses of P-256: the Point and Scalar types (constructors and
     operators as the API reference's "The group" has them), hash_to_curve, hash_to_scalar,
     multi_mult_vartime, and point_table: point_table(P) for a public P, not the identity,
-    whose mul(s) is s*P in constant time in s (several products of one point for about
-    the price of two ladders). The public classes run on the native types; the
+    whose mul(s) is s*P in constant time in s (a table costs about two thirds of a
+    ladder, each product under half of one). The public classes run on the native types; the
     differential tests' reference instance on pure-Python stand-ins."""
 
     __slots__ = ("point", "scalar", "hash_to_curve", "hash_to_scalar", "multi_mult_vartime",
@@ -281,8 +281,8 @@ def _evaluate_one(g: _Group, ctx: _Context, k: Any, key_bytes: bytes, c: Any, c_
     The proof is GenerateProof's for the pair (A, B) with B = k A: (C, D) in VOPRF (e =
     k), (D, C) in POPRF (e = 1/k, k the tweaked key t). With the pair's weight w and A =
     a C (a = 1, or e in POPRF), the composites are M = w A = (w a) C and Z = k M =
-    (w a k) C, and t3 = r M = (r w a) C: four products of C in all, for the price of
-    about three ladders (against four multiplications of separate points)."""
+    (w a k) C, and t3 = r M = (r w a) C: four products of C in all, for the time of
+    about 2.3 ladders (against four multiplications of separate points)."""
     table = g.point_table(c)
     d = table.mul(e)
     d_enc = _serialize(d)

@@ -109,11 +109,12 @@ class Point:
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class PointTable:
     """A table of one public point P (not the identity: ValueError) for several products
     s*P, each constant time in s (the OPRF server's, over one blinded element)."""
 
-    def __init__(self, point: Point) -> None: ...  # TypeError unless a Point
+    def __new__(cls, point: Point) -> PointTable: ...  # TypeError unless a Point
     def mul(self, scalar: Scalar, /) -> Point: ...  # s*P as a point of P's class
 
 @disjoint_base

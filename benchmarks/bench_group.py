@@ -27,14 +27,8 @@ from typing import Callable, Dict, List, Tuple
 import p256
 from p256 import Point, Scalar, reference as ref
 
+from _timing import per_call
 from bench_many import cpu_name
-
-
-def per_call(fn: Callable[[], object], number: int) -> float:
-    t0 = time.process_time()
-    for _ in range(number):
-        fn()
-    return (time.process_time() - t0) / number
 
 
 def main() -> None:
@@ -70,7 +64,7 @@ def main() -> None:
     times: Dict[str, List[float]] = {name: [] for name, _, _ in cases}
     for _ in range(args.rounds):
         for name, fn, number in cases:
-            times[name].append(per_call(fn, number))
+            times[name].append(per_call(fn, number, time.process_time))
     med = {name: statistics.median(v) for name, v in times.items()}
     print("CPU: %s; p256 %s, backend %s; %d rounds, interleaved; median CPU time per call"
           % (cpu_name(), p256.__version__, p256.backend(), args.rounds))

@@ -28,22 +28,14 @@ import p256
 from p256 import _oprf_ref, _refgroup, oprf
 from p256 import reference as ref
 
+from _timing import calls_for, per_call
+
 DST = b"BENCH-V01-CS01-with-P256_XMD:SHA-256_SSWU_RO_"
 
 
-def per_call(fn: Callable[[], object], budget: float) -> float:
-    """Seconds per call of fn, from as many calls as fit in about `budget` seconds."""
-    fn()
-    n, spent = 1, 0.0
-    while True:
-        start = time.thread_time()
-        for _ in range(n):
-            fn()
-        spent = time.thread_time() - start
-        if spent >= budget / 4 or n >= 1 << 20:
-            break
-        n *= 4
-    return spent / n
+def timed(fn: Callable[[], object], budget: float) -> float:
+    """Seconds of this thread's CPU per call of fn, over a loop of about `budget` seconds."""
+    return per_call(fn, calls_for(fn, budget, time.thread_time), time.thread_time)
 
 
 def voprf_steps(client_cls, server_cls, sk, pk) -> Dict[str, Callable[[], object]]:
@@ -104,9 +96,9 @@ def main() -> None:
     ref_times = {name: [] for name in theirs}
     for _ in range(args.rounds):
         for name, fn in ours.items():
-            times[name].append(per_call(fn, args.budget))
+            times[name].append(timed(fn, args.budget))
         for name, fn in theirs.items():
-            ref_times[name].append(per_call(fn, args.budget / 4))
+            ref_times[name].append(timed(fn, args.budget / 4))
     ecdh = statistics.median(times["ECDH (sk.exchange)"])
     print("%-32s %12s %10s %16s" % ("operation", "p256 (us)", "x ECDH", "reference (us)"))
     for name in ours:

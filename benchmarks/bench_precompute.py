@@ -29,16 +29,16 @@ import os
 import statistics
 import sys
 import time
-import timeit
 
 import _runinfo
+from _timing import per_call
 import p256
 
 WINDOWS = (4, 5, 6, 7, 8)
 
 
 def _per_call_us(fn, number, timer=time.perf_counter):
-    return timeit.timeit(fn, number=number, timer=timer) / number * 1e6
+    return per_call(fn, number, timer) * 1e6
 
 
 def _timed_rounds(cases, sec1, rounds, number, timer):

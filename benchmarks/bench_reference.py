@@ -22,6 +22,8 @@ import statistics
 import sys
 import time
 
+from _timing import calls_for, per_call
+
 
 def _load_reference():
     try:
@@ -39,23 +41,8 @@ def _load_reference():
 
 
 def _median_time(fn, repeat, min_time):
-    number = 1
-    while True:  # calibrate
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        dt = time.perf_counter() - t0
-        if dt >= min_time / 4 or number >= 1 << 20:
-            break
-        number *= 2
-    number = max(1, int(number * (min_time / max(dt, 1e-9))))
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        times.append((time.perf_counter() - t0) / number)
-    return statistics.median(times)
+    number = calls_for(fn, min_time)
+    return statistics.median(per_call(fn, number) for _ in range(repeat))
 
 
 def main(argv=None):

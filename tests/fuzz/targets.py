@@ -1950,7 +1950,7 @@ def x509_cert(data: bytes):
 
 import pathlib  # noqa: E402
 
-from p256 import _oprf_ref, oprf  # noqa: E402
+from p256 import _oprf_ref, _refgroup, oprf  # noqa: E402
 
 _OPRF_VECTORS = pathlib.Path(os.environ.get("P256_VECTORS") or
                              pathlib.Path(__file__).resolve().parent.parent / "vectors")
@@ -1961,6 +1961,11 @@ with open(_OPRF_VECTORS / "oprf" / "P256-SHA256.json", "rb") as _f:
 OPRF_ELEMENT_SEED = bytes(range(32))  # tools/gen_py_fuzz_corpus.py knows it too
 _OPRF_SERVERS = [inst.Server(oprf.OPRF, inst.derive_key_pair(OPRF_ELEMENT_SEED, b"fuzz", oprf.OPRF)[0])
                  for inst in (oprf, _oprf_ref)]
+#: And a VOPRF server on both sides with a fixed proof scalar: one element's evaluation and
+#: proof (the native side's products over a table of the element) are the same bytes.
+_VOPRF_SERVERS = [(inst.Server(oprf.VOPRF, inst.derive_key_pair(OPRF_ELEMENT_SEED, b"fuzz", oprf.VOPRF)[0]),
+                   scalar.from_bytes(b"\x07" * 32))
+                  for inst, scalar in ((oprf, p256.Scalar), (_oprf_ref, _refgroup.Scalar))]
 
 
 def _element_rule(data: bytes):
@@ -1980,7 +1985,8 @@ def _oprf_rejected(result, what, data):
 
 
 @target("oprf_element", "oprf.deserialize_element and Server.blind_evaluate's decoding vs the "
-                        "rule written out over cryptography; the reference instance agrees")
+                        "rule written out over cryptography; the reference instance agrees, and "
+                        "on one element's VOPRF evaluation and proof")
 def oprf_element(data: bytes) -> None:
     ours = attempt("oprf.deserialize_element", oprf.deserialize_element, data)
     same_outcome(ours, attempt("oprf.deserialize_element(bytearray)", oprf.deserialize_element,
@@ -2000,6 +2006,12 @@ def oprf_element(data: bytes) -> None:
     evaluated = [attempt("blind_evaluate", server.blind_evaluate, [data])[0][0].to_bytes(compressed=True)
                  for server in _OPRF_SERVERS]
     check(evaluated[0] == evaluated[1], "blind_evaluate differs from the reference instance's", data)
+    proved = []
+    for server, r in _VOPRF_SERVERS:
+        [element], proof = attempt("VOPRF blind_evaluate", server.blind_evaluate, [data], b"", r)
+        proved.append((element.to_bytes(compressed=True), proof))
+    check(proved[0] == proved[1], "VOPRF blind_evaluate (its element and proof) differs from the "
+          "reference instance's", data)
 
 
 def _oprf_cases():

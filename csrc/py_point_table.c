@@ -3,7 +3,7 @@
  * py_point_table.c: p256._core.PointTable, a table of one public point for several
  * products of it (the core's p256_point_table_*: the Lim-Lee comb). Private: the OPRF
  * server (src/p256/oprf.py) takes its evaluation and the proof's products of one blinded
- * element over one, about twice as fast as as many ladders.
+ * element over one, in about 0.6 of the time of four ladders.
  *
  * PointTable(P) builds the table in variable time (P is public: a peer's element; the
  * identity is refused), with the GIL released; the object never changes afterwards, so

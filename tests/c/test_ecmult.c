@@ -393,8 +393,9 @@ static void test_negative_control(void)
           meetings - before);
     p256_ecmult_vartime(&want, &zero, &thirty, &q);
     CHECK(!jac_same(&r, &want), "negative control: const(n + 30) came out right (30 Q)");
-    printf("negative control: k = n and n + 30 meet acc == +-T (%s), n + 30 gives a wrong "
-           "point, as expected\n", meetings == 10 ? "counted" : "NOT counted");
+    printf("negative control: k = n, n + 30 and (Lim-Lee) n + 2 (1 + 2^128 + 2^192) meet acc == "
+           "+-T (%s), n + 30 and n + 2 (...) give wrong points, as expected\n",
+           meetings == 10 ? "counted" : "NOT counted");
     meetings = 0;
 }
 
